@@ -1,0 +1,1 @@
+"""The cube model: cubie states, facelets, notation, symmetry and group facts."""

@@ -1,0 +1,210 @@
+"""Group facts of a position: order, parity, trace, reachability, morph, cycles, 3-cycles, centre.
+
+Facts describe the position relative to its centres (a whole-cube rotation changes nothing).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from .coords import coordinates
+from .notation import metric_lengths
+from .pieces import CORNER_NAMES, EDGE_NAMES
+from .state import CubeState, permutation_cycles, permutation_parity
+from .symmetry import morph
+
+
+def trace(state: CubeState) -> tuple[int, int, int]:
+    """The TIPE's trace: (corner and edge parities differ?, flip sum mod 2, twist sum mod 3).
+    A homomorphism from the group of assemblies onto (Z/2)^2 x Z/3; zero exactly when reachable."""
+    s = state.normalized()
+    return (
+        permutation_parity(s.cp) ^ permutation_parity(s.ep),
+        int(s.eo.sum()) & 1,
+        int(s.co.sum()) % 3,
+    )
+
+
+def is_reachable(state: CubeState) -> bool:
+    return trace(state) == (0, 0, 0)
+
+
+def invariant_failures(state: CubeState) -> list[str]:
+    """One phrase per failing invariant, empty for a reachable position."""
+    swapped, flip, twist = trace(state)
+    out = []
+    if twist:
+        out.append(f"one corner twisted (twist sum {twist} mod 3)")
+    if flip:
+        out.append("an edge flipped (flip sum odd)")
+    if swapped:
+        out.append("two pieces swapped (corner and edge parities differ)")
+    return out
+
+
+def unreachable_reason(state: CubeState) -> str | None:
+    """'unreachable: ...' naming every failing invariant, or None when reachable."""
+    failures = invariant_failures(state)
+    return "unreachable: " + "; ".join(failures) if failures else None
+
+
+def parity(state: CubeState) -> str:
+    """'even' or 'odd': the sign of the corner permutation (equal to the edges' when reachable,
+    and to the parity of the number of quarter turns that reach it)."""
+    return "odd" if permutation_parity(state.normalized().cp) else "even"
+
+
+def _cycles_text(perm, ori, names, mod: int) -> str:
+    parts = []
+    for cycle in permutation_cycles(perm):
+        # the twist a piece accumulates going once round its cycle
+        net = sum(int(ori[i]) for i in cycle) % mod
+        mark = "" if not net else ("+" if net == 1 else "-")
+        parts.append("(" + " ".join(names[i] for i in cycle) + ")" + mark)
+    n = len(perm)
+    for i in range(n):
+        if int(perm[i]) == i and int(ori[i]):
+            parts.append(f"({names[i]})" + ("+" if int(ori[i]) == 1 else "-"))
+    return " ".join(parts)
+
+
+def corner_cycles(state: CubeState) -> str:
+    """Cycles of corners, e.g. '(UFR ULF UBL URB)' or '(UFR URB UBL)+ (DFL)-' (net twist
+    + clockwise, - anticlockwise; twisted corners in place are listed too)."""
+    s = state.normalized()
+    return _cycles_text(s.cp, s.co, CORNER_NAMES, 3)
+
+
+def edge_cycles(state: CubeState) -> str:
+    """Cycles of edges, e.g. '(UF UL UB UR)' or '(UF UR)+' (+ marks an odd net flip, and
+    flipped edges in place are listed as '(UF)+')."""
+    s = state.normalized()
+    return _cycles_text(s.ep, s.eo, EDGE_NAMES, 2)
+
+
+def three_cycles(perm) -> list[tuple[int, int, int]] | None:
+    """An even permutation (perm[i] = piece at slot i) as a product of 3-cycles (a b c), each
+    moving the piece at a to b, b to c, c to a, applied in order; None for an odd permutation.
+    Uses at most floor(moved/2) 3-cycles: (n-1)/2 per odd cycle, pairs of even cycles merged."""
+    if permutation_parity(perm):
+        return None
+    current = [int(p) for p in perm]
+    # Undo the permutation one 3-cycle at a time, then read the undo steps backwards.
+    undo: list[tuple[int, int, int]] = []
+    while True:
+        wrong = [i for i in range(len(current)) if current[i] != i]
+        if not wrong:
+            break
+        a = wrong[0]
+        b = current.index(a)  # the slot holding the piece that belongs at a
+        # pick c: the slot holding the piece that belongs at b if that is a third slot,
+        # else (a 2-cycle a<->b) any other displaced slot
+        c = current.index(b)
+        if c == a:
+            c = next(i for i in wrong if i not in (a, b))
+        # move piece at b to a, piece at a to c, piece at c to b
+        pa, pb, pc = current[a], current[b], current[c]
+        current[a], current[c], current[b] = pb, pa, pc
+        undo.append((b, a, c))
+    # Each undo step (x y z) sent x->y->z->x; the original permutation is their inverses in
+    # reverse order, and the inverse of (x y z) is (z y x).
+    return [(z, y, x) for (x, y, z) in reversed(undo)]
+
+
+def three_cycles_text(state: CubeState) -> dict[str, str]:
+    """The 3-cycle decompositions of both permutations, or why there is none."""
+    s = state.normalized()
+    out = {}
+    for key, perm, names in (("corners", s.cp, CORNER_NAMES), ("edges", s.ep, EDGE_NAMES)):
+        cycles = three_cycles(perm)
+        if cycles is None:
+            out[key] = "odd permutation: not a product of 3-cycles (one quarter turn fixes that)"
+        else:
+            out[key] = " ".join("(" + " ".join(names[i] for i in c) + ")" for c in cycles)
+    return out
+
+
+def _assembly_generators() -> list[CubeState]:
+    from .moves import FACE_MOVES, move_state
+    gens = [move_state(m) for m in FACE_MOVES[::3]]
+    ident8, ident12 = list(range(8)), list(range(12))
+    gens.append(CubeState(ident8, [1] + [0] * 7, ident12, [0] * 12))           # one twist
+    gens.append(CubeState(ident8, [0] * 8, ident12, [1] + [0] * 11))           # one flip
+    gens.append(CubeState([1, 0] + ident8[2:], [0] * 8, ident12, [0] * 12))    # a corner swap
+    gens.append(CubeState(ident8, [0] * 8, [1, 0] + ident12[2:], [0] * 12))    # an edge swap
+    return gens
+
+
+_GENERATORS: list[CubeState] = []
+
+
+def in_centre(state: CubeState) -> bool:
+    """Whether the position commutes with every assembly (for reachable positions: identity
+    or the superflip)."""
+    if not _GENERATORS:
+        _GENERATORS.extend(_assembly_generators())
+    s = state.normalized()
+    return all(s * g == g * s for g in _GENERATORS)
+
+
+@dataclass(frozen=True)
+class Facts:
+    """Everything the facts panel and `cubelab facts` show about one position."""
+
+    facelets: str
+    order: int
+    parity: str
+    trace: tuple[int, int, int]
+    reachable: bool
+    invariants: tuple[str, ...]
+    morph: int
+    corner_cycles: str
+    edge_cycles: str
+    corner_3cycles: str
+    edge_3cycles: str
+    in_centre: bool
+    coordinates: dict
+
+    def as_dict(self) -> dict:
+        d = {
+            "facelets": self.facelets,
+            "order": self.order,
+            "parity": self.parity,
+            "trace": list(self.trace),
+            "reachable": self.reachable,
+            "invariants": list(self.invariants),
+            "morph": self.morph,
+            "corner_cycles": self.corner_cycles,
+            "edge_cycles": self.edge_cycles,
+            "corner_3cycles": self.corner_3cycles,
+            "edge_3cycles": self.edge_3cycles,
+            "in_centre": self.in_centre,
+            "coordinates": dict(self.coordinates),
+        }
+        return d
+
+
+def facts(state: CubeState) -> Facts:
+    from .facelets import to_facelets
+    s = state.normalized()
+    tr = trace(s)
+    three = three_cycles_text(s)
+    return Facts(
+        facelets=to_facelets(state),
+        order=s.order(),
+        parity=parity(s),
+        trace=tr,
+        reachable=tr == (0, 0, 0),
+        invariants=tuple(invariant_failures(s)),
+        morph=morph(s),
+        corner_cycles=corner_cycles(s),
+        edge_cycles=edge_cycles(s),
+        corner_3cycles=three["corners"],
+        edge_3cycles=three["edges"],
+        in_centre=in_centre(s),
+        coordinates=coordinates(s),
+    )
+
+
+def alg_lengths(moves) -> dict[str, int]:
+    return metric_lengths(moves)

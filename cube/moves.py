@@ -1,0 +1,96 @@
+"""What each move does to a state: face, wide and slice turns and rotations, derived geometrically."""
+
+from __future__ import annotations
+
+from functools import lru_cache
+
+import numpy as np
+
+from .facelets import state_from_colours
+from .geometry import layer_turn
+from .notation import Move, parse_moves
+from .pieces import FACES
+from .state import CubeState
+
+
+def _state_from_sticker_map(target: np.ndarray) -> CubeState:
+    colours = np.empty(54, dtype=np.int8)
+    colours[target] = np.arange(54) // 9
+    return state_from_colours(colours)
+
+
+_SLICE_FACE = {"M": "L", "E": "D", "S": "F"}
+_ROTATION_FACE = {"x": "R", "y": "U", "z": "F"}
+
+
+@lru_cache(maxsize=None)
+def family_state(family: str) -> CubeState:
+    """The state of one clockwise quarter of a move family ('R', 'Rw', 'r', '3Rw', 'M', 'x')."""
+    if family in FACES:
+        layers, face = (1,), family
+    elif family in _SLICE_FACE:
+        layers, face = (0,), _SLICE_FACE[family]
+    elif family in _ROTATION_FACE:
+        layers, face = (1, 0, -1), _ROTATION_FACE[family]
+    elif family.startswith("3") and family.endswith("w"):
+        layers, face = (1, 0, -1), family[1]
+    elif family.endswith("w"):
+        layers, face = (1, 0), family[0]
+    elif family.upper() in FACES and len(family) == 1:
+        layers, face = (1, 0), family.upper()
+    else:
+        raise KeyError(f"unknown move family {family!r}")
+    return _state_from_sticker_map(layer_turn(face, layers))
+
+
+@lru_cache(maxsize=None)
+def _move_state(family: str, amount: int) -> CubeState:
+    return family_state(family).power(amount)
+
+
+def move_state(move: Move) -> CubeState:
+    return _move_state(move.family, move.amount)
+
+
+def apply_moves(state: CubeState, moves) -> CubeState:
+    for m in moves:
+        state = state * _move_state(m.family, m.amount)
+    return state
+
+
+def alg_state(text: str) -> CubeState:
+    """The state reached from solved by a move sequence in notation."""
+    return apply_moves(CubeState.identity(), parse_moves(text))
+
+
+FACE_MOVES = tuple(Move(f, a) for f in FACES for a in (1, 2, 3))
+"""The 18 face turns of the half-turn metric, in the order U U2 U' R R2 R' ... B B2 B'."""
+
+
+@lru_cache(maxsize=1)
+def rotations() -> tuple[CubeState, ...]:
+    """The 24 whole-cube rotations, identity first."""
+    gens = [family_state("x"), family_state("y"), family_state("z")]
+    found = {CubeState.identity(): None}
+    frontier = [CubeState.identity()]
+    while frontier:
+        nxt = []
+        for s in frontier:
+            for g in gens:
+                t = s * g
+                if t not in found:
+                    found[t] = None
+                    nxt.append(t)
+        frontier = nxt
+    assert len(found) == 24
+    return tuple(found)
+
+
+@lru_cache(maxsize=1)
+def _rotation_by_centres() -> dict[bytes, CubeState]:
+    return {r.cc.tobytes(): r for r in rotations()}
+
+
+def rotation_with_centres(cc) -> CubeState:
+    """The whole-cube rotation that puts the centres where `cc` says."""
+    return _rotation_by_centres()[np.asarray(cc, dtype=np.uint8).tobytes()]

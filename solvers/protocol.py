@@ -1,0 +1,168 @@
+"""The one protocol every solver implements, and what a solve returns.
+
+A solver is an object with a `name`, a `solve(state, *, max_length=None, time_limit=None,
+on_solution=None, counters=None, cancel=None) -> SolveResult` method, and a `prepare(progress=None,
+cancel=None)` method that loads or builds its tables and compiles its kernels (solve calls it
+when needed). The UI never blocks on a solver: it runs `solve` in a thread, polls `counters`
+about ten times a second, and sets `cancel[0] = 1` to stop it.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from dataclasses import dataclass, field
+from typing import Callable, Protocol
+
+import numpy as np
+
+from cubelab.cube.facts import unreachable_reason
+from cubelab.cube.moves import apply_moves
+from cubelab.cube.notation import Move, format_moves, metric_lengths
+from cubelab.cube.state import CubeState
+
+# Slots of the shared counter array. Searches write NODES (and BOUND, BEST, PHASE where they
+# have them) every few thousand nodes; the UI reads them.
+NODES, BOUND, BEST, PHASE, SOLUTIONS, LOWER_BOUND = range(6)
+N_COUNTERS = 8
+NO_VALUE = -1
+
+
+def new_counters() -> np.ndarray:
+    c = np.zeros(N_COUNTERS, dtype=np.int64)
+    c[[BOUND, BEST, PHASE, LOWER_BOUND]] = NO_VALUE
+    return c
+
+
+def new_cancel() -> np.ndarray:
+    """A one-element flag: 0 = keep going, anything else = stop as soon as you can."""
+    return np.zeros(1, dtype=np.int32)
+
+
+class SolverError(ValueError):
+    """The solver refuses the position (unreachable, beyond its limits); the message says why."""
+
+
+@dataclass
+class Solution:
+    """One solution found on the way (solvers that improve stream several)."""
+
+    moves: list[Move]
+    seconds: float
+    nodes: int
+
+    @property
+    def htm(self) -> int:
+        return metric_lengths(self.moves)["htm"]
+
+    @property
+    def qtm(self) -> int:
+        return metric_lengths(self.moves)["qtm"]
+
+    def text(self) -> str:
+        return format_moves(self.moves)
+
+
+@dataclass
+class SolveResult:
+    """What a solve returns: the best solution (None if none was found) and how it was found."""
+
+    solver: str
+    moves: list[Move] | None
+    nodes: int = 0
+    seconds: float = 0.0
+    optimal: bool = False
+    lower_bound: int | None = None
+    verified: bool = False
+    status: str = "solved"          # solved | cancelled | time limit | not found
+    detail: dict = field(default_factory=dict)   # solver-specific: phases, steps, ...
+    solutions: list[Solution] = field(default_factory=list)
+
+    @property
+    def found(self) -> bool:
+        return self.moves is not None
+
+    @property
+    def length(self) -> dict[str, int] | None:
+        if self.moves is None:
+            return None
+        m = metric_lengths(self.moves)
+        return {"htm": m["htm"], "qtm": m["qtm"]}
+
+    def text(self) -> str:
+        return format_moves(self.moves) if self.moves is not None else ""
+
+    def to_json(self) -> dict:
+        d = {
+            "solver": self.solver,
+            "solution": self.text() if self.moves is not None else None,
+            "length": self.length,
+            "optimal": self.optimal,
+            "nodes": int(self.nodes),
+            "seconds": round(float(self.seconds), 6),
+            "verified": self.verified,
+            "status": self.status,
+        }
+        if self.lower_bound is not None:
+            d["lower_bound"] = int(self.lower_bound)
+        d.update(self.detail)
+        return d
+
+
+class Solver(Protocol):
+    name: str
+    description: str
+
+    def prepare(self, progress: Callable[[int, int], None] | None = None,
+                cancel: np.ndarray | None = None) -> None: ...
+
+    def solve(self, state: CubeState, *, max_length: int | None = None,
+              time_limit: float | None = None,
+              on_solution: Callable[[Solution], None] | None = None,
+              counters: np.ndarray | None = None,
+              cancel: np.ndarray | None = None) -> SolveResult: ...
+
+
+def check_solvable(state: CubeState) -> CubeState:
+    """The state relative to its centres, or SolverError naming the invariant that fails."""
+    reason = unreachable_reason(state)
+    if reason:
+        raise SolverError(f"cannot solve: {reason}")
+    return state.normalized()
+
+
+def verify(state: CubeState, moves) -> bool:
+    """Whether the moves, applied to the position, solve it (relative to the centres)."""
+    return apply_moves(state, moves).is_solved()
+
+
+class Deadline:
+    """Enforces a time limit by raising the cancel flag from a timer thread (nopython code
+    cannot read the clock). Use as a context manager; `expired` tells whether it fired."""
+
+    def __init__(self, cancel: np.ndarray, seconds: float | None):
+        self.cancel = cancel
+        self.seconds = seconds
+        self.expired = False
+        self._timer: threading.Timer | None = None
+        self.start = time.perf_counter()
+
+    def _fire(self):
+        self.expired = True
+        self.cancel[0] = 1
+
+    def __enter__(self) -> "Deadline":
+        self.start = time.perf_counter()
+        if self.seconds is not None:
+            self._timer = threading.Timer(max(0.0, self.seconds), self._fire)
+            self._timer.daemon = True
+            self._timer.start()
+        return self
+
+    def __exit__(self, *exc):
+        if self._timer is not None:
+            self._timer.cancel()
+        return False
+
+    def elapsed(self) -> float:
+        return time.perf_counter() - self.start

@@ -1,0 +1,1 @@
+"""cubelab.tui"""

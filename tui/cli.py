@@ -1,0 +1,72 @@
+"""The `cubelab` command line: the TUI by default, and the sub-commands of the contract.
+
+Each sub-command lives in its own module with `register(subparsers)`; heavy imports (numba,
+Textual) happen inside the command, so `cubelab facts` starts fast. Exit status: 0 success,
+2 bad input (one line on stderr, no traceback), 1 internal failure.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import sys
+
+# Sub-command modules, imported to build the parser; each keeps its heavy imports lazy.
+_COMMAND_MODULES = (
+    "cubelab.tui.facts_cmd",
+    "cubelab.tui.solve_cmd",
+    "cubelab.tui.tables_cmd",
+    "cubelab.tui.repl",
+    "cubelab.tui.bench_cmd",
+    "cubelab.tui.count_cmd",
+    "cubelab.tui.search_cmd",
+)
+
+
+class InputError(Exception):
+    """Bad input from the user: reported on one line, exit status 2."""
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="cubelab",
+        description="A terminal workbench for the Rubik's Cube. With no command, opens the TUI.")
+    parser.add_argument("--serve", action="store_true",
+                        help="serve the TUI to a browser on localhost (textual-serve)")
+    parser.add_argument("--port", type=int, default=8000, help="port for --serve")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+    for name in _COMMAND_MODULES:
+        try:
+            module = importlib.import_module(name)
+        except ModuleNotFoundError as e:
+            if e.name == name:
+                continue  # that command is not part of this build yet
+            raise
+        module.register(sub)
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    try:
+        if args.command is None:
+            from cubelab.tui.app import run_app
+            return run_app(serve=args.serve, port=args.port) or 0
+        return args.func(args) or 0
+    except InputError as e:
+        print(f"cubelab: {e}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        print("cubelab: interrupted", file=sys.stderr)
+        return 130
+    except BrokenPipeError:
+        return 0
+
+
+def run() -> None:
+    sys.exit(main())
+
+
+if __name__ == "__main__":
+    run()

@@ -1,0 +1,98 @@
+"""`cubelab facts`: the net and the group facts of a position, as text or JSON."""
+
+from __future__ import annotations
+
+import json
+import sys
+
+from .inputs import add_position_arguments, positions_from_file, single_position
+
+
+def register(sub) -> None:
+    p = sub.add_parser("facts", help="show the net and the group facts of a position")
+    add_position_arguments(p)
+    p.add_argument("--json", action="store_true", help="print JSON (JSON Lines with --file)")
+    p.add_argument("--class", dest="show_class", action="store_true",
+                   help="also list the positions of the morph class (as facelet strings)")
+    p.set_defaults(func=run)
+
+
+def facts_record(position, show_class: bool = False) -> dict:
+    from cubelab.cube.facelets import to_facelets
+    from cubelab.cube.facts import facts
+    from cubelab.cube.notation import metric_lengths
+    record = facts(position.state).as_dict()
+    if position.alg is not None:
+        record["alg"] = position.alg
+        record["length"] = metric_lengths(position.moves)
+    if show_class:
+        from cubelab.cube.symmetry import morph_class
+        record["class"] = [to_facelets(s) for s in morph_class(position.state.normalized())]
+    return record
+
+
+def format_facts(record: dict) -> str:
+    """The facts as aligned text lines (shared with the plain REPL)."""
+    lines = []
+    if "alg" in record:
+        ln = record["length"]
+        lines.append(f"alg          {record['alg'] or '(none)'}")
+        lines.append(f"length       {ln['htm']} HTM, {ln['qtm']} QTM, {ln['stm']} STM, {ln['etm']} ETM")
+    reach = "reachable" if record["reachable"] else "unreachable: " + "; ".join(record["invariants"])
+    lines += [
+        f"facelets     {record['facelets']}",
+        f"order        {record['order']}",
+        f"parity       {record['parity']}",
+        f"trace        ({', '.join(str(t) for t in record['trace'])})  {reach}",
+        f"morph        {record['morph']}",
+        f"corners      {record['corner_cycles'] or '(solved)'}",
+        f"edges        {record['edge_cycles'] or '(solved)'}",
+        f"3-cycles     corners {record['corner_3cycles'] or '-'}",
+        f"             edges   {record['edge_3cycles'] or '-'}",
+        f"in centre    {'yes' if record['in_centre'] else 'no'}",
+    ]
+    c = record["coordinates"]
+    lines.append(f"coordinates  corner perm {c['corner_perm']}, twist {c['corner_twist']}, "
+                 f"edge perm {c['edge_perm']}, flip {c['edge_flip']}")
+    if "class" in record:
+        lines.append(f"class        {len(record['class'])} positions:")
+        lines += [f"             {f}" for f in record["class"]]
+    return "\n".join(lines)
+
+
+def run(args) -> int:
+    if args.file:
+        return _run_file(args)
+    position = single_position(args)
+    record = facts_record(position, args.show_class)
+    if args.json:
+        print(json.dumps(record))
+        return 0
+    from rich.console import Console
+    from cubelab.cube.net import Net
+    console = Console()
+    console.print(Net(position.state))
+    console.print(format_facts(record), highlight=False, markup=False)
+    return 0
+
+
+def _run_file(args) -> int:
+    status = 0
+    for number, text, pos in positions_from_file(args.file):
+        if isinstance(pos, Exception):
+            status = 2
+            record = {"error": str(pos), "line": number, "input": text}
+            if args.json:
+                print(json.dumps(record), flush=True)
+            else:
+                print(f"line {number}: {pos}", file=sys.stderr)
+            continue
+        record = facts_record(pos, args.show_class)
+        record["line"] = number
+        if args.json:
+            print(json.dumps(record), flush=True)
+        else:
+            print(f"# line {number}: {text}")
+            print(format_facts(record))
+            print()
+    return status
