@@ -1,0 +1,78 @@
+"""Advisory file locks (fcntl.flock) that serialise builders of one table across processes."""
+
+from __future__ import annotations
+
+import errno
+import fcntl
+import os
+import time
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Callable
+
+
+class LockUnavailable(OSError):
+    """The lock file cannot be created (read-only or missing directory)."""
+
+
+def _flock_polling(fd: int, on_wait, check, poll: float) -> None:
+    told = False
+    while True:
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            return
+        except BlockingIOError:
+            if not told and on_wait is not None:
+                on_wait()
+            told = True
+            if check is not None:
+                check()
+            time.sleep(poll)
+
+
+def _open_locked(path: Path, on_wait, check, poll: float) -> int:
+    """Open `path` and hold an exclusive flock on it; return the descriptor.
+
+    The holder deletes the file before releasing it (so no lock file is left behind), which means
+    a waiter may lock an inode that is no longer the file at `path`: it then tries again.
+    """
+    while True:
+        try:
+            fd = os.open(path, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o644)
+        except OSError as e:
+            raise LockUnavailable(e.errno, f"cannot create lock file {path}: {e.strerror}") from e
+        try:
+            _flock_polling(fd, on_wait, check, poll)
+            try:
+                same = os.stat(path).st_ino == os.fstat(fd).st_ino
+            except FileNotFoundError:
+                same = False
+        except BaseException:
+            os.close(fd)
+            raise
+        if same:
+            return fd
+        os.close(fd)
+        on_wait = None  # already told
+
+
+@contextmanager
+def file_lock(path: Path, *, on_wait: Callable[[], None] | None = None,
+              check: Callable[[], None] | None = None, poll: float = 0.05):
+    """Hold an exclusive advisory lock on `path` (created if needed, removed on release).
+
+    on_wait() is called once if another process holds the lock; check() is called between polls
+    while waiting and may raise to stop waiting (cancellation).
+    Raises LockUnavailable when the lock file cannot be created.
+    """
+    path = Path(path)
+    fd = _open_locked(path, on_wait, check, poll)
+    try:
+        yield
+    finally:
+        try:
+            os.unlink(path)
+        except OSError as e:
+            if e.errno not in (errno.ENOENT, errno.EACCES, errno.EPERM, errno.EROFS):
+                raise
+        os.close(fd)
