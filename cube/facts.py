@@ -89,22 +89,29 @@ def three_cycles(perm) -> list[tuple[int, int, int]] | None:
     if permutation_parity(perm):
         return None
     current = [int(p) for p in perm]
-    # Undo the permutation one 3-cycle at a time, then read the undo steps backwards.
+    # Undo the permutation one 3-cycle at a time, then read the undo steps backwards. Each step
+    # puts two pieces home while some cycle is longer than 2; only pairs of 2-cycles are left
+    # after that, and those take two steps per pair.
     undo: list[tuple[int, int, int]] = []
     while True:
         wrong = [i for i in range(len(current)) if current[i] != i]
         if not wrong:
             break
-        a = wrong[0]
-        b = current.index(a)  # the slot holding the piece that belongs at a
-        # pick c: the slot holding the piece that belongs at b if that is a third slot,
-        # else (a 2-cycle a<->b) any other displaced slot
-        c = current.index(b)
-        if c == a:
+        step = None
+        for a in wrong:
+            b = current.index(a)        # the slot holding the piece that belongs at a
+            c = current.index(b)        # the slot holding the piece that belongs at b
+            if c != a:
+                step = (a, b, c)
+                break
+        if step is None:                # only 2-cycles: a <-> b, and c from another 2-cycle
+            a = wrong[0]
+            b = current.index(a)
             c = next(i for i in wrong if i not in (a, b))
+            step = (a, b, c)
+        a, b, c = step
         # move piece at b to a, piece at a to c, piece at c to b
-        pa, pb, pc = current[a], current[b], current[c]
-        current[a], current[c], current[b] = pb, pa, pc
+        current[a], current[c], current[b] = current[b], current[a], current[c]
         undo.append((b, a, c))
     # Each undo step (x y z) sent x->y->z->x; the original permutation is their inverses in
     # reverse order, and the inverse of (x y z) is (z y x).

@@ -9,7 +9,10 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import os
 import sys
+
+from cubelab.tui.errors import InputError  # noqa: F401  (re-exported for command modules)
 
 # Sub-command modules, imported to build the parser; each keeps its heavy imports lazy.
 _COMMAND_MODULES = (
@@ -22,9 +25,6 @@ _COMMAND_MODULES = (
     "cubelab.tui.search_cmd",
 )
 
-
-class InputError(Exception):
-    """Bad input from the user: reported on one line, exit status 2."""
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -62,6 +62,11 @@ def main(argv: list[str] | None = None) -> int:
         return 130
     except BrokenPipeError:
         return 0
+    except Exception as e:  # an internal failure: one line, exit 1 (CUBELAB_DEBUG=1 for the trace)
+        if os.environ.get("CUBELAB_DEBUG"):
+            raise
+        print(f"cubelab: internal error: {type(e).__name__}: {e}", file=sys.stderr)
+        return 1
 
 
 def run() -> None:

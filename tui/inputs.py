@@ -5,6 +5,7 @@ from __future__ import annotations
 import sys
 from typing import Iterator
 
+from cubelab.tui.errors import InputError
 from cubelab.cube.positions import Position, PositionError, from_alg, from_facelets, parse_position
 
 
@@ -18,7 +19,6 @@ def add_position_arguments(parser) -> None:
 
 def single_position(args) -> Position:
     """The one position named by ALG words or --facelets; raises InputError on bad input."""
-    from .cli import InputError
     given = sum(bool(x) for x in (args.alg, args.facelets))
     if given > 1:
         raise InputError("give either an alg or --facelets, not both")
@@ -32,7 +32,6 @@ def single_position(args) -> Position:
 
 def file_lines(path: str) -> Iterator[tuple[int, str]]:
     """(line number, text) for each non-blank, non-comment line of a file ('-' = stdin)."""
-    from .cli import InputError
     try:
         handle = sys.stdin if path == "-" else open(path, encoding="utf-8")
     except OSError as e:

@@ -1,0 +1,74 @@
+"""`cubelab facts`: the command-line contract (keys, exit codes, --file records)."""
+
+import json
+import subprocess
+import sys
+
+import pytest
+
+from cubelab.tui.cli import main
+
+KEYS = {"facelets", "order", "parity", "trace", "reachable", "morph", "corner_cycles",
+        "edge_cycles", "in_centre", "alg", "length"}
+
+
+def test_json_for_an_alg(capsys):
+    assert main(["facts", "--json", "R U"]) == 0
+    record = json.loads(capsys.readouterr().out)
+    assert KEYS <= record.keys()
+    assert record["order"] == 105 and record["parity"] == "even" and record["trace"] == [0, 0, 0]
+    assert record["reachable"] is True and record["alg"] == "R U"
+    assert record["length"] == {"htm": 2, "qtm": 2, "stm": 2, "etm": 2}
+
+
+def test_alg_given_as_several_words(capsys):
+    assert main(["facts", "--json", "[R,", "U]3"]) == 0
+    assert json.loads(capsys.readouterr().out)["alg"] == "[R, U]3"
+
+
+def test_text_output_shows_net_and_facts(capsys):
+    assert main(["facts", "R2 U2"]) == 0
+    out = capsys.readouterr().out
+    assert "order" in out and "morph" in out
+    assert "U U U" in out.splitlines()[0] or "U" in out.splitlines()[0]
+
+
+def test_facelets_input_and_unreachable(capsys):
+    twisted = "UUUUUUUUFURRRRRRRRFFRFFFFFFDDDDDDDDDLLLLLLLLLBBBBBBBBB"
+    assert main(["facts", "--json", "--facelets", twisted]) == 0
+    record = json.loads(capsys.readouterr().out)
+    assert record["reachable"] is False and record["trace"] == [0, 0, 1]
+    assert "alg" not in record
+
+
+@pytest.mark.parametrize("argv, fragment", [
+    (["facts", "R U ]"], "unexpected ']' at column 5"),
+    (["facts", "--facelets", "UUU"], "expected 54 stickers, got 3"),
+    (["facts", "(R U)1000000000"], "column"),
+    (["facts", "--file", "/nonexistent/file"], "cannot read"),
+])
+def test_bad_input_exits_2_with_one_line(argv, fragment, capsys):
+    assert main(argv) == 2
+    err = capsys.readouterr().err
+    assert fragment in err and err.count("\n") == 1 and "Traceback" not in err
+
+
+def test_file_gives_json_lines_with_error_records(tmp_path, capsys):
+    f = tmp_path / "positions.txt"
+    f.write_text("R U\nfacelets: nonsense\n\n[R, U]\nfacelets: " + "U" * 9 + "R" * 9 + "F" * 9
+                 + "D" * 9 + "L" * 9 + "B" * 9 + "\n")
+    status = main(["facts", "--json", "--file", str(f)])
+    lines = [json.loads(x) for x in capsys.readouterr().out.splitlines()]
+    assert status == 2
+    assert [r.get("line") for r in lines] == [1, 2, 4, 5]
+    assert lines[0]["order"] == 105 and "error" in lines[1] and lines[2]["order"] == 6
+    assert lines[3]["order"] == 1
+
+
+def test_real_process_exit_status_and_no_traceback(tmp_path):
+    proc = subprocess.run([sys.executable, "-m", "cubelab.tui.cli", "facts", "R U R'' U'"],
+                          capture_output=True, text=True, stdin=subprocess.DEVNULL)
+    assert proc.returncode == 2 and "Traceback" not in proc.stderr and "column" in proc.stderr
+    proc = subprocess.run([sys.executable, "-m", "cubelab.tui.cli", "facts", "--json", "x"],
+                          capture_output=True, text=True, stdin=subprocess.DEVNULL)
+    assert proc.returncode == 0 and json.loads(proc.stdout)["order"] == 1
