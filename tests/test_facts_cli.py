@@ -19,6 +19,13 @@ def test_json_for_an_alg(capsys):
     assert record["order"] == 105 and record["parity"] == "even" and record["trace"] == [0, 0, 0]
     assert record["reachable"] is True and record["alg"] == "R U"
     assert record["length"] == {"htm": 2, "qtm": 2, "stm": 2, "etm": 2}
+    assert record["inverse"] == "U' R'" and record["mirror"] == "L' U'"
+
+
+def test_simplified_and_expanded_forms(capsys):
+    assert main(["facts", "--json", "R L R [U: F]"]) == 0
+    record = json.loads(capsys.readouterr().out)
+    assert record["moves"] == "R L R U F U'" and record["simplified"] == "R2 L U F U'"
 
 
 def test_alg_given_as_several_words(capsys):

@@ -20,11 +20,16 @@ def register(sub) -> None:
 def facts_record(position, show_class: bool = False) -> dict:
     from cubelab.cube.facelets import to_facelets
     from cubelab.cube.facts import facts
-    from cubelab.cube.notation import metric_lengths
+    from cubelab.cube.notation import (format_moves, invert_moves, metric_lengths, mirror_moves,
+                                       simplify)
     record = facts(position.state).as_dict()
     if position.alg is not None:
         record["alg"] = position.alg
         record["length"] = metric_lengths(position.moves)
+        record["moves"] = format_moves(position.moves)
+        record["simplified"] = format_moves(simplify(position.moves))
+        record["inverse"] = format_moves(invert_moves(position.moves))
+        record["mirror"] = format_moves(mirror_moves(position.moves))
     if show_class:
         from cubelab.cube.symmetry import morph_class
         record["class"] = [to_facelets(s) for s in morph_class(position.state.normalized())]
@@ -38,6 +43,10 @@ def format_facts(record: dict) -> str:
         ln = record["length"]
         lines.append(f"alg          {record['alg'] or '(none)'}")
         lines.append(f"length       {ln['htm']} HTM, {ln['qtm']} QTM, {ln['stm']} STM, {ln['etm']} ETM")
+        if record["simplified"] != record["moves"]:
+            lines.append(f"simplified   {record['simplified'] or '(nothing)'}")
+        lines.append(f"inverse      {record['inverse'] or '(none)'}")
+        lines.append(f"mirror       {record['mirror'] or '(none)'}")
     reach = "reachable" if record["reachable"] else "unreachable: " + "; ".join(record["invariants"])
     lines += [
         f"facelets     {record['facelets']}",
