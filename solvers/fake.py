@@ -1,0 +1,174 @@
+"""A fast, deterministic stand-in solver for UI tests: real short solutions, streamed slowly on purpose.
+
+It finds a shortest solution of positions within 6 face turns of solved (meet in the middle:
+3 turns from each side, in plain Python, no numba), then plays the part of an improving search:
+it reports that solution padded with cancelling pairs (U U'), then with fewer of them, then bare,
+sleeping `step_seconds` between reports while it advances the shared counters and checks the
+cancel flag every 10 ms. `prepare` pretends to build tables in `build_steps` steps, so the UI's
+"tables missing" offer and progress bar can be tested too.
+"""
+
+from __future__ import annotations
+
+import time
+from functools import lru_cache
+from typing import Callable
+
+import numpy as np
+
+from cubelab.cube.moves import FACE_MOVES, apply_moves, move_state
+from cubelab.cube.notation import Move, invert_moves
+from cubelab.cube.state import CubeState
+from cubelab.solvers.protocol import (
+    BEST, BOUND, NODES, SOLUTIONS, Deadline, Solution, SolveResult, SolverError, check_solvable,
+    new_cancel, new_counters, verify,
+)
+
+HALF_DEPTH = 3
+_PAD = (Move("U", 1), Move("U", 3))
+
+
+def _sequences(depth: int):
+    """Face-turn sequences of exactly `depth` moves, never turning one face twice in a row."""
+    if depth == 0:
+        yield ()
+        return
+    for seq in _sequences(depth - 1):
+        for m in FACE_MOVES:
+            if not seq or seq[-1].family != m.family:
+                yield seq + (m,)
+
+
+@lru_cache(maxsize=1)
+def _near_solved() -> dict[bytes, tuple[Move, ...]]:
+    """Every position within HALF_DEPTH turns of solved -> a shortest sequence reaching it."""
+    table: dict[bytes, tuple[Move, ...]] = {}
+    for depth in range(HALF_DEPTH + 1):
+        for seq in _sequences(depth):
+            key = apply_moves(CubeState.identity(), seq).key()
+            table.setdefault(key, seq)
+    return table
+
+
+def shortest_solution(state: CubeState, counters=None) -> list[Move] | None:
+    """A shortest face-turn solution if one has at most 2 * HALF_DEPTH moves, else None."""
+    table = _near_solved()
+    best: list[Move] | None = None
+    for depth in range(HALF_DEPTH + 1):
+        if best is not None and len(best) <= depth:
+            break
+        for seq in _sequences(depth):
+            if counters is not None:
+                counters[NODES] += 1
+            reached = apply_moves(state, seq)
+            tail = table.get(reached.key())
+            if tail is not None and (best is None or depth + len(tail) < len(best)):
+                # state * seq = tail, so state * seq * tail^-1 = solved
+                best = list(seq) + invert_moves(tail)
+    return best
+
+
+class FakeSolver:
+    """Implements the solver protocol quickly and predictably (see the module docstring)."""
+
+    name = "fake"
+    description = "test stand-in: shortest solution within 6 moves, streamed with padding"
+
+    def __init__(self, step_seconds: float = 0.05, improvements: int = 2,
+                 tables_built: bool = True, build_steps: int = 5, build_seconds: float = 0.02):
+        self.step_seconds = step_seconds
+        self.improvements = improvements
+        self._built = tables_built
+        self.build_steps = build_steps
+        self.build_seconds = build_seconds
+
+    def tables_ready(self) -> bool:
+        """Whether prepare() has nothing to build (the UI offers to build when it is False)."""
+        return self._built
+
+    def prepare(self, progress: Callable[[int, int], None] | None = None,
+                cancel: np.ndarray | None = None) -> None:
+        if self._built:
+            return
+        for step in range(self.build_steps):
+            if cancel is not None and cancel[0]:
+                return
+            time.sleep(self.build_seconds)
+            if progress is not None:
+                progress(step + 1, self.build_steps)
+        self._built = True
+
+    def _wait(self, seconds: float, cancel: np.ndarray, counters: np.ndarray) -> bool:
+        """Sleep, counting pretend nodes; False as soon as cancel is raised."""
+        end = time.perf_counter() + seconds
+        while time.perf_counter() < end:
+            if cancel[0]:
+                return False
+            time.sleep(0.01)
+            counters[NODES] += 1000
+        return not cancel[0]
+
+    def solve(self, state: CubeState, *, max_length: int | None = None,
+              time_limit: float | None = None,
+              on_solution: Callable[[Solution], None] | None = None,
+              counters: np.ndarray | None = None,
+              cancel: np.ndarray | None = None) -> SolveResult:
+        target = check_solvable(state)
+        counters = new_counters() if counters is None else counters
+        cancel = new_cancel() if cancel is None else cancel
+        self.prepare(cancel=cancel)
+        with Deadline(cancel, time_limit) as clock:
+            best = shortest_solution(target, counters)
+            if best is None:
+                raise SolverError("the fake solver only solves positions within "
+                                  f"{2 * HALF_DEPTH} moves of solved")
+            found: list[Solution] = []
+            status = "solved"
+            for pads in range(self.improvements, -1, -1):
+                counters[BOUND] = len(best) + 2 * pads
+                if not self._wait(self.step_seconds, cancel, counters):
+                    status = "time limit" if clock.expired else "cancelled"
+                    break
+                moves = best + list(_PAD) * pads
+                if max_length is not None and len(moves) > max_length:
+                    continue
+                sol = Solution(moves, clock.elapsed(), int(counters[NODES]))
+                found.append(sol)
+                counters[BEST] = len(moves)
+                counters[SOLUTIONS] += 1
+                if on_solution is not None:
+                    on_solution(sol)
+            final = found[-1] if found else None
+            if final is None and status == "solved":
+                status = "not found"
+            moves = final.moves if final else None
+            return SolveResult(
+                solver=self.name, moves=moves, nodes=int(counters[NODES]),
+                seconds=clock.elapsed(), optimal=status == "solved" and moves == best,
+                lower_bound=len(best) if status == "solved" else None,
+                verified=moves is not None and verify(state, moves), status=status,
+                solutions=found)
+
+
+class FakeRegistry:
+    """A solver source for the UI that offers the fake solver (one shared instance, so a
+    "built" table stays built across solves), with the same two functions as cubelab.solvers."""
+
+    def __init__(self, **options):
+        self.solver = FakeSolver(**options)
+
+    def solver_names(self) -> list[str]:
+        return ["fake"]
+
+    def get_solver(self, name: str, **options) -> FakeSolver:
+        if name != "fake":
+            raise KeyError(f"unknown solver {name!r} (choose from fake)")
+        return self.solver
+
+
+if __name__ == "__main__":
+    import sys
+    from cubelab.cube.moves import alg_state
+    result = FakeSolver().solve(alg_state(" ".join(sys.argv[1:]) or "R U R' F"),
+                                on_solution=lambda s: print("found", s.text()))
+    print(result.to_json())

@@ -1,0 +1,327 @@
+"""The Textual workbench: the net, the move line, the facts and the solvers on one screen.
+
+`run_app()` is what `cubelab` runs with no sub-command. The app owns one `Session` (positions,
+undo/redo, the `:` commands) and shows it; solvers come from a registry with `solver_names()` and
+`get_solver(name)` (cubelab.solvers unless a test passes another), imported only when used, so
+the first screen paints before any solver module, table or numba is loaded.
+"""
+
+from __future__ import annotations
+
+import shlex
+import sys
+from typing import Iterable
+
+from rich.text import Text
+from textual.app import App, ComposeResult, SystemCommand
+from textual.binding import Binding
+from textual.containers import Container, Horizontal, Vertical
+from textual.screen import Screen
+from textual.widgets import Footer, Input, Static
+
+from cubelab.cube.notation import format_moves, parse
+
+from ._facts_panel import FactsPanel
+from ._help_screen import HelpScreen
+from ._move_input import MoveInput
+from ._net_view import NetView
+from ._solver_panel import SolverPanel
+from .history import InputHistory
+from .session import COMMANDS, HelpRequest, Outcome, PaintRequest, Session, SolveRequest
+
+COMPARE_TIME_LIMIT = 30.0
+"""Seconds each solver gets in :compare (a plain :solve runs until it is done or cancelled)."""
+
+
+class CubeLabApp(App):
+    """The cubelab workbench."""
+
+    CSS_PATH = "app.tcss"
+    TITLE = "cubelab"
+    HORIZONTAL_BREAKPOINTS = [(0, "-narrow"), (120, "-wide")]
+
+    BINDINGS = [
+        Binding("f1", "help", "help"),
+        Binding("f2", "letters", "abc"),
+        Binding("f3", "paint", "paint"),
+        Binding("f5", "solve", "solve"),
+        Binding("f6", "compare", "compare"),
+        Binding("ctrl+z", "undo", "undo"),
+        Binding("ctrl+y", "redo", "redo"),
+        Binding("escape", "cancel", "stop"),
+    ]
+    """Function keys and control keys only: letters belong to the move line and the keyboard cube."""
+
+    def __init__(self, solvers=None, history: InputHistory | None = None,
+                 compare_time_limit: float | None = COMPARE_TIME_LIMIT):
+        super().__init__()
+        if solvers is None:
+            import cubelab.solvers as solvers
+        self.registry = solvers
+        self.session = Session(solver_names=solvers.solver_names)
+        self.history = history if history is not None else InputHistory()
+        self.compare_time_limit = compare_time_limit
+        self._auto_letters = False
+        self._typing_message = False
+
+    # ---- layout ---------------------------------------------------------------------------
+    def compose(self) -> ComposeResult:
+        with Container(id="workspace"):
+            with Vertical(id="cube-area"):
+                with Horizontal(id="top"):
+                    yield NetView(id="net")
+                    yield FactsPanel(id="facts")
+            yield SolverPanel(self.session, self.registry, id="solver")
+        yield MoveInput(self.session, self.history, id="line",
+                        placeholder="moves (R U R' U', [R, U]3 ...) or :help")
+        yield Static("", id="message")
+        yield Footer(compact=True)
+
+    @property
+    def net(self) -> NetView:
+        return self.query_one(NetView)
+
+    @property
+    def line(self) -> MoveInput:
+        return self.query_one(MoveInput)
+
+    @property
+    def solver_panel(self) -> SolverPanel:
+        return self.query_one(SolverPanel)
+
+    def on_mount(self) -> None:
+        # orange and red are one colour on 16-colour terminals, and NO_COLOR has none at all
+        self._auto_letters = self.no_color or self.console.color_system in (None, "standard")
+        self.net.letters = self._auto_letters
+        self.query_one("#facts").border_title = "facts"
+        self.solver_panel.border_title = "solvers"
+        self.refresh_position()
+        self.say("type moves and Enter · F1 help · Tab to the net for the keyboard cube")
+        self.line.focus()
+
+    # ---- showing the session --------------------------------------------------------------
+    def refresh_position(self, preview=None) -> None:
+        """Draw the net and the facts for the session (or for a preview of the typed line)."""
+        s = self.session
+        net = self.net
+        if s.painting is not None:
+            net.mode = "paint"
+            net.colours = tuple(s.painting.colours)
+            net.cursor = s.painting.cursor
+            net.border_title = "net · paint"
+            return
+        if preview is not None:
+            state, moves, title = preview.state, s.moves + preview.moves, "net · preview"
+        elif s.playback is not None:
+            pb = s.playback
+            state, moves = pb.state, s.moves + tuple(pb.moves[:pb.index])
+            title = f"net · play {pb.index}/{len(pb.moves)}"
+        else:
+            state, moves, title = s.state, s.moves, "net"
+        net.mode = "play" if s.playback is not None else "turn"
+        net.state = state
+        net.border_title = title
+        self.query_one(FactsPanel).show(state, moves)
+
+    def say(self, text: str, error: bool = False, column: int = 0, typing: bool = False) -> None:
+        """The message line under the input; a notation error gets a caret under its column.
+        `typing`: the message describes the line being typed (cleared with the line)."""
+        self._typing_message = typing
+        message = Text()
+        if column:
+            message.append(" " * column + "^ ", style="bold red")
+        message.append(text, style="red" if error else "dim")
+        self.query_one("#message", Static).update(message)
+
+    def handle(self, outcome: Outcome) -> None:
+        if outcome.message or outcome.error:
+            self.say(outcome.message, outcome.error, outcome.column)
+        request = outcome.request
+        if isinstance(request, SolveRequest):
+            self.start_solvers(request)
+        elif isinstance(request, HelpRequest):
+            self.action_help()
+        elif isinstance(request, PaintRequest):
+            self.enter_paint()
+        elif self.session.playback is not None:
+            self.net.focus()
+        self.refresh_position()
+
+    # ---- the move line --------------------------------------------------------------------
+    def on_input_changed(self, event: Input.Changed) -> None:
+        if event.input is not self.line:
+            return
+        value = event.value
+        preview = self.session.preview(value)
+        if preview is None:
+            names = [c for c in self.session.completions(value.split(" ")[0])]
+            hints = "  ".join(f"{n} {COMMANDS[n[1:]][0]}".rstrip() for n in names[:6])
+            self.say(hints or "unknown command (:help lists them)", error=not hints, typing=True)
+            self.refresh_position()
+        elif preview.error:
+            self.say(preview.error, error=True, column=preview.column, typing=True)
+            self.refresh_position()
+        elif preview.moves:
+            n = len(preview.moves)
+            self.say(f"preview: {n} move{'s' if n != 1 else ''} · Enter applies", typing=True)
+            self.refresh_position(preview)
+        else:
+            # an emptied line takes its own preview message along, not the outcome of a command
+            if self._typing_message:
+                self.say("")
+            self.refresh_position()
+
+    def on_input_submitted(self, event: Input.Submitted) -> None:
+        if event.input is not self.line:
+            return
+        value = event.value
+        self.history.append(value)
+        outcome = self.session.execute(value)
+        if not outcome.error:
+            self.line.value = ""
+        self.handle(outcome)
+
+    # ---- the keyboard cube, paint mode and playback on the net ----------------------------
+    def on_net_view_turn(self, event: NetView.Turn) -> None:
+        self.session.apply(parse(event.move).flatten(), event.move)
+        self.say(f"{event.move}   ({format_moves(self.session.moves[-12:])})")
+        self.refresh_position()
+
+    def enter_paint(self) -> None:
+        self.net.focus()
+        self._say_verdict()
+        self.refresh_position()
+
+    def _say_verdict(self) -> None:
+        usable, message = self.session.painting.verdict()
+        self.say("paint · " + message, error=not usable)
+
+    def on_net_view_paint(self, event: NetView.Paint) -> None:
+        painting = self.session.painting
+        if painting is None:
+            return
+        if event.everything:
+            painting.clear()
+        else:
+            painting.cursor = event.index
+            painting.paint(event.face, advance=event.face >= 0)
+        self._say_verdict()
+        self.refresh_position()
+
+    def on_net_view_step(self, event: NetView.Step) -> None:
+        if self.session.step(event.delta):
+            self.say(self.session.playback.describe())
+            self.refresh_position()
+
+    def on_net_view_commit(self, event: NetView.Commit) -> None:
+        if self.session.painting is not None:
+            self.session.painting.cursor = self.net.cursor
+            self.handle(self.session.finish_painting())
+        elif self.session.playback is not None:
+            self.handle(self.session.keep_playback())
+        self.refresh_position()
+
+    # ---- solvers ----------------------------------------------------------------------------
+    def start_solvers(self, request: SolveRequest) -> None:
+        panel = self.solver_panel
+        if panel.running:
+            self.say("solvers are still running (Esc cancels them)", error=True)
+            return
+        limit = self.compare_time_limit if request.compare else None
+        panel.start(request.solvers, request.compare, time_limit=limit)
+
+    def on_solver_panel_apply_row(self, event: SolverPanel.ApplyRow) -> None:
+        self.handle(self.session.apply_solution(event.index))
+
+    def on_solver_panel_play_row(self, event: SolverPanel.PlayRow) -> None:
+        self.handle(self.session.play(event.index))
+
+    def on_solver_panel_finished(self, event: SolverPanel.Finished) -> None:
+        rows = self.session.solutions
+        found = [r for r in rows if r.moves is not None]
+        if found:
+            best = min(found, key=lambda r: len(r.moves))
+            self.say(f"best: {best.solver}, {len(best.moves)} moves · Enter on a row applies it, "
+                     "P plays it")
+        else:
+            failed = [r for r in rows if r.message]
+            self.say(failed[0].message if failed else "no solution", error=True)
+
+    # ---- actions ----------------------------------------------------------------------------
+    def action_help(self) -> None:
+        if not isinstance(self.screen, HelpScreen):
+            self.push_screen(HelpScreen())
+
+    def action_letters(self) -> None:
+        self.net.letters = not self.net.letters
+
+    def action_paint(self) -> None:
+        if self.session.painting is None:
+            self.handle(self.session.execute(":paint"))
+
+    def action_solve(self) -> None:
+        self.handle(self.session.execute(":solve"))
+
+    def action_compare(self) -> None:
+        self.handle(self.session.execute(":compare"))
+
+    def action_undo(self) -> None:
+        self.session.painting = None
+        self.handle(self.session.execute(":undo"))
+
+    def action_redo(self) -> None:
+        self.session.painting = None
+        self.handle(self.session.execute(":redo"))
+
+    def action_cancel(self) -> None:
+        """Esc: stop solvers first, then leave paint mode or playback, then clear the line."""
+        s = self.session
+        if self.solver_panel.cancel():
+            self.say("cancelling solvers…")
+        elif s.painting is not None:
+            s.painting = None
+            self.say("left paint mode (nothing changed)")
+            self.refresh_position()
+            self.line.focus()
+        elif s.playback is not None:
+            s.playback = None
+            self.say("left playback")
+            self.refresh_position()
+            self.line.focus()
+        elif self.line.value:
+            self.line.value = ""
+
+    def get_system_commands(self, screen: Screen) -> Iterable[SystemCommand]:
+        yield from super().get_system_commands(screen)
+        for name in ("reset", "scramble", "random", "undo", "redo", "invert", "solve", "compare",
+                     "play", "paint", "saves", "help"):
+            yield SystemCommand(f":{name}", COMMANDS[name][1],
+                                lambda name=name: self.handle(self.session.execute(":" + name)))
+        yield SystemCommand("Sticker letters", "show or hide letters on the stickers",
+                            self.action_letters)
+
+
+def run_app(serve: bool = False, port: int = 8000) -> int:
+    """Run the workbench in this terminal, or serve it to a browser on localhost."""
+    if serve:
+        return _serve(port)
+    CubeLabApp().run()
+    return 0
+
+
+def _serve(port: int) -> int:
+    command = f"{shlex.quote(sys.executable)} -m cubelab.tui.cli"
+    try:
+        from textual_serve.server import Server
+    except ImportError:
+        print("cubelab: --serve needs the textual-serve package (pip install textual-serve); "
+              "or, with textual-dev installed: textual serve --host localhost --port "
+              f"{port} \"{command}\"", file=sys.stderr)
+        return 2
+    # localhost only: the served app runs commands as the user who started it
+    Server(command, host="localhost", port=port, title="cubelab").serve()
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(run_app())
