@@ -1,0 +1,624 @@
+"""Pos(n): positions, symmetry classes and symmetry+inverse classes at each distance from solved.
+
+The breadth-first search runs over classes of the group of 96 operations "conjugate by one of the
+48 symmetries, possibly after inverting" (the TIPE's isomorphism classes): distance is constant
+on such a class, and a class holds up to 96 positions, so a level is ~96 times smaller than the
+set of its positions. Each class is stored as its canonical representative, the lexicographically
+least of the 96 images, packed into a 16-bit bucket (the corner permutation's rank) and a 64-bit
+key (twist, edge permutation, flip, plus two class-invariant bits of metadata). A level is a
+`Level`: keys sorted within each bucket. Expanding a class multiplies its representative P on
+the right by every move, and P^-1 too (the neighbours of the class's inverted members), then
+canonicalises, bucket-sorts, removes duplicates and removes the classes already at a smaller
+depth. Counting positions needs no second pass: the number of images equal to the minimum gives
+the stabiliser, hence the class size.
+"""
+
+from __future__ import annotations
+
+import math
+import threading
+import time
+from dataclasses import dataclass, field
+from functools import lru_cache
+from typing import Callable
+
+import numpy as np
+
+import cubelab.tables  # noqa: F401  (numba's cache directory, before numba is imported)
+from cubelab.cube.moves import FACE_MOVES, move_state
+from cubelab.cube.symmetry import inverse_symmetry_arrays, symmetry_arrays
+
+from numba import njit
+
+N_BUCKETS = math.factorial(8)
+"""One bucket per corner permutation rank: the part of a representative that is not in its key."""
+
+_N_EPERM = math.factorial(12)
+_KEY_BITS = 52
+_KEY_MASK = np.uint64((1 << _KEY_BITS) - 1)
+_STAB_SHIFT = 52      # 6 bits: the order of the class's stabiliser among the 48 symmetries
+_BOTH_SHIFT = 58      # 1 bit: the inverse lies in the same 48-symmetry class
+
+PUBLISHED = {
+    "qtm": (1, 12, 114, 1_068, 10_011, 93_840, 878_880, 8_221_632, 76_843_595, 717_789_576),
+    "htm": (1, 18, 243, 3_240, 43_239, 574_908, 7_618_438, 100_803_036, 1_332_343_288),
+}
+"""Positions at each distance as published (quarter-turn and half-turn metrics)."""
+
+METRICS = ("qtm", "htm")
+
+
+# ---- tables passed to the kernels ----------------------------------------------------------
+#
+# A state is one uint8 row of 40: cp[0:8], co[8:16], ep[16:28], eo[28:40] (no centres, no
+# mirrors). Kernels receive few, flat arrays: every array argument costs reference counting on
+# each call, which dominated the first version of these loops.
+
+CP, CO, EP, EO, STATE_BYTES = 0, 8, 16, 28, 40
+
+# Row layout of the symmetry table: S_k as a state, S_k^-1 as a state, then the mirror flag.
+_SI, _MIRROR, _SYM_BYTES = 40, 80, 81
+
+
+def state_row(state) -> np.ndarray:
+    """A CubeState's cubies as a 40-byte row."""
+    return np.concatenate([state.cp, state.co, state.ep, state.eo]).astype(np.uint8)
+
+
+@lru_cache(maxsize=1)
+def symmetry_table() -> np.ndarray:
+    """(48, 81): the 48 symmetries of cubelab.cube.symmetry and their inverses as rows (twists
+    reduced mod 3), then 1 for a mirror."""
+    s_cp, s_co, s_ep, s_eo, _ = symmetry_arrays()
+    si_cp, si_co, si_ep, si_eo, _ = inverse_symmetry_arrays()
+    table = np.zeros((48, _SYM_BYTES), np.uint8)
+    table[:, 0:40] = np.concatenate([s_cp, s_co % 3, s_ep, s_eo], axis=1)
+    table[:, 40:80] = np.concatenate([si_cp, si_co % 3, si_ep, si_eo], axis=1)
+    table[:, _MIRROR] = s_co[:, 0] >= 3
+    table.flags.writeable = False
+    return table
+
+
+def metric_moves(metric: str) -> list:
+    """The generators of a metric: the 18 face turns (htm) or the 12 quarter turns (qtm)."""
+    if metric == "htm":
+        return list(FACE_MOVES)
+    if metric == "qtm":
+        return [m for m in FACE_MOVES if m.amount != 2]
+    raise ValueError(f"unknown metric {metric!r} (choose qtm or htm)")
+
+
+@lru_cache(maxsize=None)
+def move_table(metric: str) -> np.ndarray:
+    """(n_moves, 40): each generator of the metric as a state row."""
+    table = np.stack([state_row(move_state(m)) for m in metric_moves(metric)])
+    table.flags.writeable = False
+    return table
+
+
+# ---- kernels: group operations on rows ---------------------------------------------------
+
+@njit(cache=True, nogil=True)
+def multiply(a, b, out):
+    """out = a then b."""
+    for i in range(8):
+        j = b[i]
+        out[i] = a[j]
+        out[8 + i] = (a[8 + j] + b[8 + i]) % 3
+    for i in range(12):
+        j = b[16 + i]
+        out[16 + i] = a[16 + j]
+        out[28 + i] = a[28 + j] ^ b[28 + i]
+
+
+@njit(cache=True, nogil=True)
+def invert(a, out):
+    for i in range(8):
+        out[a[i]] = i
+        out[8 + a[i]] = (3 - a[8 + i]) % 3
+    for i in range(12):
+        out[16 + a[16 + i]] = i
+        out[28 + a[16 + i]] = a[28 + i]
+
+
+@njit(cache=True, nogil=True)
+def conjugate_into(p, sym, k, out):
+    """out = S_k p S_k^-1."""
+    mirror = sym[k, 80]
+    for i in range(8):
+        j = sym[k, 40 + i]
+        x = p[j]
+        out[i] = sym[k, x]
+        if mirror:
+            out[8 + i] = (sym[k, 48 + i] + 6 - sym[k, 8 + x] - p[8 + j]) % 3
+        else:
+            out[8 + i] = (sym[k, 8 + x] + p[8 + j] + sym[k, 48 + i]) % 3
+    for i in range(12):
+        j = sym[k, 56 + i]
+        x = p[16 + j]
+        out[16 + i] = sym[k, 16 + x]
+        out[28 + i] = sym[k, 28 + x] ^ p[28 + j] ^ sym[k, 68 + i]
+
+
+@njit(cache=True, nogil=True)
+def canonicalize(p, pinv, sym, best):
+    """best = the least row among the 96 images S p S^-1 and S p^-1 S^-1. Returns (a, b):
+    how many symmetries give it from p, and from p^-1.
+
+    Each image is compared element by element as it is computed and dropped at the first
+    element that exceeds best: most are decided by their first corner or two."""
+    for i in range(40):
+        best[i] = p[i]
+    a, b = 1, 0
+    for side in range(2):
+        q = p if side == 0 else pinv
+        for k in range(1 if side == 0 else 0, 48):
+            mirror = sym[k, 80]
+            c = 0
+            for i in range(8):
+                v = sym[k, q[sym[k, 40 + i]]]
+                if v != best[i]:
+                    c = -1 if v < best[i] else 1
+                    break
+            if c == 0:
+                for i in range(8):
+                    j = sym[k, 40 + i]
+                    x = q[j]
+                    if mirror:
+                        v = (sym[k, 48 + i] + 6 - sym[k, 8 + x] - q[8 + j]) % 3
+                    else:
+                        v = (sym[k, 8 + x] + q[8 + j] + sym[k, 48 + i]) % 3
+                    if v != best[8 + i]:
+                        c = -1 if v < best[8 + i] else 1
+                        break
+            if c == 0:
+                for i in range(12):
+                    v = sym[k, 16 + q[16 + sym[k, 56 + i]]]
+                    if v != best[16 + i]:
+                        c = -1 if v < best[16 + i] else 1
+                        break
+            if c == 0:
+                for i in range(12):
+                    j = sym[k, 56 + i]
+                    v = sym[k, 28 + q[16 + j]] ^ q[28 + j] ^ sym[k, 68 + i]
+                    if v != best[28 + i]:
+                        c = -1 if v < best[28 + i] else 1
+                        break
+            if c < 0:
+                conjugate_into(q, sym, k, best)
+                a, b = (1, 0) if side == 0 else (0, 1)
+            elif c == 0:
+                if side == 0:
+                    a += 1
+                else:
+                    b += 1
+    return a, b
+
+
+# ---- kernels: packing a representative ----------------------------------------------------
+
+@njit(cache=True, nogil=True)
+def _rank(perm, offset, n):
+    r = 0
+    for i in range(n):
+        smaller = 0
+        for j in range(i + 1, n):
+            if perm[offset + j] < perm[offset + i]:
+                smaller += 1
+        r = r * (n - i) + smaller
+    return r
+
+
+@njit(cache=True, nogil=True)
+def _unrank(r, n, out, offset, scratch):
+    for base in range(1, n + 1):
+        scratch[n - base] = r % base
+        r //= base
+    for v in range(n):
+        scratch[12 + v] = 0
+    for i in range(n):
+        d = scratch[i]
+        for v in range(n):
+            if scratch[12 + v] == 0:
+                if d == 0:
+                    out[offset + i] = v
+                    scratch[12 + v] = 1
+                    break
+                d -= 1
+
+
+@njit(cache=True, nogil=True)
+def encode(best, a, b):
+    """(bucket, key) of a canonical image with its stabiliser counts (a, b)."""
+    bucket = _rank(best, 0, 8)
+    twist = 0
+    for i in range(7):
+        twist = twist * 3 + best[8 + i]
+    flip = 0
+    for i in range(11):
+        flip = flip * 2 + best[28 + i]
+    key = (twist * 479001600 + _rank(best, 16, 12)) * 2048 + flip
+    stab = max(a, b)
+    both = 1 if (a > 0 and b > 0) else 0
+    return bucket, np.uint64(key) | (np.uint64(stab) << np.uint64(52)) | \
+        (np.uint64(both) << np.uint64(58))
+
+
+@njit(cache=True, nogil=True)
+def decode(bucket, key, out, scratch):
+    """The representative's row from (bucket, key); the metadata bits are ignored. scratch:
+    int64[12] and uint8[12] workspace as one int64[24]."""
+    _unrank(bucket, 8, out, 0, scratch)
+    k = np.int64(key & np.uint64((1 << 52) - 1))
+    flip = k % 2048
+    k //= 2048
+    _unrank(k % 479001600, 12, out, 16, scratch)
+    twist = k // 479001600
+    s = 0
+    for i in range(6, -1, -1):
+        out[8 + i] = twist % 3
+        s += twist % 3
+        twist //= 3
+    out[15] = (3 - s % 3) % 3
+    s = 0
+    for i in range(10, -1, -1):
+        out[28 + i] = flip & 1
+        s += flip & 1
+        flip >>= 1
+    out[39] = s & 1
+
+
+@njit(cache=True, nogil=True)
+def class_sizes(key):
+    """(positions, classes up to the 48 symmetries) in the class a key stands for."""
+    stab = np.int64((key >> np.uint64(52)) & np.uint64(63))
+    both = np.int64((key >> np.uint64(58)) & np.uint64(1))
+    if both:
+        return 48 // stab, 1
+    return 96 // stab, 2
+
+
+# ---- kernels: one level of the search ------------------------------------------------------
+
+@njit(cache=True, nogil=True)
+def expand(offsets, keys, start, stop, moves, sym, out_bucket, out_key, counters, slot, cancel):
+    """Canonical neighbours of the classes keys[start:stop] into out_*; returns how many were
+    written, or -1 if cancelled. counters[slot] counts the classes done."""
+    p = np.empty(40, np.uint8)
+    pinv = np.empty(40, np.uint8)
+    q = np.empty(40, np.uint8)
+    qinv = np.empty(40, np.uint8)
+    best = np.empty(40, np.uint8)
+    scratch = np.empty(24, np.int64)
+    bucket = np.searchsorted(offsets, start, side="right") - 1
+    written = 0
+    for e in range(start, stop):
+        while offsets[bucket + 1] <= e:
+            bucket += 1
+        key = keys[e]
+        decode(bucket, key, p, scratch)
+        invert(p, pinv)
+        # When p^-1 is a conjugate of p, its neighbours are conjugates of p's.
+        sides = 1 if (key >> np.uint64(58)) & np.uint64(1) else 2
+        for side in range(sides):
+            for m in range(moves.shape[0]):
+                multiply(p if side == 0 else pinv, moves[m], q)
+                invert(q, qinv)
+                a, b = canonicalize(q, qinv, sym, best)
+                bk, k = encode(best, a, b)
+                out_bucket[written] = bk
+                out_key[written] = k
+                written += 1
+        if (e - start) & 1023 == 1023:
+            counters[slot] = e - start + 1
+            if cancel[0]:
+                return -1
+    counters[slot] = stop - start
+    return written
+
+
+@njit(cache=True, nogil=True)
+def bucket_histogram(out_bucket, n, hist):
+    for i in range(n):
+        hist[out_bucket[i]] += 1
+
+
+@njit(cache=True, nogil=True)
+def bucket_scatter(out_bucket, out_key, n, cursor, dest):
+    for i in range(n):
+        b = out_bucket[i]
+        dest[cursor[b]] = out_key[i]
+        cursor[b] += 1
+
+
+@njit(cache=True, nogil=True)
+def sort_dedupe(offsets, keys, b0, b1, p1_off, p1_keys, p2_off, p2_keys, kept, stats):
+    """For buckets b0..b1-1: sort, drop repeats and keys present in the two earlier levels,
+    compacting survivors to the front of each bucket (kept[b] of them); stats += (positions,
+    classes up to symmetry, classes up to symmetry and inversion)."""
+    for b in range(b0, b1):
+        s, e = offsets[b], offsets[b + 1]
+        if e == s:
+            kept[b] = 0
+            continue
+        keys[s:e].sort()
+        i1, e1 = p1_off[b], p1_off[b + 1]
+        i2, e2 = p2_off[b], p2_off[b + 1]
+        w = s
+        last = np.uint64(0)
+        have_last = False
+        for r in range(s, e):
+            k = keys[r]
+            if have_last and k == last:
+                continue
+            last = k
+            have_last = True
+            while i1 < e1 and p1_keys[i1] < k:
+                i1 += 1
+            if i1 < e1 and p1_keys[i1] == k:
+                continue
+            while i2 < e2 and p2_keys[i2] < k:
+                i2 += 1
+            if i2 < e2 and p2_keys[i2] == k:
+                continue
+            keys[w] = k
+            w += 1
+            positions, classes = class_sizes(k)
+            stats[0] += positions
+            stats[1] += classes
+            stats[2] += 1
+        kept[b] = w - s
+
+
+@njit(cache=True, nogil=True)
+def compact(offsets, keys, kept, new_offsets, new_keys, b0, b1):
+    for b in range(b0, b1):
+        s = offsets[b]
+        d = new_offsets[b]
+        for i in range(kept[b]):
+            new_keys[d + i] = keys[s + i]
+
+
+# ---- the driver ----------------------------------------------------------------------------
+
+@dataclass
+class Level:
+    """The canonical representatives of one distance: keys sorted inside each bucket."""
+
+    offsets: np.ndarray     # int64[N_BUCKETS + 1]
+    keys: np.ndarray        # uint64
+
+    def __len__(self) -> int:
+        return int(self.keys.shape[0])
+
+    @classmethod
+    def empty(cls) -> "Level":
+        return cls(np.zeros(N_BUCKETS + 1, np.int64), np.zeros(0, np.uint64))
+
+
+@dataclass
+class LevelCount:
+    """What `count_positions` reports for one distance."""
+
+    depth: int
+    positions: int
+    classes_sym: int          # classes up to the 48 symmetries
+    classes_sym_inv: int      # classes up to the symmetries and inversion (the TIPE's)
+    seconds: float
+    candidates: int = 0       # neighbours generated before removing repeats
+    peak_bytes: int = 0       # arrays this level held at once (the search's own memory)
+
+    def as_dict(self) -> dict:
+        return {"depth": self.depth, "positions": self.positions,
+                "classes_sym": self.classes_sym, "classes_sym_inv": self.classes_sym_inv,
+                "seconds": round(self.seconds, 3), "candidates": self.candidates}
+
+
+class Cancelled(Exception):
+    """The count stopped because its cancel flag was raised."""
+
+
+@dataclass
+class Progress:
+    """Passed to the progress callback while a level expands."""
+
+    depth: int
+    done: int
+    total: int
+    phase: str = "expand"     # expand | sort
+    extra: dict = field(default_factory=dict)
+
+
+def identity_level() -> Level:
+    ident = np.zeros(40, np.uint8)
+    ident[0:8] = np.arange(8)
+    ident[16:28] = np.arange(12)
+    bucket, key = encode(ident, 48, 48)
+    offsets = np.zeros(N_BUCKETS + 1, np.int64)
+    offsets[bucket + 1:] = 1
+    return Level(offsets, np.array([key], np.uint64))
+
+
+def _split(total: int, parts: int) -> list[tuple[int, int]]:
+    edges = [total * i // parts for i in range(parts + 1)]
+    return [(edges[i], edges[i + 1]) for i in range(parts) if edges[i + 1] > edges[i]]
+
+
+def _bucket_ranges(offsets: np.ndarray, parts: int) -> list[tuple[int, int]]:
+    """Contiguous bucket ranges holding about equal numbers of keys."""
+    total = int(offsets[-1])
+    cuts = [0]
+    for i in range(1, parts):
+        cuts.append(int(np.searchsorted(offsets, total * i // parts, side="left")))
+    cuts.append(N_BUCKETS)
+    cuts = sorted(set(min(max(c, 0), N_BUCKETS) for c in cuts))
+    return [(cuts[i], cuts[i + 1]) for i in range(len(cuts) - 1)]
+
+
+def run_threads(jobs: list[Callable[[], object]], cancel: np.ndarray) -> list[object]:
+    """Run nogil kernels side by side. Exceptions re-raise in the caller; Ctrl-C raises the
+    cancel flag, waits for the kernels to notice, then propagates."""
+    results: list[object] = [None] * len(jobs)
+    errors: list[BaseException] = []
+
+    def run(i, job):
+        try:
+            results[i] = job()
+        except BaseException as e:  # re-raised below, in the calling thread
+            errors.append(e)
+
+    threads = [threading.Thread(target=run, args=(i, j), daemon=True) for i, j in enumerate(jobs)]
+    for t in threads:
+        t.start()
+    try:
+        for t in threads:
+            while t.is_alive():
+                t.join(0.1)
+    except KeyboardInterrupt:
+        cancel[0] = 1
+        for t in threads:
+            t.join()
+        raise
+    if errors:
+        raise errors[0]
+    return results
+
+
+def next_level(current: Level, previous: Level, before: Level, metric: str, *, depth: int,
+               threads: int = 2, progress=None, cancel: np.ndarray | None = None
+               ) -> tuple[Level, LevelCount]:
+    """The classes at distance depth, from those at depth-1 (current), depth-2 (previous) and,
+    in the half-turn metric where a move can stay at the same distance, depth-1 again: the
+    classes to remove are those of `previous` and `before`."""
+    start_time = time.perf_counter()
+    cancel = cancel if cancel is not None else np.zeros(1, np.int32)
+    sym = symmetry_table()
+    moves = move_table(metric)
+    per_class = 2 * moves.shape[0]
+    n = len(current)
+    parts = _split(n, max(1, threads))
+    counters = np.zeros(max(1, len(parts)), np.int64)
+    outs = [(np.empty((b - a) * per_class, np.uint16), np.empty((b - a) * per_class, np.uint64))
+            for a, b in parts]
+
+    def expander(i):
+        a, b = parts[i]
+        return expand(current.offsets, current.keys, a, b, moves, sym, outs[i][0], outs[i][1],
+                      counters, i, cancel)
+
+    stop = threading.Event()
+
+    def watch():
+        while not stop.wait(0.2):
+            progress(Progress(depth, int(counters.sum()), n))
+
+    watcher = None
+    if progress is not None:
+        progress(Progress(depth, 0, n))
+        watcher = threading.Thread(target=watch, daemon=True)
+        watcher.start()
+    try:
+        written = run_threads([lambda i=i: expander(i) for i in range(len(parts))], cancel)
+    finally:
+        stop.set()
+        if watcher is not None:
+            watcher.join()
+    if cancel[0] or any(w < 0 for w in written):
+        raise Cancelled(f"count cancelled at depth {depth}")
+    if progress is not None:
+        progress(Progress(depth, n, n, "sort"))
+    peak = sum(a.nbytes + b.nbytes for a, b in outs)
+
+    hist = np.zeros(N_BUCKETS, np.int64)
+    for (ob, _), w in zip(outs, written):
+        bucket_histogram(ob, w, hist)
+    offsets = np.zeros(N_BUCKETS + 1, np.int64)
+    np.cumsum(hist, out=offsets[1:])
+    total = int(offsets[-1])
+    keys = np.empty(total, np.uint64)
+    peak += keys.nbytes
+    cursor = offsets[:-1].copy()
+    for (ob, ok), w in zip(outs, written):
+        bucket_scatter(ob, ok, w, cursor, keys)
+    del outs
+
+    kept = np.zeros(N_BUCKETS, np.int64)
+    ranges = _bucket_ranges(offsets, max(1, threads))
+    stats = [np.zeros(3, np.int64) for _ in ranges]
+    run_threads([lambda r=r, st=st: sort_dedupe(offsets, keys, r[0], r[1], previous.offsets,
+                                                previous.keys, before.offsets, before.keys,
+                                                kept, st)
+                 for r, st in zip(ranges, stats)], cancel)
+    new_offsets = np.zeros(N_BUCKETS + 1, np.int64)
+    np.cumsum(kept, out=new_offsets[1:])
+    new_keys = np.empty(int(new_offsets[-1]), np.uint64)
+    run_threads([lambda r=r: compact(offsets, keys, kept, new_offsets, new_keys, r[0], r[1])
+                 for r in ranges], cancel)
+    peak = max(peak, keys.nbytes + new_keys.nbytes)
+    del keys
+    st = np.sum(stats, axis=0)
+    level = Level(new_offsets, new_keys)
+    return level, LevelCount(depth, int(st[0]), int(st[1]), int(st[2]),
+                             time.perf_counter() - start_time, total, peak)
+
+
+def warm_up(cancel: np.ndarray | None = None) -> None:
+    """Compile (or load from numba's cache) the kernels, so that level times measure work."""
+    cancel = cancel if cancel is not None else np.zeros(1, np.int32)
+    empty = Level.empty()
+    next_level(identity_level(), empty, empty, "qtm", depth=1, threads=1, cancel=cancel)
+
+
+def count_positions(metric: str, depth: int, *, threads: int = 2, progress=None,
+                    on_level: Callable[[LevelCount], None] | None = None,
+                    cancel: np.ndarray | None = None) -> list[LevelCount]:
+    """Pos(n) for n = 0..depth in the metric ('qtm' or 'htm'), with the class counts."""
+    metric_moves(metric)
+    warm_up(cancel)
+    t0 = time.perf_counter()
+    current = identity_level()
+    first = LevelCount(0, 1, 1, 1, time.perf_counter() - t0, 0, 0)
+    counts = [first]
+    if on_level is not None:
+        on_level(first)
+    previous = Level.empty()
+    for d in range(1, depth + 1):
+        # A quarter turn changes the parity of the corner permutation, so in QTM no move joins
+        # two classes at the same distance: only depth-2 needs removing.
+        before = current if metric == "htm" else Level.empty()
+        level, count = next_level(current, previous, before, metric, depth=d, threads=threads,
+                                  progress=progress, cancel=cancel)
+        counts.append(count)
+        if on_level is not None:
+            on_level(count)
+        previous, current = current, level
+    return counts
+
+
+def estimated_classes(metric: str, depth: int) -> float:
+    """About how many classes (up to symmetry and inversion) lie at a distance: the published
+    position count over 96, extrapolated by the last branching ratio beyond the table."""
+    table = PUBLISHED[metric]
+    if depth < len(table):
+        return max(1.0, table[depth] / 96)
+    ratio = table[-1] / table[-2]
+    return table[-1] / 96 * ratio ** (depth - len(table) + 1)
+
+
+def estimated_bytes(metric: str, depth: int) -> int:
+    """Peak memory of a count to this depth: the last expansion's candidates (a 2-byte bucket
+    and an 8-byte key each, then the key again once bucket-sorted) plus three levels of keys."""
+    if depth <= 0:
+        return 0
+    nm = len(metric_moves(metric))
+    before = estimated_classes(metric, depth - 1)
+    levels = sum(estimated_classes(metric, d) for d in (depth - 2, depth - 1, depth) if d >= 0)
+    return int(before * 2 * nm * 18 + levels * 8)
+
+
+if __name__ == "__main__":
+    import sys
+    metric = sys.argv[1] if len(sys.argv) > 1 else "qtm"
+    depth = int(sys.argv[2]) if len(sys.argv) > 2 else 6
+    for c in count_positions(metric, depth, on_level=lambda c: print(c.as_dict(), flush=True)):
+        pass
