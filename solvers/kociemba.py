@@ -1,0 +1,271 @@
+"""Kociemba's two-phase solver behind the solver protocol: a solution of at most 20 moves in
+milliseconds, and shorter ones, streamed, the longer it is allowed to run.
+
+Stopping rules:
+- neither max_length nor time_limit: stop at the first solution of at most 20 moves;
+- max_length only: stop at the first solution of at most max_length moves (or when the search
+  proves there is none: status "not found");
+- time_limit only: keep improving until the time is up or the best solution is proven optimal;
+- both: stop at the first solution within max_length, or when the time is up.
+Every improvement goes to on_solution as it is found. The search runs in six directions (the
+cube conjugated onto each of its three axes, and its inverse likewise) as min2phase does.
+"""
+
+from __future__ import annotations
+
+import mmap
+import threading
+import time
+
+import numpy as np
+
+from cubelab.cube.moves import FACE_MOVES
+from cubelab.cube.state import CubeState
+from cubelab.solvers.protocol import (
+    BEST, LOWER_BOUND, NODES, SOLUTIONS, Deadline, Solution, SolveResult, SolverError,
+    check_solvable, new_cancel, new_counters, verify,
+)
+from cubelab.tables.kociemba_coords import PHASE2_MOVES, binomials
+from cubelab.tables.kociemba_tables import load_tables, move_cubies
+
+from . import kociemba_search as ks
+
+DEFAULT_MAX_LENGTH = 20
+MAX_LENGTH = ks.MAX_DEPTH - 1
+"""The longest solution the search looks for; two-phase never needs more than 30 moves."""
+
+_AXIS_NAMES = ("UD", "RL", "FB")
+_WARM_UP = "R U F' L2 D B R' U2 F D' L B2 U R2 F'"
+
+
+_RESIDENT: dict[int, np.ndarray] = {}
+_RESIDENT_LOCK = threading.Lock()
+
+
+def _resident(arr: np.ndarray) -> np.ndarray:
+    """A private in-memory copy of a big table, on huge pages where the system offers them.
+
+    The store maps tables from their files; random probes into 30 MB of 4 kB pages miss the
+    TLB on almost every node, and the first probes of each page fault. One copy per process.
+    """
+    if arr.nbytes < (1 << 20):
+        return arr
+    with _RESIDENT_LOCK:
+        hit = _RESIDENT.get(id(arr))
+        if hit is not None and hit.base is not None:
+            return hit
+        advice = getattr(mmap, "MADV_HUGEPAGE", None)
+        if advice is None:
+            copy = np.array(arr)
+        else:
+            buf = mmap.mmap(-1, arr.nbytes, flags=mmap.MAP_PRIVATE | mmap.MAP_ANONYMOUS)
+            try:
+                buf.madvise(advice)
+            except OSError:
+                pass   # no transparent huge pages here: plain pages work too
+            copy = np.frombuffer(buf, dtype=arr.dtype, count=arr.size).reshape(arr.shape)
+            copy[...] = arr
+        copy.flags.writeable = False
+        _RESIDENT[id(arr)] = copy
+        return copy
+
+
+def _axis_symmetries() -> tuple[int, int, int]:
+    """Symmetry indices k whose search frame (S_k^-1 <U,D,R2,L2,F2,B2> S_k) lies on the UD,
+    RL and FB axes of the cube, in that order (rotations only)."""
+    from cubelab.cube.symmetry import is_mirrored, move_conjugation, symmetry_inverse_index
+    mc, inv = move_conjugation(), symmetry_inverse_index()
+    found = {0: 0}
+    for k in range(48):
+        axis = (int(mc[inv[k], 0]) // 3) % 3   # face of S_k^-1 U S_k; U,D -> 0 R,L -> 1 F,B -> 2
+        if not is_mirrored(k) and axis not in found:
+            found[axis] = k
+    return found[0], found[1], found[2]
+
+
+class KociembaSolver:
+    """Two-phase search on symmetry-reduced exact distance tables (see the module docstring)."""
+
+    name = "kociemba"
+    description = "Kociemba's two-phase algorithm: near-optimal in milliseconds, improving with time"
+
+    def __init__(self, tables: str = "full", directions: int = 6):
+        if tables != "full":
+            raise ValueError(f"kociemba has one table set, 'full' (not {tables!r})")
+        if not 1 <= directions <= 6:
+            raise ValueError("directions must be between 1 and 6")
+        self.directions = directions
+        self._tables = None
+        self._lock = threading.Lock()
+        self.load_seconds = 0.0
+        self.compile_seconds = 0.0
+
+    # ---- tables and kernels ---------------------------------------------------------------
+    def prepare(self, progress=None, cancel=None, log=None) -> None:
+        """Load (or build, about a minute the first time) the tables and compile the kernels."""
+        with self._lock:
+            if self._tables is not None:
+                return
+            start = time.perf_counter()
+            t = load_tables(progress=progress, cancel=cancel, log=log)
+            mcp, _, mep, _ = move_cubies()
+            self._kernel_tables = tuple(_resident(a) for a in (
+                t.twist_move, t.flip_move, t.slice_move, t.corner_move, t.edge8_move,
+                t.twist_conj, t.edge8_conj, t.flipslice_class, t.corner_class, t.phase1_prune,
+                t.phase2_prune, t.corner_slice_prune, t.edge_slice_prune, mcp, mep,
+                PHASE2_MOVES))
+            kt = self._kernel_tables
+            self._root_tables = (binomials(), kt[1], kt[0], kt[2], kt[7], kt[5], kt[9])
+            from cubelab.cube.symmetry import move_conjugation, symmetry_inverse_index
+            self._axes = _axis_symmetries()
+            mc, inv = move_conjugation(), symmetry_inverse_index()
+            # a move found in the frame of symmetry k, seen on the cube itself
+            self._unconjugate = {k: np.asarray(mc[inv[k]], dtype=np.int64) for k in self._axes}
+            self._tables = t
+            self.load_seconds = time.perf_counter() - start
+            start = time.perf_counter()
+            from cubelab.cube.moves import alg_state
+            self._run(alg_state(_WARM_UP), max_length=None, time_limit=None, on_solution=None,
+                      counters=new_counters(), cancel=new_cancel())
+            self.compile_seconds = time.perf_counter() - start
+
+    # ---- solving ----------------------------------------------------------------------------
+    def solve(self, state: CubeState, *, max_length: int | None = None,
+              time_limit: float | None = None, on_solution=None, counters=None,
+              cancel=None) -> SolveResult:
+        start = time.perf_counter()
+        normal = check_solvable(state)
+        if max_length is not None and max_length < 0:
+            raise SolverError(f"max length must be 0 or more (got {max_length})")
+        counters = new_counters() if counters is None else counters
+        cancel = new_cancel() if cancel is None else cancel
+        counters[:] = new_counters()[:len(counters)]
+        if normal.is_identity():
+            counters[BEST] = 0
+            counters[LOWER_BOUND] = 0
+            result = SolveResult(self.name, [], optimal=True, lower_bound=0,
+                                 verified=verify(state, []), detail={"phases": [0, 0]})
+            result.seconds = time.perf_counter() - start
+            return result
+        self.prepare(cancel=cancel)
+        result = self._run(normal, max_length=max_length, time_limit=time_limit,
+                           on_solution=on_solution, counters=counters, cancel=cancel,
+                           original=state, start=start)
+        return result
+
+    def _roots(self, normal: CubeState):
+        """The distinct search directions: (symmetry, inverse?, cubie arrays)."""
+        from cubelab.cube.symmetry import conjugate
+        inverse = normal.inverse()
+        chosen, seen = [], set()
+        order = [(k, False) for k in self._axes] + [(k, True) for k in self._axes]
+        for k, inv in order[:self.directions]:
+            base = inverse if inv else normal
+            s = base if k == 0 else conjugate(base, k)
+            if s.key() in seen:
+                continue       # a symmetric cube: this direction repeats another one
+            seen.add(s.key())
+            chosen.append((k, inv, s))
+        return chosen
+
+    def _run(self, normal, *, max_length, time_limit, on_solution, counters, cancel,
+             original=None, start=None):
+        start = time.perf_counter() if start is None else start
+        original = normal if original is None else original
+        if max_length is None and time_limit is None:
+            target = DEFAULT_MAX_LENGTH
+        else:
+            target = max_length
+        limit = MAX_LENGTH if target is None else min(target, MAX_LENGTH)
+
+        roots = self._roots(normal)
+        n = len(roots)
+        root_coords = np.zeros((n, 4), np.int64)
+        root_cp = np.zeros((n, 8), np.int64)
+        root_ep = np.zeros((n, 12), np.int64)
+        for i, (_, _, s) in enumerate(roots):
+            cp, co, ep, eo = (np.asarray(a, np.int64) for a in (s.cp, s.co, s.ep, s.eo))
+            root_coords[i] = ks.root_coordinates(cp, co, ep, eo, *self._root_tables)
+            root_cp[i], root_ep[i] = cp, ep
+        lower = int(root_coords[:, 3].max())
+        counters[LOWER_BOUND] = lower
+
+        w = ks.new_work_arrays()
+        st = w["st"]
+        st[ks.S_LIMIT] = limit
+        st[ks.S_NDIR] = n
+        st[ks.S_N1] = int(root_coords[:, 3].min())
+        stop = np.zeros(1, np.int32)
+        best: Solution | None = None
+        best_detail: dict = {}
+        solutions: list[Solution] = []
+        stopped = "exhausted"
+        with Deadline(stop, time_limit) as deadline:
+            while True:
+                r = ks.search(st, w["lv"], w["cps"], w["eps"], w["stack"], w["out"], w["work"],
+                              root_coords, root_cp, root_ep, counters, cancel, stop,
+                              *self._kernel_tables)
+                if r == ks.FOUND:
+                    k, inv, _ = roots[st[ks.S_OUTDIR]]
+                    moves, phases = self._translate(w, st, k, inv)
+                    if not verify(original, moves):
+                        raise RuntimeError(f"kociemba produced a wrong solution: {moves}")
+                    nodes = int(counters[NODES] + w["work"][0])
+                    best = Solution(moves, time.perf_counter() - start, nodes)
+                    best_detail = {"phases": phases,
+                                   "direction": _AXIS_NAMES[self._axes.index(k)]
+                                   + (" inverse" if inv else "")}
+                    solutions.append(best)
+                    counters[BEST] = len(moves)
+                    counters[SOLUTIONS] += 1
+                    if on_solution is not None:
+                        on_solution(best)
+                    if target is not None and len(moves) <= target:
+                        stopped = "target"
+                        break
+                elif r == ks.EXHAUSTED:
+                    break
+                else:
+                    stopped = "cancelled" if cancel[0] else "time limit"
+                    break
+        counters[NODES] += w["work"][0]
+        seconds = time.perf_counter() - start
+        optimal = stopped == "exhausted" and best is not None
+        if stopped == "exhausted":
+            # every solution of at most `limit` moves would have been found
+            lower = max(lower, int(st[ks.S_LIMIT]) + 1)
+        if best is None:
+            status = {"exhausted": "not found"}.get(stopped, stopped)
+        else:
+            status = "cancelled" if stopped == "cancelled" else "solved"
+            lower = min(lower, len(best.moves))
+        counters[LOWER_BOUND] = lower
+        detail = dict(best_detail, stopped=stopped)
+        return SolveResult(
+            self.name, best.moves if best else None, nodes=int(counters[NODES]),
+            seconds=seconds, optimal=optimal, lower_bound=lower,
+            verified=best is not None, status=status, detail=detail, solutions=solutions)
+
+    def _translate(self, w, st, k, inv):
+        """The moves found in the search frame, as moves on the cube itself."""
+        length = int(st[ks.S_OUTLEN])
+        frame = w["out"][:length]
+        idx = self._unconjugate[k][frame]
+        if inv:
+            idx = (idx // 3) * 3 + (2 - idx % 3)
+            idx = idx[::-1]
+        moves = [FACE_MOVES[int(i)] for i in idx]
+        n1 = length - _phase2_length(frame)
+        return moves, [n1, length - n1]
+
+
+def _phase2_length(frame) -> int:
+    """How many of the last moves belong to phase 2: phase 1 never ends with a phase-2 move,
+    so phase 2 is the longest suffix of phase-2 moves."""
+    phase2 = set(int(m) for m in PHASE2_MOVES)
+    n = 0
+    for m in frame[::-1]:
+        if int(m) not in phase2:
+            break
+        n += 1
+    return n

@@ -1,0 +1,332 @@
+"""The two-phase search kernel: IDA* over phase-1 paths in several directions, each phase-1
+solution finished by an IDA* phase 2, written as a resumable loop.
+
+`search` runs until it finds a solution shorter than the current limit (returns FOUND with the
+moves in `out`), until every phase-1 length up to the limit is exhausted (EXHAUSTED: the best
+solution found is optimal), or until a flag is raised (STOPPED). All its state lives in the
+arrays it is given, so calling it again resumes where it stopped. Phase 1 walks exact
+distances (recovered from the mod-3 table one move at a time); phase 2 starts only after the
+small corner-slice and edge-slice tables accept the leaf.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+import cubelab.tables  # noqa: F401  (numba cache location, before numba)
+from numba import njit
+
+from cubelab.tables.kociemba_coords import (
+    N_FLIP, N_PERM8, N_TWIST, flip_of, rank_perm, slice_sorted_of, twist_of,
+)
+from cubelab.tables.packed import get2
+
+EXHAUSTED, FOUND, STOPPED = 0, 1, 2
+MAX_DEPTH = 32          # phase-1 and phase-2 stacks; no solution is searched beyond 31 moves
+FLUSH = 4096            # nodes between counter updates and flag checks
+
+# slots of the int64 state array `st`
+S_DIR, S_N1, S_LVL, S_LIMIT, S_INIT, S_VALID, S_NDIR, S_OUTLEN, S_OUTDIR = range(9)
+N_STATE = 10
+# columns of the phase-1 level array `lv`
+L_NEXT, L_MOVE, L_FLIP, L_TWIST, L_SLICE, L_DIST = range(6)
+# columns of the phase-2 level array
+P_NEXT, P_MOVE, P_CP, P_E8, P_SP, P_DIST = range(6)
+# slots of the host counters array written here (cubelab.solvers.protocol)
+C_NODES, C_BOUND, C_PHASE = 0, 1, 3
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _step_dist(d, val):
+    """Exact distance of a neighbour from the parent's exact distance and its value mod 3."""
+    diff = (val - d % 3 + 3) % 3
+    if diff == 0:
+        return d
+    if diff == 1:
+        return d + 1
+    return d - 1
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _allowed(face, prev):
+    """Canonical order: never the same face twice, opposite faces only in increasing order."""
+    if prev < 0:
+        return True
+    if face == prev:
+        return False
+    return not (face % 3 == prev % 3 and face < prev)
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _p1_value(flip, twist, ss, fs_cls, twist_conj, p1):
+    v = fs_cls[(ss // 24) * N_FLIP + flip]
+    return get2(p1, (v >> 4) * N_TWIST + twist_conj[twist, v & 15])
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _p2_value(cp, e8, cp_cls, edge8_conj, p2):
+    v = cp_cls[cp]
+    return get2(p2, (v >> 4) * N_PERM8 + edge8_conj[e8, v & 15])
+
+
+@njit(cache=True, nogil=True)
+def phase1_depth(flip, twist, ss, flip_move, twist_move, slice_move, fs_cls, twist_conj, p1):
+    """Exact phase-1 distance: walk down the mod-3 values to the subgroup."""
+    d = 0
+    while flip != 0 or twist != 0 or ss >= 24:
+        target = (_p1_value(flip, twist, ss, fs_cls, twist_conj, p1) + 2) % 3
+        for m in range(18):
+            f2 = flip_move[flip, m]
+            t2 = twist_move[twist, m]
+            s2 = slice_move[ss, m]
+            if _p1_value(f2, t2, s2, fs_cls, twist_conj, p1) == target:
+                flip, twist, ss = f2, t2, s2
+                break
+        d += 1
+    return d
+
+
+@njit(cache=True, nogil=True)
+def phase2_depth(cp, e8, corner_move, edge8_move, cp_cls, edge8_conj, p2, p2moves):
+    """Exact distance of (corner permutation, UD-edge permutation) inside phase 2."""
+    d = 0
+    while cp != 0 or e8 != 0:
+        target = (_p2_value(cp, e8, cp_cls, edge8_conj, p2) + 2) % 3
+        for k in range(10):
+            c2 = corner_move[cp, p2moves[k]]
+            e2 = edge8_move[e8, k]
+            if _p2_value(c2, e2, cp_cls, edge8_conj, p2) == target:
+                cp, e8 = c2, e2
+                break
+        d += 1
+    return d
+
+
+@njit(cache=True, nogil=True)
+def _tick(work, counters, cancel, stop, phase, bound):
+    """Count a node; every FLUSH nodes publish the count and report whether to stop."""
+    work[0] += 1
+    if work[0] < FLUSH:
+        return False
+    counters[C_NODES] += work[0]
+    counters[C_PHASE] = phase
+    counters[C_BOUND] = bound
+    work[0] = 0
+    return cancel[0] != 0 or stop[0] != 0
+
+
+@njit(cache=True, nogil=True)
+def phase2_search(cp0, e80, sp0, budget, prev_face, stack, out, out_off, work, counters,
+                  cancel, stop, bound, corner_move, edge8_move, slice_move, cp_cls, edge8_conj,
+                  p2, cs, es, p2moves):
+    """Shortest phase-2 finish within budget: its length (moves in out[out_off:]), -1 if there
+    is none, -2 if stopped."""
+    h = max(cs[cp0 * 24 + sp0], es[e80 * 24 + sp0])
+    if h > budget:
+        return -1
+    d0 = phase2_depth(cp0, e80, corner_move, edge8_move, cp_cls, edge8_conj, p2, p2moves)
+    h = max(h, d0)
+    if h > budget:
+        return -1
+    if h == 0:
+        return 0
+    work[2] += 1
+    for length in range(h, budget + 1):
+        stack[0, P_NEXT] = 0
+        stack[0, P_CP] = cp0
+        stack[0, P_E8] = e80
+        stack[0, P_SP] = sp0
+        stack[0, P_DIST] = d0
+        lvl = 0
+        while lvl >= 0:
+            k = stack[lvl, P_NEXT]
+            if k == 10:
+                lvl -= 1
+                continue
+            stack[lvl, P_NEXT] = k + 1
+            m = p2moves[k]
+            prev = prev_face if lvl == 0 else p2moves[stack[lvl - 1, P_MOVE]] // 3
+            if not _allowed(m // 3, prev):
+                continue
+            work[3] += 1
+            if _tick(work, counters, cancel, stop, 2, bound):
+                return -2
+            togo = length - lvl - 1
+            cp = corner_move[stack[lvl, P_CP], m]
+            sp = slice_move[stack[lvl, P_SP], m]
+            if cs[cp * 24 + sp] > togo:
+                continue
+            e8 = edge8_move[stack[lvl, P_E8], k]
+            if es[e8 * 24 + sp] > togo:
+                continue
+            d = _step_dist(stack[lvl, P_DIST], _p2_value(cp, e8, cp_cls, edge8_conj, p2))
+            if d > togo:
+                continue
+            stack[lvl, P_MOVE] = k
+            if togo == 0:
+                for i in range(length):
+                    out[out_off + i] = p2moves[stack[i, P_MOVE]]
+                return length
+            lvl += 1
+            stack[lvl, P_NEXT] = 0
+            stack[lvl, P_CP] = cp
+            stack[lvl, P_E8] = e8
+            stack[lvl, P_SP] = sp
+            stack[lvl, P_DIST] = d
+    return -1
+
+
+@njit(cache=True, nogil=True)
+def _leaf(n1, sp, st, lv, cps, eps, stack, out, work, counters, cancel, stop, mcp, mep,
+          corner_move, edge8_move, slice_move, cp_cls, edge8_conj, p2, cs, es, p2moves):
+    """Finish the phase-1 path lv[:n1] with phase 2 if the total beats the limit."""
+    budget = st[S_LIMIT] - n1
+    if budget < 0:
+        return EXHAUSTED
+    # bring the cached cubies up to the leaf (levels below S_VALID are still right)
+    for k in range(st[S_VALID], n1):
+        m = lv[k, L_MOVE]
+        for i in range(8):
+            cps[k + 1, i] = cps[k, mcp[m, i]]
+        for i in range(12):
+            eps[k + 1, i] = eps[k, mep[m, i]]
+    st[S_VALID] = n1
+    work[1] += 1
+    cp = rank_perm(cps[n1], 0, 8)
+    if cs[cp * 24 + sp] > budget:
+        return EXHAUSTED
+    e8 = rank_perm(eps[n1], 0, 8)
+    prev = lv[n1 - 1, L_MOVE] // 3 if n1 > 0 else -1
+    length = phase2_search(cp, e8, sp, budget, prev, stack, out, n1, work, counters, cancel,
+                           stop, n1, corner_move, edge8_move, slice_move, cp_cls, edge8_conj,
+                           p2, cs, es, p2moves)
+    if length == -2:
+        return STOPPED
+    if length < 0:
+        return EXHAUSTED
+    for i in range(n1):
+        out[i] = lv[i, L_MOVE]
+    st[S_OUTLEN] = n1 + length
+    st[S_OUTDIR] = st[S_DIR]
+    st[S_LIMIT] = n1 + length - 1
+    return FOUND
+
+
+@njit(cache=True, nogil=True)
+def _next_direction(st):
+    st[S_INIT] = 0
+    st[S_DIR] += 1
+    if st[S_DIR] >= st[S_NDIR]:
+        st[S_DIR] = 0
+        st[S_N1] += 1
+
+
+@njit(cache=True, nogil=True)
+def search(st, lv, cps, eps, stack, out, work, roots, root_cp, root_ep, counters, cancel, stop,
+           twist_move, flip_move, slice_move, corner_move, edge8_move, twist_conj, edge8_conj,
+           fs_cls, cp_cls, p1, p2, cs, es, mcp, mep, p2moves):
+    """Run until the next improvement (FOUND), exhaustion (EXHAUSTED) or a flag (STOPPED)."""
+    while True:
+        if cancel[0] != 0 or stop[0] != 0:
+            return STOPPED
+        n1 = st[S_N1]
+        if n1 > st[S_LIMIT] or n1 >= MAX_DEPTH:
+            counters[C_NODES] += work[0]
+            work[0] = 0
+            return EXHAUSTED
+        d = st[S_DIR]
+        if st[S_INIT] == 0:
+            st[S_INIT] = 1
+            if roots[d, 3] > n1:
+                _next_direction(st)
+                continue
+            lv[0, L_NEXT] = 0
+            lv[0, L_FLIP] = roots[d, 0]
+            lv[0, L_TWIST] = roots[d, 1]
+            lv[0, L_SLICE] = roots[d, 2]
+            lv[0, L_DIST] = roots[d, 3]
+            cps[0, :] = root_cp[d]
+            eps[0, :] = root_ep[d]
+            st[S_VALID] = 0
+            st[S_LVL] = 0
+            if n1 == 0:
+                r = _leaf(0, roots[d, 2], st, lv, cps, eps, stack, out, work, counters, cancel,
+                          stop, mcp, mep, corner_move, edge8_move, slice_move, cp_cls,
+                          edge8_conj, p2, cs, es, p2moves)
+                _next_direction(st)
+                if r != EXHAUSTED:
+                    return r
+                continue
+        lvl = st[S_LVL]
+        while lvl >= 0:
+            m = lv[lvl, L_NEXT]
+            if m == 18:
+                lvl -= 1
+                continue
+            lv[lvl, L_NEXT] = m + 1
+            prev = lv[lvl - 1, L_MOVE] // 3 if lvl > 0 else -1
+            if not _allowed(m // 3, prev):
+                continue
+            if _tick(work, counters, cancel, stop, 1, n1):
+                st[S_LVL] = lvl
+                return STOPPED
+            togo = n1 - lvl - 1
+            if togo == 0 and (m == 4 or m == 7 or m == 13 or m == 16 or m < 3
+                              or (m >= 9 and m < 12)):
+                # ending phase 1 with a phase-2 move means the path was in the subgroup one
+                # move earlier: that shorter phase-1 path was tried already
+                continue
+            f2 = flip_move[lv[lvl, L_FLIP], m]
+            t2 = twist_move[lv[lvl, L_TWIST], m]
+            s2 = slice_move[lv[lvl, L_SLICE], m]
+            if togo == 0:
+                # the last move must land in the subgroup: no table needed to see that
+                if f2 != 0 or t2 != 0 or s2 >= 24:
+                    continue
+                dist = 0
+            else:
+                dist = _step_dist(lv[lvl, L_DIST], _p1_value(f2, t2, s2, fs_cls, twist_conj, p1))
+                if dist > togo:
+                    continue
+            lv[lvl, L_MOVE] = m
+            if st[S_VALID] > lvl:
+                st[S_VALID] = lvl
+            if togo == 0:
+                r = _leaf(n1, s2, st, lv, cps, eps, stack, out, work, counters, cancel, stop,
+                          mcp, mep, corner_move, edge8_move, slice_move, cp_cls, edge8_conj,
+                          p2, cs, es, p2moves)
+                if r != EXHAUSTED:
+                    st[S_LVL] = lvl
+                    return r
+                continue
+            lvl += 1
+            lv[lvl, L_NEXT] = 0
+            lv[lvl, L_FLIP] = f2
+            lv[lvl, L_TWIST] = t2
+            lv[lvl, L_SLICE] = s2
+            lv[lvl, L_DIST] = dist
+        _next_direction(st)
+
+
+@njit(cache=True, nogil=True)
+def root_coordinates(cp, co, ep, eo, binom, flip_move, twist_move, slice_move, fs_cls,
+                     twist_conj, p1):
+    """(flip, twist, sorted slice, phase-1 distance) of one direction's cubies."""
+    flip = flip_of(eo)
+    twist = twist_of(co)
+    ss = slice_sorted_of(ep, binom)
+    d = phase1_depth(flip, twist, ss, flip_move, twist_move, slice_move, fs_cls, twist_conj, p1)
+    return flip, twist, ss, d
+
+
+def new_work_arrays():
+    """The per-search arrays `search` keeps its state in."""
+    return {
+        "st": np.zeros(N_STATE, np.int64),
+        "lv": np.zeros((MAX_DEPTH + 1, 6), np.int64),
+        "cps": np.zeros((MAX_DEPTH + 1, 8), np.int64),
+        "eps": np.zeros((MAX_DEPTH + 1, 12), np.int64),
+        "stack": np.zeros((MAX_DEPTH + 1, 6), np.int64),
+        "out": np.zeros(2 * MAX_DEPTH + 2, np.int64),
+        "work": np.zeros(4, np.int64),   # nodes to publish, leaves, phase-2 searches, phase-2 nodes
+    }
