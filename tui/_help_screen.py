@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+from rich.console import Group
 from rich.table import Table
+from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import VerticalScroll
@@ -28,22 +30,21 @@ KEYS = (
 )
 
 
-def help_renderable() -> Table:
-    outer = Table.grid(padding=(0, 3))
-    outer.add_column()
-    outer.add_column()
-    commands = Table(title="commands (type in the line)", show_header=False, box=None)
+def help_renderable() -> Group:
+    commands = Table(title="commands (type them in the line; moves need no colon)",
+                     show_header=False, box=None, title_justify="left")
     for name, (args, what) in COMMANDS.items():
         commands.add_row(f":{name} {args}".rstrip(), what)
-    keys = Table(title="keys", show_header=False, box=None)
+    keys = Table(title="keys", show_header=False, box=None, title_justify="left")
     for key, what in KEYS:
         keys.add_row(key, what)
-    cube = Table(title="keyboard cube (focus the net)", show_header=False, box=None)
-    for key, move in keymap_rows():
-        cube.add_row(key, move)
-    outer.add_row(commands, cube)
-    outer.add_row(keys, "")
-    return outer
+    cube = Table(title="keyboard cube (Tab to the net, then type)", show_header=False, box=None,
+                 title_justify="left")
+    pairs = [f"{k:5} {m}" for k, m in keymap_rows()]
+    per_row = 4
+    for i in range(0, len(pairs), per_row):
+        cube.add_row(*pairs[i:i + per_row])
+    return Group(commands, Text(""), keys, Text(""), cube)
 
 
 class HelpScreen(ModalScreen[None]):

@@ -103,9 +103,7 @@ class SolverPanel(Vertical):
         yield table
 
     def on_mount(self) -> None:
-        table = self.query_one(DataTable)
-        for name in COLUMNS:
-            table.add_column(name, key=name)
+        self._rebuild_table()
         self._show_progress(None)
 
     # ---- starting and stopping -----------------------------------------------------------
@@ -217,12 +215,13 @@ class SolverPanel(Vertical):
                 continue
             self._update_row(run, row)
             for column, value in zip(COLUMNS, self._cells(run.row, row, run)):
-                table.update_cell(str(run.row), column, value)
+                table.update_cell(str(run.row), column, value, update_width=True)
         preparing = [r for r in self.runs if r.phase == "tables" and r.progress[1]]
         self._show_progress(preparing[0] if preparing else None)
         if self.runs and not self.running and self._timer is not None:
             self._timer.stop()
             self._timer = None
+            self._rebuild_table()       # columns sized for the final values only
             self.post_message(self.Finished())
 
     def _update_row(self, run: SolverRun, row: SolutionRow) -> None:
@@ -276,10 +275,15 @@ class SolverPanel(Vertical):
 
     def _rebuild_table(self) -> None:
         table = self.query_one(DataTable)
-        table.clear()
+        cursor = table.cursor_row
+        table.clear(columns=True)
+        for name in COLUMNS:
+            table.add_column(name, key=name)
         runs = {run.row: run for run in self.runs}
         for i, row in enumerate(self.session.solutions):
             table.add_row(*self._cells(i, row, runs.get(i)), key=str(i))
+        if 0 <= cursor < table.row_count:
+            table.move_cursor(row=cursor)
 
     def refresh_rows(self) -> None:
         """Redraw the table from the session (after a position change marks rows stale)."""

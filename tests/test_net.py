@@ -1,0 +1,79 @@
+"""The net renderable: its size, exact xterm-256 colours, automatic letters, the paint cursor."""
+
+from __future__ import annotations
+
+import io
+import re
+
+from rich.console import Console
+
+from cubelab.cube.moves import alg_state
+from cubelab.cube.net import HEIGHT, WIDTH, XTERM_256, Net, net_position, step_cursor
+from cubelab.cube.pieces import facelet_index
+
+
+def console(color_system="256", no_color=False) -> Console:
+    return Console(file=io.StringIO(), color_system=color_system, no_color=no_color,
+                   force_terminal=color_system is not None, width=80)
+
+
+def render(net: Net, **options) -> tuple[list, str]:
+    c = console(**options)
+    segments = list(c.render(net))
+    c.print(net)
+    return segments, c.file.getvalue()
+
+
+def strip_ansi(text: str) -> str:
+    return re.sub(r"\x1b\[[0-9;]*m", "", text)
+
+
+def test_reports_its_own_width():
+    c = console()
+    m = Net().__rich_measure__(c, c.options)
+    assert (m.minimum, m.maximum) == (WIDTH, WIDTH) == (24, 24)
+
+
+def test_plain_text_of_a_turn():
+    lines = Net(alg_state("U")).plain_text().splitlines()
+    assert len(lines) == HEIGHT
+    assert lines[0] == "      U U U"
+    assert lines[3] == "F F F R R R B B B L L L"
+
+
+def test_exact_xterm_256_colours_and_no_letters_in_colour():
+    segments, text = render(Net(alg_state("R")))
+    backgrounds = {s.style.bgcolor.number for s in segments if s.style and s.style.bgcolor}
+    assert backgrounds == set(XTERM_256.values()) == {231, 196, 40, 226, 208, 21}
+    assert "\x1b[38;5;16;48;5;231m" in text                 # white sticker, dark letter colour
+    assert "U" not in strip_ansi(text)
+
+
+def test_letters_automatic_on_16_colours_and_no_color():
+    for options in ({"color_system": "standard"}, {"no_color": True}, {"color_system": None}):
+        _, text = render(Net(), **options)
+        assert "U U U" in strip_ansi(text), options
+    _, text = render(Net(letters=False), color_system="standard")
+    assert "U" not in strip_ansi(text)
+
+
+def test_colour_scheme_letters_and_cursor():
+    net = Net(letters=True, scheme="colour", cursor=facelet_index("F5"))
+    assert net.plain_text().splitlines()[0] == "      W W W"
+    _, text = render(net, color_system=None)
+    assert "G<" in text
+
+
+def test_unpainted_stickers_show_as_question_marks():
+    colours = [-1] * 54
+    assert Net(colours=colours, letters=True).plain_text().splitlines()[0] == "      ? ? ?"
+
+
+def test_cursor_steps_across_faces_and_wraps():
+    u7, f1 = facelet_index("U7"), facelet_index("F1")
+    assert step_cursor(u7, 1, 0) == f1
+    assert step_cursor(facelet_index("B3"), 0, 1) == facelet_index("L1")
+    assert step_cursor(facelet_index("D9"), 1, 0) == facelet_index("U3")
+    # from L1 going up the column is empty above L, so the cursor wraps within that column
+    assert step_cursor(facelet_index("L1"), -1, 0) == facelet_index("L7")
+    assert {net_position(i) for i in range(54)}.__len__() == 54

@@ -1,0 +1,78 @@
+"""Smoke test of the real program: `cubelab` in a detached tmux terminal, driven with send-keys
+and read back with capture-pane (the net, the order, the persisted history)."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+import time
+
+import pytest
+
+from cubelab.cube.moves import alg_state
+from cubelab.cube.net import Net
+from cubelab.tui.history import read_entries
+
+pytestmark = [
+    pytest.mark.tmux,
+    pytest.mark.skipif(shutil.which("tmux") is None, reason="tmux is not installed"),
+]
+
+
+class Tmux:
+    """One private tmux server (its own socket) holding one 80x24 session."""
+
+    def __init__(self, name: str):
+        self.name = name
+
+    def run(self, *args: str) -> str:
+        done = subprocess.run(["tmux", "-L", self.name, *args], capture_output=True, text=True,
+                              timeout=10)
+        return done.stdout
+
+    def screen(self) -> list[str]:
+        return self.run("capture-pane", "-p", "-t", self.name).splitlines()
+
+    def wait_for(self, text: str, seconds: float = 30.0, row: int | None = None) -> list[str]:
+        """The screen once `text` shows (on line `row`, or anywhere)."""
+        deadline = time.monotonic() + seconds
+        while time.monotonic() < deadline:
+            lines = self.screen()
+            where = lines if row is None else lines[row:row + 1]
+            if any(text in line for line in where):
+                return lines
+            time.sleep(0.1)
+        raise AssertionError(f"{text!r} never appeared; screen:\n" + "\n".join(self.screen()))
+
+
+@pytest.fixture
+def tmux(tmp_path):
+    t = Tmux(f"cubelab-smoke-{os.getpid()}")
+    env = " ".join(f"CUBELAB_{name.upper()}_DIR={tmp_path / name}"
+                   for name in ("data", "cache", "state"))
+    command = f"env TERM=xterm-256color {env} {sys.executable} -m cubelab.tui.cli"
+    t.run("new-session", "-d", "-s", t.name, "-x", "80", "-y", "24", command)
+    try:
+        yield t
+    finally:
+        t.run("kill-server")
+
+
+def test_typed_sequence_shows_its_net_and_order(tmux, tmp_path):
+    tmux.wait_for("facts")
+    tmux.run("send-keys", "-t", tmux.name, "-l", "R U R' U'")
+    tmux.run("send-keys", "-t", tmux.name, "Enter")
+    tmux.run("send-keys", "-t", tmux.name, "F2")          # letters on, to read the net back
+    expected = Net(alg_state("R U R' U'"), letters=True).plain_text().splitlines()
+    tmux.wait_for("order   6")
+    lines = tmux.wait_for(expected[0].strip(), row=1)
+    net = [line[2:26].rstrip() for line in lines[1:10]]
+    assert net == expected
+    assert any("4 HTM" in line for line in lines)
+    tmux.run("send-keys", "-t", tmux.name, "C-q")
+    deadline = time.monotonic() + 10
+    while time.monotonic() < deadline and not (tmp_path / "state" / "history").exists():
+        time.sleep(0.1)
+    assert read_entries(tmp_path / "state" / "history") == ["R U R' U'"]

@@ -1,0 +1,215 @@
+"""The session's command language and undo history, the shared input history, the keymap and
+the fake solver: everything the workbench does that needs no terminal."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from cubelab.cube.facelets import to_facelets
+from cubelab.cube.moves import FACE_MOVES, alg_state, apply_moves
+from cubelab.cube.notation import parse_moves
+from cubelab.cube.state import CubeState
+from cubelab.solvers.fake import FakeSolver, shortest_solution
+from cubelab.solvers.protocol import BEST, NODES, SolverError, new_cancel, new_counters
+from cubelab.tui.history import InputHistory, read_entries
+from cubelab.tui.keymap import KEY_MOVES, PAINT_KEYS, move_for_key
+from cubelab.tui.session import (
+    HelpRequest, Painting, Session, SolutionRow, SolveRequest, scramble_moves,
+)
+
+
+@pytest.fixture
+def session(tmp_path):
+    return Session(solver_names=lambda: ["fake", "kociemba"], saves_dir=tmp_path / "saves")
+
+
+def test_moves_apply_and_every_change_undoes(session):
+    session.execute("R U")
+    session.execute("[R, U]")
+    session.execute(":invert")
+    assert session.state == alg_state("R U [R, U]").inverse()
+    assert session.moves == tuple(parse_moves("(R U [R, U])'"))
+    for expected in ("R U [R, U]", "R U", ""):
+        assert session.execute(":undo").changed
+        assert session.state == alg_state(expected)
+    assert session.execute(":undo").error
+    session.execute(":redo")
+    assert session.state == alg_state("R U")
+    session.execute("F")                                 # a new change drops the redo branch
+    assert session.execute(":redo").error
+
+
+def test_notation_errors_carry_their_column(session):
+    out = session.execute("R U (R'")
+    assert out.error and out.column == 5
+    preview = session.preview("R  X")
+    assert preview.error and preview.column == 4
+    assert session.state.is_identity()
+
+
+def test_preview_does_not_change_the_position(session):
+    preview = session.preview("R U R' U'")
+    assert preview.state == alg_state("R U R' U'") and len(preview.moves) == 4
+    assert session.state.is_identity()
+    assert session.preview(":solve") is None
+
+
+def test_scramble_random_facelets_reset(session):
+    assert session.execute(":scramble 3").changed
+    assert session.state == apply_moves(CubeState.identity(), scramble_moves(3))
+    session.execute(":random 5")
+    from cubelab.cube.random_states import random_state
+    assert session.state == random_state(5)
+    target = alg_state("R U2 F'")
+    session.execute(":facelets " + to_facelets(target))
+    assert session.state == target and session.moves == ()
+    bad = session.execute(":facelets " + "U" * 54)
+    assert bad.error and "appears 54 times" in bad.message
+    session.execute(":reset")
+    assert session.state.is_identity()
+    assert session.execute(":scramble x").error
+
+
+@given(st.integers(0, 10**6))
+def test_scrambles_never_repeat_a_face_or_an_axis_three_times(seed):
+    moves = scramble_moves(seed)
+    assert len(moves) == 20
+    axis = {f: i % 3 for i, f in enumerate("URFDLB")}
+    for a, b in zip(moves, moves[1:]):
+        assert a.family != b.family
+    for a, b, c in zip(moves, moves[1:], moves[2:]):
+        assert not axis[a.family] == axis[b.family] == axis[c.family]
+
+
+def test_solve_and_compare_requests(session):
+    out = session.execute(":solve")
+    assert out.request == SolveRequest(("kociemba",), False)
+    assert session.execute(":solve fake").request == SolveRequest(("fake",), False)
+    assert session.execute(":compare").request == SolveRequest(("fake", "kociemba"), True)
+    assert session.execute(":solve nope").error
+    assert Session().execute(":solve").error               # no solver installed
+
+
+def test_apply_and_play_rows(session):
+    session.execute("R U")
+    assert session.execute(":apply 1").error               # nothing solved yet
+    session.solutions.append(SolutionRow("fake", session.state, parse_moves("U' R'")))
+    session.solutions.append(SolutionRow("kociemba", session.state))
+    assert session.execute(":apply 2").error               # that row found nothing
+    assert session.execute(":play").changed
+    assert session.playback is not None and session.shown_state() == session.state
+    session.step(1)
+    assert session.shown_state() == alg_state("R U U'")
+    session.keep_playback()
+    assert session.state == alg_state("R")
+    assert session.execute(":apply 1").error               # found for another position
+    session.execute(":undo")
+    session.execute(":apply 1")
+    assert session.state.is_solved()
+
+
+def test_unknown_and_abbreviated_commands(session):
+    assert session.execute(":frobnicate").error
+    assert "did you mean" in session.execute(":s").message  # scramble, solve, save, saves
+    assert session.execute(":inv").changed
+    assert isinstance(session.execute(":help").request, HelpRequest)
+
+
+def test_save_and_load_round_trip(session):
+    session.execute("[R, U]3")
+    assert not session.execute(":save trio").error
+    session.execute(":reset")
+    assert session.execute(":load trio").changed
+    assert session.state == alg_state("[R, U]3") and len(session.moves) == 12
+    assert session.execute(":load none").error
+    assert session.execute(":save ../evil").error
+    assert "trio" in session.execute(":saves").message
+
+
+def test_completions(session):
+    assert session.completions(":sc") == [":scramble"]
+    assert session.completions(":solve k") == [":solve kociemba"]
+    assert session.completions(":compare fake ") == [":compare fake kociemba"]
+    assert session.completions("R U") == []
+
+
+def test_painting_verdicts():
+    painting = Painting.of(CubeState.identity())
+    assert painting.verdict() == (True, "valid position: Enter uses it")
+    painting.paint(2)                                       # green on U1
+    usable, text = painting.verdict()
+    assert not usable and "expected 9" in text
+    painting.clear()
+    assert "48 stickers not painted yet" in painting.verdict()[1]
+    twisted = Painting.of(CubeState(range(8), [1] + [0] * 7, range(12), [0] * 12))
+    usable, text = twisted.verdict()
+    assert usable and "unreachable" in text
+
+
+def test_history_file_is_shared_with_prompt_toolkit(tmp_path):
+    path = tmp_path / "history"
+    history = InputHistory(path)
+    for line in ("R U", "R U", "  ", ":scramble 4"):
+        history.append(line)
+    assert read_entries(path) == ["R U", ":scramble 4"]
+    from prompt_toolkit.history import FileHistory
+    assert list(FileHistory(str(path)).load_history_strings()) == [":scramble 4", "R U"]
+    FileHistory(str(path)).store_string("F2")
+    again = InputHistory(path)
+    assert again.previous("draft") == "F2"
+    assert again.previous("") == ":scramble 4"
+    assert again.next() == "F2"
+    assert again.next() == "draft"
+    assert again.next() is None
+
+
+def test_keymap_follows_the_qwerty_cube():
+    assert [KEY_MOVES[k] for k in "ikjfhgdeslwo"] == \
+        ["R", "R'", "U", "U'", "F", "F'", "L", "L'", "D", "D'", "B", "B'"]
+    assert move_for_key("I") == "R" and move_for_key("1") is None
+    for move in KEY_MOVES.values():
+        parse_moves(move)
+    assert sorted(set(PAINT_KEYS.values())) == list(range(6))
+
+
+def test_fake_solver_finds_shortest_solutions_and_streams():
+    state = alg_state("R U F' D2")
+    assert len(shortest_solution(state)) == 4
+    found = []
+    counters = new_counters()
+    result = FakeSolver(step_seconds=0.0).solve(state, on_solution=found.append,
+                                                 counters=counters)
+    assert [len(s.moves) for s in found] == [8, 6, 4]
+    assert result.optimal and result.verified and result.status == "solved"
+    assert counters[BEST] == 4 and counters[NODES] > 0
+    with pytest.raises(SolverError):
+        FakeSolver().solve(alg_state("R U F D L B R"))
+    with pytest.raises(SolverError):
+        FakeSolver().solve(CubeState(range(8), [0] * 8, range(12), [1] + [0] * 11))
+
+
+def test_fake_solver_honours_cancel():
+    cancel = new_cancel()
+    cancel[0] = 1
+    result = FakeSolver(step_seconds=10).solve(alg_state("R"), cancel=cancel)
+    assert result.status == "cancelled" and result.moves is None
+
+
+@given(st.lists(st.sampled_from(FACE_MOVES), max_size=6))
+def test_fake_solutions_solve_and_are_no_longer_than_the_scramble(moves):
+    state = apply_moves(CubeState.identity(), moves)
+    solution = shortest_solution(state)
+    assert solution is not None and len(solution) <= len(moves)
+    assert apply_moves(state, solution).is_solved()
+
+
+def test_fake_prepare_reports_progress():
+    steps = []
+    solver = FakeSolver(tables_built=False, build_steps=3, build_seconds=0)
+    assert not solver.tables_ready()
+    solver.prepare(progress=lambda done, total: steps.append((done, total)))
+    assert steps == [(1, 3), (2, 3), (3, 3)] and solver.tables_ready()
+    assert np.all(new_cancel() == 0)
