@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from cubelab.cube.facelets import to_facelets
@@ -198,6 +198,7 @@ def test_fake_solver_honours_cancel():
     assert result.status == "cancelled" and result.moves is None
 
 
+@settings(max_examples=25)
 @given(st.lists(st.sampled_from(FACE_MOVES), max_size=6))
 def test_fake_solutions_solve_and_are_no_longer_than_the_scramble(moves):
     state = apply_moves(CubeState.identity(), moves)

@@ -18,13 +18,15 @@ class BuildOfferScreen(ModalScreen[bool]):
     ]
     """Y builds, N or Esc declines."""
 
-    def __init__(self, solver: str):
+    def __init__(self, solver: str, detail: str = ""):
         super().__init__()
         self.solver = solver
+        self.detail = detail
 
     def compose(self) -> ComposeResult:
         with Vertical(id="offer"):
-            yield Label(f"The tables of {self.solver} are not built yet.")
+            detail = f" ({self.detail})" if self.detail else ""
+            yield Label(f"The tables of {self.solver} are not built yet{detail}.")
             yield Label("Build them now? It runs in the background with a progress bar; "
                         "the workbench stays usable.")
             with Horizontal(id="offer-buttons"):

@@ -9,6 +9,7 @@ one place.
 
 from __future__ import annotations
 
+import inspect
 import threading
 import time
 from dataclasses import dataclass, field
@@ -43,6 +44,7 @@ class SolverRun:
     cancel: object = None
     phase: str = "starting"          # starting | offer | tables | search | done
     progress: tuple[int, int] = (0, 0)
+    note: str = ""                   # the last thing prepare() said it was doing
     found: list = field(default_factory=list)
     result: object = None
     error: str = ""
@@ -55,6 +57,28 @@ class SolverRun:
             return 0.0
         end = self.finished_at or time.perf_counter()
         return end - self.search_started
+
+
+def missing_tables(solver, name: str) -> str | None:
+    """What a solver still has to build before it can search ("" if it cannot say what), or
+    None when nothing is missing. Asks the solver's `tables_ready()` when it has one; otherwise
+    looks for the files of the tables registered for it (of its `table_set` if it names one)."""
+    ready = getattr(solver, "tables_ready", None)
+    if ready is not None:
+        return None if ready() else ""
+    try:
+        from cubelab.tables.store import registered, table_path
+        table_set = getattr(solver, "table_set", None)
+        specs = list(getattr(table_set, "specs", None) or
+                     [s for s in registered().values() if s.solver == name])
+        absent = [s for s in specs if not table_path(s).exists()]
+    except Exception:
+        return None   # no way to tell: prepare() still shows its progress
+    if not absent:
+        return None
+    size = sum(s.expected_bytes or 0 for s in absent)
+    return f"{len(absent)} table{'s' if len(absent) > 1 else ''}" + (
+        f", about {size / 1e6:,.0f} MB" if size else "")
 
 
 def _count(n: int) -> str:
@@ -157,17 +181,20 @@ class SolverPanel(Vertical):
             run.cancel[0] = 1
         try:
             solver = self.registry.get_solver(run.name)
-            ready = getattr(solver, "tables_ready", None)
-            if ready is not None and not ready():
+            missing = missing_tables(solver, run.name)
+            if missing is not None:
                 run.phase = "offer"
-                if not self._ask_build(run):
+                if not self._ask_build(run, missing):
                     run.error = run.error or "tables not built"
                     return
             if run.cancel[0]:
                 return
             run.phase = "tables"
+            options = {}
+            if "log" in inspect.signature(solver.prepare).parameters:
+                options["log"] = lambda message: setattr(run, "note", str(message))
             solver.prepare(progress=lambda done, total: setattr(run, "progress", (done, total)),
-                           cancel=run.cancel)
+                           cancel=run.cancel, **options)
             if run.cancel[0]:
                 return
             run.phase = "search"
@@ -185,7 +212,7 @@ class SolverPanel(Vertical):
             run.finished_at = time.perf_counter()
             run.phase = "done"
 
-    def _ask_build(self, run: SolverRun) -> bool:
+    def _ask_build(self, run: SolverRun, detail: str) -> bool:
         answer: list[bool] = []
         done = threading.Event()
 
@@ -194,7 +221,7 @@ class SolverPanel(Vertical):
             done.set()
 
         def ask() -> None:
-            self.app.push_screen(BuildOfferScreen(run.name), callback=reply)
+            self.app.push_screen(BuildOfferScreen(run.name, detail), callback=reply)
 
         try:
             self.app.call_from_thread(ask)
@@ -216,7 +243,7 @@ class SolverPanel(Vertical):
             self._update_row(run, row)
             for column, value in zip(COLUMNS, self._cells(run.row, row, run)):
                 table.update_cell(str(run.row), column, value, update_width=True)
-        preparing = [r for r in self.runs if r.phase == "tables" and r.progress[1]]
+        preparing = [r for r in self.runs if r.phase == "tables"]
         self._show_progress(preparing[0] if preparing else None)
         if self.runs and not self.running and self._timer is not None:
             self._timer.stop()
@@ -294,8 +321,11 @@ class SolverPanel(Vertical):
         bar = self.query_one("#solver-progress", ProgressBar)
         label.display = bar.display = run is not None
         if run is not None:
-            label.update(f"building tables for {run.name} (the rest stays usable; Esc cancels)")
-            bar.update(total=run.progress[1], progress=run.progress[0])
+            doing = run.note or "loading or building its tables"
+            label.update(f"{run.name}: {doing} (the rest stays usable; Esc cancels)")
+            done, total = run.progress
+            # until the first report the bar pulses: loading may finish before any arrives
+            bar.update(total=total or None, progress=done)
 
     # ---- choosing a row -------------------------------------------------------------------
     def _cursor_index(self) -> int | None:
