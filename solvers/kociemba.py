@@ -89,12 +89,14 @@ class KociembaSolver:
     name = "kociemba"
     description = "Kociemba's two-phase algorithm: near-optimal in milliseconds, improving with time"
 
-    def __init__(self, tables: str = "full", directions: int = 6):
+    def __init__(self, tables: str = "full", directions: int = 6, phase2_cap: int = 10):
         if tables != "full":
             raise ValueError(f"kociemba has one table set, 'full' (not {tables!r})")
         if not 1 <= directions <= 6:
             raise ValueError("directions must be between 1 and 6")
         self.directions = directions
+        self.phase2_cap = phase2_cap
+        """Phase 2 is first tried with at most this many moves (lifted to prove optimality)."""
         self._tables = None
         self._lock = threading.Lock()
         self.load_seconds = 0.0
@@ -195,6 +197,7 @@ class KociembaSolver:
         st[ks.S_LIMIT] = limit
         st[ks.S_NDIR] = n
         st[ks.S_N1] = int(root_coords[:, 3].min())
+        st[ks.S_CAP] = self.phase2_cap
         stop = np.zeros(1, np.int32)
         best: Solution | None = None
         best_detail: dict = {}
@@ -224,6 +227,13 @@ class KociembaSolver:
                         stopped = "target"
                         break
                 elif r == ks.EXHAUSTED:
+                    if st[ks.S_CAPPED] and st[ks.S_CAP] < MAX_LENGTH:
+                        # the cap on phase 2 may have hidden shorter solutions: search again
+                        # without it, which proves optimality when it ends
+                        first_n1 = int(root_coords[:, 3].min())
+                        st[ks.S_DIR], st[ks.S_N1], st[ks.S_INIT] = 0, first_n1, 0
+                        st[ks.S_CAP], st[ks.S_CAPPED] = MAX_LENGTH, 0
+                        continue
                     break
                 else:
                     stopped = "cancelled" if cancel[0] else "time limit"

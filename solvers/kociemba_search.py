@@ -26,8 +26,8 @@ MAX_DEPTH = 32          # phase-1 and phase-2 stacks; no solution is searched be
 FLUSH = 4096            # nodes between counter updates and flag checks
 
 # slots of the int64 state array `st`
-S_DIR, S_N1, S_LVL, S_LIMIT, S_INIT, S_VALID, S_NDIR, S_OUTLEN, S_OUTDIR = range(9)
-N_STATE = 10
+S_DIR, S_N1, S_LVL, S_LIMIT, S_INIT, S_VALID, S_NDIR, S_OUTLEN, S_OUTDIR, S_CAP, S_CAPPED = range(11)
+N_STATE = 12
 # columns of the phase-1 level array `lv`
 L_NEXT, L_MOVE, L_FLIP, L_TWIST, L_SLICE, L_DIST = range(6)
 # columns of the phase-2 level array
@@ -183,6 +183,10 @@ def _leaf(n1, sp, st, lv, cps, eps, stack, out, work, counters, cancel, stop, mc
     budget = st[S_LIMIT] - n1
     if budget < 0:
         return EXHAUSTED
+    if budget > st[S_CAP]:
+        # long phase-2 searches cost much and rarely win: a longer phase 1 usually does better
+        budget = st[S_CAP]
+        st[S_CAPPED] = 1
     # bring the cached cubies up to the leaf (levels below S_VALID are still right)
     for k in range(st[S_VALID], n1):
         m = lv[k, L_MOVE]

@@ -1,0 +1,126 @@
+"""Kociemba's two-phase solver: verified solutions, limits, streaming, refusal, cancel."""
+
+import threading
+import time
+
+import numpy as np
+import pytest
+
+from cubelab.cube.moves import alg_state, apply_moves
+from cubelab.cube.random_states import random_state
+from cubelab.cube.state import CubeState
+from cubelab.solvers import get_solver
+from cubelab.solvers.protocol import (
+    BEST, NODES, SOLUTIONS, SolverError, new_cancel, new_counters, verify,
+)
+
+# The first solve builds the full tables (about a minute) and compiles the search.
+pytestmark = pytest.mark.slow
+
+
+@pytest.fixture(scope="module")
+def solver():
+    s = get_solver("kociemba")
+    s.prepare()
+    return s
+
+
+@pytest.mark.parametrize("seed", range(5))
+def test_random_states_solved_within_20(solver, seed):
+    state = random_state(seed)
+    result = solver.solve(state)
+    assert result.verified and result.found
+    assert len(result.moves) <= 20
+    assert verify(state, result.moves)
+    assert result.to_json()["length"]["htm"] == len(result.moves)
+    assert sum(result.detail["phases"]) == len(result.moves)
+
+
+def test_solved_cube_gives_empty_solution(solver):
+    result = solver.solve(CubeState.identity())
+    assert result.moves == [] and result.verified and result.optimal
+
+
+def test_rotated_centres_are_solved_relative_to_centres(solver):
+    state = alg_state("x y R U R' F2 D")
+    assert not state.centres_home()
+    result = solver.solve(state)
+    assert result.verified
+    assert apply_moves(state, result.moves).is_solved()
+    assert solver.solve(alg_state("y2 z")).moves == []
+
+
+@pytest.mark.parametrize("cubies,words", [
+    (dict(co=[1, 0, 0, 0, 0, 0, 0, 0]), "one corner twisted"),
+    (dict(eo=[1] + [0] * 11), "an edge flipped"),
+    (dict(cp=[1, 0, 2, 3, 4, 5, 6, 7]), "two pieces swapped"),
+])
+def test_unreachable_states_are_refused_with_the_invariant(solver, cubies, words):
+    parts = dict(cp=range(8), co=[0] * 8, ep=range(12), eo=[0] * 12)
+    parts.update(cubies)
+    with pytest.raises(SolverError, match=words):
+        solver.solve(CubeState(**parts))
+
+
+def test_short_scramble_is_solved_optimally_when_searched_to_the_end(solver):
+    state = alg_state("R U2 F' L D2")
+    result = solver.solve(state, time_limit=20)
+    assert result.optimal and len(result.moves) == 5
+    assert result.lower_bound == 5
+    assert result.detail["stopped"] == "exhausted"
+
+
+def test_max_length_below_the_optimum_is_not_found(solver):
+    result = solver.solve(alg_state("R U F"), max_length=2)
+    assert not result.found and result.status == "not found"
+    assert result.lower_bound == 3
+
+
+def test_improvements_are_streamed_shortest_last(solver):
+    seen = []
+    counters = new_counters()
+    result = solver.solve(random_state(7), time_limit=0.3, on_solution=seen.append,
+                          counters=counters)
+    lengths = [len(s.moves) for s in seen]
+    assert len(lengths) >= 2
+    assert lengths == sorted(lengths, reverse=True) and len(set(lengths)) == len(lengths)
+    assert seen[-1].moves == result.moves and len(result.solutions) == len(seen)
+    assert all(verify(random_state(7), s.moves) for s in seen)
+    assert counters[BEST] == lengths[-1] and counters[SOLUTIONS] == len(seen)
+    assert counters[NODES] == result.nodes > 0
+
+
+def test_cancel_stops_a_long_search(solver):
+    cancel = new_cancel()
+    timer = threading.Timer(0.2, lambda: cancel.__setitem__(0, 1))
+    timer.start()
+    began = time.perf_counter()
+    # 12 moves cannot solve a random cube; without the cancel this would search for ages
+    result = solver.solve(random_state(3), max_length=12, cancel=cancel)
+    elapsed = time.perf_counter() - began
+    timer.cancel()
+    assert result.status == "cancelled" and not result.found
+    assert elapsed < 5
+
+
+def test_time_limit_stops_and_keeps_the_best(solver):
+    result = solver.solve(random_state(11), time_limit=0.2)
+    assert result.found and result.verified and result.detail["stopped"] == "time limit"
+    assert not result.optimal
+
+
+def test_one_direction_still_solves(solver):
+    from cubelab.solvers.kociemba import KociembaSolver
+    one = KociembaSolver(directions=1)
+    state = random_state(21)
+    result = one.solve(state)
+    assert result.verified and len(result.moves) <= 20
+    assert result.detail["direction"] == "UD"
+
+
+def test_symmetric_cube_searches_each_direction_once(solver):
+    superflip = CubeState(range(8), [0] * 8, range(12), [1] * 12)
+    roots = solver._roots(superflip)
+    assert len(roots) == 1          # the superflip is its own inverse and fully symmetric
+    result = solver.solve(superflip, max_length=24)
+    assert result.verified and len(result.moves) <= 24

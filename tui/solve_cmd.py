@@ -1,0 +1,150 @@
+"""`cubelab solve`: solve a position (or a file of them) with any registered solver."""
+
+from __future__ import annotations
+
+import json
+import sys
+
+from .inputs import add_position_arguments, positions_from_file, single_position
+
+
+def register(sub) -> None:
+    p = sub.add_parser("solve", help="solve a position with one of the solvers")
+    add_position_arguments(p)
+    p.add_argument("--solver", default="kociemba", help="solver name (default: kociemba)")
+    p.add_argument("--max-length", type=int, metavar="N",
+                   help="stop at the first solution of at most N moves")
+    p.add_argument("--time-limit", type=float, metavar="S",
+                   help="search for at most S seconds (alone: keep improving until then)")
+    p.add_argument("--tables", metavar="NAME", help="the solver's table set, if it has several")
+    p.add_argument("--json", action="store_true", help="print JSON (JSON Lines with --file)")
+    p.set_defaults(func=run)
+
+
+def make_solver(args):
+    """The solver named on the command line, or InputError."""
+    from cubelab.solvers import get_solver
+    from .cli import InputError
+    options = {} if args.tables is None else {"tables": args.tables}
+    try:
+        return get_solver(args.solver, **options)
+    except KeyError as e:
+        raise InputError(e.args[0]) from None
+    except (TypeError, ValueError) as e:
+        raise InputError(f"solver {args.solver}: {e}") from None
+
+
+def _progress_printer():
+    """Build progress on stderr when it is a terminal (tables are built on first use)."""
+    if not sys.stderr.isatty():
+        return None, None
+    current = {"name": ""}
+
+    def log(message: str) -> None:
+        if message.startswith("building "):
+            current["name"] = message[len("building "):]
+        print(f"\r\033[Kcubelab: {message}", file=sys.stderr, end="\n", flush=True)
+
+    def progress(done: int, total: int) -> None:
+        pct = 100.0 * done / total if total else 0.0
+        print(f"\r\033[Kcubelab: building {current['name']}: {pct:5.1f}%", file=sys.stderr,
+              end="", flush=True)
+
+    return progress, log
+
+
+def prepare(solver) -> None:
+    """Load or build the solver's tables before the first solve, showing progress."""
+    from cubelab.tables.store import BuildCancelled
+    progress, log = _progress_printer()
+    import inspect
+    kwargs = {"progress": progress}
+    if "log" in inspect.signature(solver.prepare).parameters:
+        kwargs["log"] = log    # solvers that report which table they are building
+    try:
+        solver.prepare(**kwargs)
+    except BuildCancelled:
+        raise KeyboardInterrupt from None
+    if progress is not None:
+        print("\r\033[K", file=sys.stderr, end="", flush=True)
+
+
+def solve_record(solver, state, max_length, time_limit) -> dict:
+    """One solve as a JSON-ready record; a refused position raises InputError."""
+    from cubelab.solvers.protocol import SolverError
+    from .cli import InputError
+    try:
+        result = solver.solve(state, max_length=max_length, time_limit=time_limit)
+    except SolverError as e:
+        raise InputError(str(e)) from None
+    return result.to_json()
+
+
+def format_result(record: dict) -> str:
+    if record.get("solution") is None:
+        head = f"no solution ({record.get('status', 'not found')})"
+    else:
+        head = record["solution"] or "(already solved)"
+    lines = [head]
+    if record.get("length") is not None:
+        ln = record["length"]
+        lines.append(f"length    {ln['htm']} HTM, {ln['qtm']} QTM")
+    extra = []
+    if "phases" in record:
+        extra.append("phases " + " + ".join(str(p) for p in record["phases"]))
+    if "lower_bound" in record:
+        extra.append(f"lower bound {record['lower_bound']}")
+    lines.append(f"time      {record['seconds']:.4f} s, {record['nodes']:,} nodes"
+                 + ("; " + ", ".join(extra) if extra else ""))
+    lines.append(f"solver    {record['solver']}, "
+                 + ("optimal" if record["optimal"] else "not proven optimal")
+                 + (", verified" if record["verified"] else ", NOT verified"))
+    return "\n".join(lines)
+
+
+def run(args) -> int:
+    from .cli import InputError
+    if args.max_length is not None and args.max_length < 0:
+        raise InputError("--max-length must be 0 or more")
+    if args.time_limit is not None and args.time_limit <= 0:
+        raise InputError("--time-limit must be positive")
+    if args.file:
+        solver = make_solver(args)
+        prepare(solver)
+        return solve_file(solver, args)
+    position = single_position(args)
+    solver = make_solver(args)
+    prepare(solver)
+    record = solve_record(solver, position.state, args.max_length, args.time_limit)
+    if args.json:
+        print(json.dumps(record))
+    else:
+        print(format_result(record))
+    return 0
+
+
+def solve_file(solver, args) -> int:
+    """One record per input line, in order; bad lines become error records (exit status 2)."""
+    from .cli import InputError
+    status = 0
+    for number, text, pos in positions_from_file(args.file):
+        if isinstance(pos, Exception):
+            record = {"error": str(pos), "line": number, "input": text}
+        else:
+            try:
+                record = solve_record(solver, pos.state, args.max_length, args.time_limit)
+                record["line"] = number
+            except InputError as e:
+                record = {"error": str(e), "line": number, "input": text}
+        if "error" in record:
+            status = 2
+            if not args.json:
+                print(f"line {number}: {record['error']}", file=sys.stderr)
+                continue
+        if args.json:
+            print(json.dumps(record), flush=True)
+        else:
+            print(f"# line {number}: {text}")
+            print(format_result(record))
+            print()
+    return status
