@@ -298,3 +298,16 @@ async def test_letters_are_automatic_without_colour(make_app, monkeypatch):
         assert app.net.letters
         await pilot.press("f2")
         assert not app.net.letters
+
+
+@pilot_test
+async def test_command_palette_runs_session_commands(make_app):
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("ctrl+p")
+        await pilot.pause()
+        await pilot.press(*":invert")
+        await pilot.pause(0.3)                           # the palette searches in a worker
+        await pilot.press("enter")
+        await pilot.pause(0.3)
+        assert app.session.entry.label == ":invert"

@@ -170,7 +170,12 @@ class SolverPanel(Vertical):
         return any_running
 
     def on_unmount(self) -> None:
+        # give cancelled table builds a moment to remove their temporary files
         self.cancel()
+        deadline = time.perf_counter() + 1.5
+        for run in self.runs:
+            if run.thread is not None:
+                run.thread.join(max(0.0, deadline - time.perf_counter()))
 
     # ---- the worker thread ----------------------------------------------------------------
     def _work(self, run: SolverRun) -> None:

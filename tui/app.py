@@ -109,6 +109,8 @@ class CubeLabApp(App):
             net.colours = tuple(s.painting.colours)
             net.cursor = s.painting.cursor
             net.border_title = "net · paint"
+            if s.painting.verdict()[0]:
+                self.query_one(FactsPanel).show(s.painting.state(), ())
             return
         if preview is not None:
             state, moves, title = preview.state, s.moves + preview.moves, "net · preview"
