@@ -60,8 +60,8 @@ def _line(record: dict, published: int | None) -> str:
                                          else f"  != published {published:,}")
     classes = (f"{record['classes_sym']:>15,} {record['classes_sym_inv']:>15,}"
                if "classes_sym" in record else "")
-    return (f"{record['depth']:>5} {record['positions']:>17,} {classes} "
-            f"{record.get('seconds', 0.0):>9.2f}{mark}")
+    seconds = f"{record['seconds']:>9.2f}" if "seconds" in record else ""
+    return f"{record['depth']:>5} {record['positions']:>17,} {classes} {seconds}{mark}".rstrip()
 
 
 def run(args) -> int:
@@ -139,14 +139,13 @@ def _progress_bar(args):
 
 
 def _run_pocket(args, depth: int) -> int:
-    from cubelab.solvers.pocket import pocket_distribution
+    from cubelab.tables.pocket_tables import distribution
 
-    rows = pocket_distribution(args.metric)
+    rows = distribution(args.metric)
     if not args.json:
         print(f"2x2x2 positions at each distance from solved, {args.metric.upper()} "
               f"(classes up to the 48 symmetries, and up to symmetries and inversion)")
-        print(f"{'depth':>5} {'positions':>17} {'classes (sym)':>15} {'(sym+inv)':>15} "
-              f"{'seconds':>9}")
+        print(f"{'depth':>5} {'positions':>17} {'classes (sym)':>15} {'(sym+inv)':>15}")
     for row in rows[:depth + 1]:
         if args.json:
             print(json.dumps({**row, "metric": args.metric, "puzzle": "2x2"}), flush=True)
