@@ -311,3 +311,27 @@ async def test_command_palette_runs_session_commands(make_app):
         await pilot.press("enter")
         await pilot.pause(0.3)
         assert app.session.entry.label == ":invert"
+
+
+@pilot_test
+async def test_escape_during_a_slow_table_build_frees_the_panel(make_app):
+    app = make_app(tables_built=False, build_steps=2, build_seconds=3)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await type_line(pilot, "U")
+        await pilot.press("f5")
+        for _ in range(100):
+            await pilot.pause(0.05)
+            if isinstance(app.screen, BuildOfferScreen):
+                break
+        await pilot.press("y")
+        for _ in range(100):
+            await pilot.pause(0.05)
+            if app.solver_panel.runs[0].phase == "tables":
+                break
+        await pilot.press("escape")
+        assert not app.solver_panel.running              # the build thread may still be stopping
+        for _ in range(100):
+            await pilot.pause(0.05)
+            if app.session.solutions[0].status == "cancelled":
+                break
+        assert app.session.solutions[0].status == "cancelled"

@@ -51,6 +51,11 @@ class SolverRun:
     search_started: float = 0.0
     finished_at: float = 0.0
     thread: threading.Thread | None = None
+    abandoned: bool = False          # cancelled before its search: no longer waited for
+
+    @property
+    def active(self) -> bool:
+        return self.phase != "done" and not self.abandoned
 
     def elapsed(self) -> float:
         if not self.search_started:
@@ -133,7 +138,7 @@ class SolverPanel(Vertical):
     # ---- starting and stopping -----------------------------------------------------------
     @property
     def running(self) -> bool:
-        return any(run.phase != "done" for run in self.runs)
+        return any(run.active for run in self.runs)
 
     def start(self, names, compare: bool, time_limit: float | None = None) -> None:
         state = self.session.state
@@ -162,11 +167,15 @@ class SolverPanel(Vertical):
         """Raise every running solver's cancel flag; True if one was running."""
         any_running = False
         for run in self.runs:
-            if run.phase != "done":
+            if run.active:
                 any_running = True
                 run.error = run.error or "cancelled"
                 if run.cancel is not None:
                     run.cancel[0] = 1
+                # a search stops within milliseconds; loading or building a table may not
+                # check the flag as often, and must not hold the panel hostage meanwhile
+                if run.phase != "search":
+                    run.abandoned = True
         return any_running
 
     def on_unmount(self) -> None:
@@ -248,7 +257,7 @@ class SolverPanel(Vertical):
             self._update_row(run, row)
             for column, value in zip(COLUMNS, self._cells(run.row, row, run)):
                 table.update_cell(str(run.row), column, value, update_width=True)
-        preparing = [r for r in self.runs if r.phase == "tables"]
+        preparing = [r for r in self.runs if r.phase == "tables" and not r.abandoned]
         self._show_progress(preparing[0] if preparing else None)
         if self.runs and not self.running and self._timer is not None:
             self._timer.stop()
@@ -257,6 +266,9 @@ class SolverPanel(Vertical):
             self.post_message(self.Finished())
 
     def _update_row(self, run: SolverRun, row: SolutionRow) -> None:
+        if run.abandoned:
+            row.status, row.message = "cancelled", "cancelled before the search began"
+            return
         counters = run.counters
         if counters is not None:
             row.nodes = int(counters[0])
@@ -286,7 +298,7 @@ class SolverPanel(Vertical):
         from cubelab.solvers.protocol import BOUND, NO_VALUE
         lengths = metric_lengths(row.moves) if row.moves is not None else None
         status = row.status
-        if run is not None and run.phase == "tables" and run.progress[1]:
+        if run is not None and run.active and run.phase == "tables" and run.progress[1]:
             status = f"tables {100 * run.progress[0] // run.progress[1]}%"
         style = {"solved": "green", "error": "red", "cancelled": "yellow"}.get(row.status, "")
         bound = ""
