@@ -214,3 +214,12 @@ def test_fake_prepare_reports_progress():
     solver.prepare(progress=lambda done, total: steps.append((done, total)))
     assert steps == [(1, 3), (2, 3), (3, 3)] and solver.tables_ready()
     assert np.all(new_cancel() == 0)
+
+
+def test_results_recorded_by_a_plain_front_end_can_be_applied(session):
+    session.execute("R U'")
+    result = FakeSolver(step_seconds=0).solve(session.state)
+    index = session.add_result(result)
+    assert index == 0 and session.solutions[0].optimal
+    session.execute(":apply 1")
+    assert session.state.is_solved()

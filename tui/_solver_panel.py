@@ -40,8 +40,8 @@ class SolverRun:
     row: int
     state: CubeState
     time_limit: float | None
-    counters: object = None
-    cancel: object = None
+    counters: object = None          # the shared counter array the search writes
+    cancel: object = None            # the one-element flag Esc raises
     phase: str = "starting"          # starting | offer | tables | search | done
     progress: tuple[int, int] = (0, 0)
     note: str = ""                   # the last thing prepare() said it was doing
@@ -123,6 +123,7 @@ class SolverPanel(Vertical):
         self.session = session
         self.registry = registry
         self.runs: list[SolverRun] = []
+        self._solvers: dict[str, object] = {}
         self._timer = None
 
     def compose(self) -> ComposeResult:
@@ -141,6 +142,7 @@ class SolverPanel(Vertical):
         return any(run.active for run in self.runs)
 
     def start(self, names, compare: bool, time_limit: float | None = None) -> None:
+        from cubelab.solvers.protocol import new_cancel, new_counters
         state = self.session.state
         rows = self.session.solutions
         if compare or any(r.for_state != state for r in rows):
@@ -153,7 +155,7 @@ class SolverPanel(Vertical):
                 index = len(rows) - 1
             else:
                 rows[index] = SolutionRow(name, state)
-            run = SolverRun(name, index, state, time_limit)
+            run = SolverRun(name, index, state, time_limit, new_counters(), new_cancel())
             self.runs.append(run)
         self._rebuild_table()
         for run in self.runs:
@@ -170,8 +172,7 @@ class SolverPanel(Vertical):
             if run.active:
                 any_running = True
                 run.error = run.error or "cancelled"
-                if run.cancel is not None:
-                    run.cancel[0] = 1
+                run.cancel[0] = 1
                 # a search stops within milliseconds; loading or building a table may not
                 # check the flag as often, and must not hold the panel hostage meanwhile
                 if run.phase != "search":
@@ -188,13 +189,12 @@ class SolverPanel(Vertical):
 
     # ---- the worker thread ----------------------------------------------------------------
     def _work(self, run: SolverRun) -> None:
-        from cubelab.solvers.protocol import SolverError, new_cancel, new_counters
-        run.counters = new_counters()
-        run.cancel = new_cancel()
-        if run.error == "cancelled":
-            run.cancel[0] = 1
+        from cubelab.solvers.protocol import SolverError
         try:
-            solver = self.registry.get_solver(run.name)
+            solver = self._solvers.get(run.name)
+            if solver is None:
+                # one instance per solver for the whole session: its tables stay loaded
+                solver = self._solvers[run.name] = self.registry.get_solver(run.name)
             missing = missing_tables(solver, run.name)
             if missing is not None:
                 run.phase = "offer"

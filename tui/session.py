@@ -395,6 +395,17 @@ class Session:
             return None, Outcome(f"row {index + 1} has no solution", error=True)
         return index, None
 
+    def add_result(self, result, state: CubeState | None = None) -> int:
+        """Record a finished SolveResult as a row (front ends without a live table use this);
+        returns its index for `:apply N` / `:play N` (N = index + 1)."""
+        state = self.state if state is None else state
+        self.solutions = [r for r in self.solutions if r.for_state == state]
+        self.solutions.append(SolutionRow(
+            result.solver, state, list(result.moves) if result.moves is not None else None,
+            float(result.seconds), int(result.nodes), bool(result.optimal), result.status,
+            solutions=len(result.solutions)))
+        return len(self.solutions) - 1
+
     def _cmd_apply(self, args, rest) -> Outcome:
         index, bad = self._row(args, default_best=False)
         if bad:
