@@ -1,0 +1,346 @@
+"""Korf's optimal solver: IDA* in the half-turn metric over pattern databases, on two threads.
+
+The search runs bound after bound from the root's heuristic. Small bounds are searched from the
+root on one thread; larger ones below the nodes SPLIT_DEPTH moves deep, which two threads take
+a few at a time (one bound, one node count, one stop flag between them). A solution found at
+bound b is optimal because every bound below b was searched to the end; a search stopped
+earlier (time limit, cancel) reports b as a proven lower bound, and with a time limit it asks
+the two-phase solver, where installed, for a (not proven optimal) solution in the time left.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from dataclasses import dataclass
+
+import numpy as np
+
+from cubelab.cube.moves import FACE_MOVES
+from cubelab.cube.state import CubeState
+
+from .protocol import (
+    BEST, BOUND, LOWER_BOUND, NODES, PHASE, Deadline, Solution, SolveResult,
+    SolverError, check_solvable, new_cancel, new_counters, verify,
+)
+
+SPLIT_DEPTH = 3
+"""Start nodes for the two threads: 3,240 nodes three moves below the root."""
+SPLIT_FROM = 8
+"""Bounds below this are searched from the root on one thread (they take milliseconds)."""
+CHUNK = 6
+"""Start nodes a thread takes at a time."""
+FALLBACK_SHARE = 0.15
+"""With a time limit, the share kept for the two-phase solver (at most FALLBACK_MAX seconds)."""
+FALLBACK_MAX = 2.0
+
+
+@dataclass
+class _Prepared:
+    """Tables and kernel arguments of one table set, ready to search."""
+
+    set_name: str
+    kernel: object
+    args: tuple              # table arguments after (items, paths, i0, i1, g0, bound, allowed)
+    root: object             # state -> node array
+    child: object            # (node, move, out) -> None
+    heuristic: object        # node -> int
+    unknown_depth: int
+
+
+class KorfSolver:
+    """Optimal solutions by IDA* on pattern databases; `tables` is "strong" or "korf1997"."""
+
+    name = "korf"
+    description = "Korf's optimal IDA* with pattern databases (proves the optimal length)"
+
+    def __init__(self, tables: str = "strong", *, threads: int = 2,
+                 table_depth: int | None = None, fallback: bool = True,
+                 split_from: int = SPLIT_FROM):
+        """threads: search threads; table_depth: build the tables only that deep (tests);
+        fallback: ask the two-phase solver when a time limit stops the search; split_from: the
+        first bound searched below the root by all threads."""
+        from cubelab.tables.korf_tables import table_set
+        self.table_set = table_set(tables, table_depth)   # raises ValueError on a bad name
+        self.tables = tables
+        self.threads = max(1, int(threads))
+        self.fallback = fallback
+        self.split_from = max(SPLIT_DEPTH + 1, int(split_from))
+        self._prepared: _Prepared | None = None
+        self._lock = threading.Lock()
+        self._items: tuple[bytes, np.ndarray, np.ndarray] | None = None
+
+    # ---- tables -----------------------------------------------------------------------------
+    def prepare(self, progress=None, cancel=None, log=None) -> None:
+        """Load or build the table set and compile the search kernel."""
+        with self._lock:
+            if self._prepared is not None:
+                return
+            arrays = self.table_set.load(progress=progress, cancel=cancel, log=log)
+            if self.tables == "strong":
+                prepared = _prepare_strong(arrays, self.table_set.max_depth)
+            else:
+                prepared = _prepare_korf1997(arrays, self.table_set.max_depth)
+            _warm_up(prepared)
+            self._prepared = prepared
+
+    # ---- solving ----------------------------------------------------------------------------
+    def solve(self, state: CubeState, *, max_length: int | None = None,
+              time_limit: float | None = None, on_solution=None, counters=None,
+              cancel=None) -> SolveResult:
+        start = time.perf_counter()
+        target = check_solvable(state)
+        counters = counters if counters is not None else new_counters()
+        cancel = cancel if cancel is not None else new_cancel()
+        counters[PHASE] = 0
+        if max_length is not None and max_length < 0:
+            raise SolverError("max_length must be at least 0")
+        self.prepare(cancel=cancel)
+        if cancel[0]:
+            return SolveResult(self.name, None, status="cancelled",
+                               seconds=time.perf_counter() - start)
+        p = self._prepared
+        fallback_seconds = 0.0
+        if time_limit is not None and self.fallback and _two_phase_available():
+            fallback_seconds = min(FALLBACK_MAX, FALLBACK_SHARE * time_limit)
+        search_limit = None if time_limit is None else max(0.0, time_limit - fallback_seconds -
+                                                           (time.perf_counter() - start))
+        run = _Run(self, p, target, counters, cancel, max_length, search_limit)
+        run.search()
+        seconds = time.perf_counter() - start
+        detail = {"tables": self.tables, "nodes_per_second": round(run.nodes / max(run.seconds,
+                                                                                   1e-9)),
+                  "bounds": run.bound_log}
+        if run.moves is not None:
+            moves = [FACE_MOVES[m] for m in run.moves]
+            sol = Solution(moves, seconds, run.nodes)
+            if on_solution is not None:
+                on_solution(sol)
+            counters[BEST] = len(moves)
+            return SolveResult(self.name, moves, nodes=run.nodes, seconds=seconds, optimal=True,
+                               lower_bound=len(moves), verified=verify(state, moves),
+                               status="solved", detail=detail, solutions=[sol])
+        result = SolveResult(self.name, None, nodes=run.nodes, seconds=seconds, optimal=False,
+                             lower_bound=run.lower_bound, status=run.status, detail=detail)
+        if run.status == "time limit" and fallback_seconds > 0 and not cancel[0]:
+            self._add_fallback(result, state, fallback_seconds, counters, cancel, on_solution,
+                               start)
+        return result
+
+    def _add_fallback(self, result, state, seconds, counters, cancel, on_solution, start):
+        """A not-proven-optimal solution from the two-phase solver, in the time kept for it."""
+        from . import get_solver
+        counters[PHASE] = 1
+        try:
+            other = get_solver("kociemba").solve(state, time_limit=seconds, cancel=cancel)
+        except Exception as e:  # the fallback is a courtesy: its failure must not hide ours
+            result.detail["fallback_error"] = f"{type(e).__name__}: {e}"
+            return
+        if other.moves is None:
+            return
+        moves = list(other.moves)
+        result.moves = moves
+        result.verified = verify(state, moves)
+        result.detail["solution_from"] = "kociemba"
+        result.seconds = time.perf_counter() - start
+        sol = Solution(moves, result.seconds, result.nodes)
+        result.solutions.append(sol)
+        counters[BEST] = len(moves)
+        if on_solution is not None:
+            on_solution(sol)
+
+    def start_nodes(self, root: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """The nodes SPLIT_DEPTH moves below root (cached for the last root)."""
+        key = root.tobytes()
+        if self._items is None or self._items[0] != key:
+            from .korf_search import expand_items
+            items, paths = expand_items(root, SPLIT_DEPTH, self._prepared.child)
+            self._items = (key, items, paths)
+        return self._items[1], self._items[2]
+
+    def heuristic(self, state: CubeState) -> int:
+        """The lower bound the tables give for a (normalized) state."""
+        self.prepare()
+        p = self._prepared
+        return int(p.heuristic(p.root(check_solvable(state))))
+
+
+class _Run:
+    """One solve: the bound loop, the threads and the live counters."""
+
+    def __init__(self, solver: KorfSolver, p: _Prepared, target: CubeState, counters, cancel,
+                 max_length, time_limit):
+        self.solver, self.p, self.target = solver, p, target
+        self.counters, self.cancel = counters, cancel
+        self.max_length, self.time_limit = max_length, time_limit
+        self.stop = new_cancel()
+        self.live = np.zeros(solver.threads, np.int64)
+        self.nodes = 0
+        self.moves: list[int] | None = None
+        self.lower_bound = 0
+        self.status = "not found"
+        self.bound_log: list[dict] = []
+        self.seconds = 0.0
+
+    def search(self) -> None:
+        from .korf_search import allowed_moves
+        p = self.p
+        root = p.root(self.target)
+        h = int(p.heuristic(root))
+        if h > p.unknown_depth + 1 or h < 0:
+            raise SolverError("the Korf tables give an impossible bound: rebuild them")
+        allowed = allowed_moves()
+        self.lower_bound = h
+        started = time.perf_counter()
+        with Deadline(self.stop, self.time_limit) as deadline:
+            bound = h
+            while True:
+                if self.max_length is not None and bound > self.max_length:
+                    self.status = "not found"
+                    break
+                self.counters[BOUND] = bound
+                self.counters[LOWER_BOUND] = bound
+                t0, n0 = time.perf_counter(), self.nodes
+                found = self._search_bound(root, bound, allowed)
+                self.bound_log.append({"bound": bound, "nodes": self.nodes - n0,
+                                       "seconds": round(time.perf_counter() - t0, 3)})
+                if found is not None:
+                    self.moves = found
+                    self.lower_bound = bound
+                    self.status = "solved"
+                    break
+                if self.cancel[0] or deadline.expired:
+                    self.status = "cancelled" if self.cancel[0] else "time limit"
+                    break
+                bound += 1
+                self.lower_bound = bound
+            self.seconds = time.perf_counter() - started
+        self.counters[NODES] = self.nodes
+        self.counters[LOWER_BOUND] = self.lower_bound
+
+    def _search_bound(self, root: np.ndarray, bound: int, allowed) -> list[int] | None:
+        p = self.p
+        if bound < self.solver.split_from or self.solver.threads == 1:
+            items, paths, g0 = root[None, :], np.zeros((1, 0), np.int8), 0
+            workers = 1
+        else:
+            items, paths = self.solver.start_nodes(root)
+            g0, workers = SPLIT_DEPTH, self.solver.threads
+        self.live[:] = 0
+        base = self.nodes
+        lock = threading.Lock()
+        next_item = [0]
+        solutions: list[list[int]] = []
+
+        def work(slot: int) -> None:
+            sol = np.zeros(bound + 1, np.int64)
+            while not (self.stop[0] or self.cancel[0]):
+                with lock:
+                    i0 = next_item[0]
+                    next_item[0] = min(len(items), i0 + CHUNK)
+                if i0 >= len(items):
+                    return
+                found, _ = p.kernel(items, paths, i0, next_item[0], g0, bound, allowed, *p.args,
+                                    self.live, slot, self.stop, self.cancel, sol)
+                if found:
+                    with lock:
+                        solutions.append([int(m) for m in sol[:bound]])
+                    return
+
+        threads = [threading.Thread(target=work, args=(slot,), name=f"korf search {slot}",
+                                    daemon=True) for slot in range(workers)]
+        for t in threads:
+            t.start()
+        while any(t.is_alive() for t in threads):
+            threads[0].join(0.05)
+            self.counters[NODES] = base + int(self.live.sum())
+        for t in threads:
+            t.join()
+        self.nodes = base + int(self.live.sum())
+        self.counters[NODES] = self.nodes
+        if solutions:
+            return solutions[0]
+        return None
+
+
+# ---- preparing the table sets ----------------------------------------------------------------
+
+def _prepare_strong(arrays, max_depth) -> _Prepared:
+    from cubelab.tables.korf_coords import (
+        axis_move_maps, axis_phase_coords, cperm_of, move_tables, sym_tables,
+    )
+    from cubelab.tables.korf_phase import solved_coords
+    from . import korf_search as ks
+    ptab, ctab = arrays
+    mt, st = move_tables(), sym_tables()
+    unknown = 99 if max_depth is None else max_depth + 1
+    dec = ks.mod3_decoder(unknown)
+    axmove = axis_move_maps()
+    solved_ss = solved_coords()[0]
+    args = (mt.cperm, mt.twist, mt.sslice, mt.flip, axmove, ctab, unknown, ptab, dec, st.ss_cls,
+            st.ss_sym, st.ss_fmask, st.flip_conj, st.twist_conj)
+
+    def root(state: CubeState) -> np.ndarray:
+        node = np.empty(ks.S_LEN, np.int64)
+        node[ks.S_CP] = cperm_of(np.asarray(state.cp, np.int64))
+        for a, (ss, f, t) in enumerate(axis_phase_coords(state)):
+            d = ks.phase_distance(ptab, ss, f, t, unknown, st.ss_cls, st.ss_sym, st.ss_fmask,
+                                  st.flip_conj, st.twist_conj, mt.sslice, mt.flip, mt.twist,
+                                  solved_ss)
+            if d < 0:
+                raise SolverError("the Korf phase table is inconsistent: rebuild it "
+                                  "(cubelab tables clear)")
+            node[ks.S_AXIS + 4 * a: ks.S_AXIS + 4 * a + 4] = (ss, f, t, d)
+        return node
+
+    def child(node, m, out):
+        ks.strong_child(node, m, out, mt.cperm, mt.twist, mt.sslice, mt.flip, axmove, ptab, dec,
+                        st.ss_cls, st.ss_sym, st.ss_fmask, st.flip_conj, st.twist_conj)
+
+    return _Prepared("strong", ks.strong_search, args, root, child,
+                     lambda node: ks.strong_h(node, ctab, unknown), unknown)
+
+
+def _prepare_korf1997(arrays, max_depth) -> _Prepared:
+    from cubelab.tables.korf_coords import cperm_of, edge_cubies, move_tables, twist_of
+    from . import korf_search as ks
+    ctab, etab_a, etab_b = arrays
+    mt = move_tables()
+    unknown = 99 if max_depth is None else max_depth + 1
+    args = (mt.cperm, mt.twist, mt.edge_cubie, ctab, etab_a, etab_b, unknown)
+
+    def root(state: CubeState) -> np.ndarray:
+        node = np.empty(ks.K_LEN, np.int64)
+        node[ks.K_CP] = cperm_of(np.asarray(state.cp, np.int64))
+        node[ks.K_TW] = twist_of(np.asarray(state.co, np.int64))
+        node[ks.K_EDGE:] = edge_cubies(state)
+        return node
+
+    def child(node, m, out):
+        ks.korf_child(node, m, out, mt.cperm, mt.twist, mt.edge_cubie)
+
+    return _Prepared("korf1997", ks.korf_search, args, root, child,
+                     lambda node: ks.korf_h(node, ctab, etab_a, etab_b, unknown), unknown)
+
+
+def _warm_up(p: _Prepared) -> None:
+    """Compile (or load from numba's cache) the kernel before the first timed solve."""
+    from .korf_search import allowed_moves
+    root = p.root(CubeState.identity())
+    live = np.zeros(1, np.int64)
+    p.kernel(root[None, :], np.zeros((1, 0), np.int8), 0, 1, 0, 1, allowed_moves(), *p.args,
+             live, 0, np.zeros(1, np.int32), np.zeros(1, np.int32), np.zeros(2, np.int64))
+
+
+def _two_phase_available() -> bool:
+    from . import solver_names
+    return "kociemba" in solver_names()
+
+
+if __name__ == "__main__":
+    import sys
+    from cubelab.cube.moves import alg_state
+    alg = " ".join(sys.argv[1:]) or "R U2 F' L D' B2 R' U F2"
+    solver = KorfSolver()
+    res = solver.solve(alg_state(alg))
+    print(res.to_json())

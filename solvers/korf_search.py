@@ -1,0 +1,367 @@
+"""The IDA* kernels of Korf's solver (numba, nogil): depth-first search below a list of start
+nodes, pruning with the maximum of admissible pattern-database lookups.
+
+Two kernels, one per table set, share the layout of a search: `items` are start nodes at depth
+g0 (each with the moves that reach it), the search looks for a path of exactly `bound` moves,
+every generated child counts as a node, `live[slot]` receives the node count every few thousand
+nodes, and the kernel stops when `stop[0]` or `cancel[0]` is raised. A kernel that finds a
+solution writes it to `sol` and raises `stop[0]` so the other thread stops too.
+
+Move pruning: no face twice in a row, and of two opposite faces (which commute) only the order
+U before D, R before L, F before B.
+
+Strong set, per node: the corner database, then the exact-slice phase table for S X S^-1 with
+the three axis symmetries (distances mod 3, decoded from the parent's exact distance). If the
+three phase distances are equal and nonzero the position needs one more move: a single face
+turn lies in its own axis' subgroup, so the three cannot all be 1 one move before the end, and
+along an optimal path all three would fall by one at every move.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+import cubelab.tables  # noqa: F401  (numba cache location, before numba)
+from numba import njit
+
+from cubelab.tables.korf_coords import N_TWIST, rank_placement
+from cubelab.tables.korf_phase import phase_entry
+from cubelab.tables.packed import UNKNOWN2, UNKNOWN4, get2, get4
+
+MAX_DEPTH = 24
+PUBLISH_EVERY = 4096
+
+# Node state of the strong kernel: corner permutation, then (sorted slice, flip, twist,
+# distance) for each of the three axes.
+S_CP = 0
+S_AXIS = 1          # axis a occupies S_AXIS + 4a .. S_AXIS + 4a + 3
+S_LEN = 13
+# Node state of the korf1997 kernel: corner permutation, twist, then the 12 edge cubies
+# (2 * position + flip of each edge).
+K_CP, K_TW, K_EDGE = 0, 1, 2
+K_LEN = 14
+
+
+def allowed_moves() -> np.ndarray:
+    """(7, 18): allowed[last face + 1, move] (row 0: no previous move)."""
+    out = np.ones((7, 18), np.uint8)
+    for last in range(6):
+        for m in range(18):
+            f = m // 3
+            if f == last or f + 3 == last:
+                out[last + 1, m] = 0
+    return out
+
+
+def mod3_decoder(unknown_depth: int) -> np.ndarray:
+    """dec[p, v]: the exact distance of a child whose parent is at p and whose entry is v (the
+    distance mod 3, or 3 = unknown, decoded as unknown_depth: the table's depth + 1)."""
+    dec = np.zeros((MAX_DEPTH + 2, 4), np.int8)
+    for p in range(MAX_DEPTH + 2):
+        for v in range(3):
+            # (p = 0, v = 2 cannot happen in a consistent table: 0 is the safe answer)
+            dec[p, v] = next((c for c in (p - 1, p, p + 1) if c >= 0 and c % 3 == v), 0)
+        dec[p, 3] = unknown_depth
+    return dec
+
+
+# ---- strong set ------------------------------------------------------------------------------
+
+@njit(cache=True, nogil=True)
+def phase_distance(ptab, ss, f, t, unknown_depth, ss_cls, ss_sym, ss_fmask, flip_conj,
+                   twist_conj, sslice_move, flip_move, twist_move, solved_ss):
+    """Exact distance of a phase coordinate from the mod-3 table, by walking down to depth 0:
+    a neighbour whose entry is one less (mod 3) is one move closer."""
+    v = get2(ptab, phase_entry(ss, f, t, ss_cls, ss_sym, ss_fmask, flip_conj, twist_conj))
+    if v == UNKNOWN2:
+        return unknown_depth
+    d = 0
+    while not (ss == solved_ss and f == 0 and t == 0):
+        want = (v + 2) % 3
+        for m in range(18):
+            ss1 = sslice_move[ss, m]
+            f1 = flip_move[f, m]
+            t1 = twist_move[t, m]
+            if get2(ptab, phase_entry(ss1, f1, t1, ss_cls, ss_sym, ss_fmask, flip_conj,
+                                      twist_conj)) == want:
+                ss, f, t, v = ss1, f1, t1, want
+                break
+        d += 1
+        if d > MAX_DEPTH:
+            return -1   # the table is damaged: the caller refuses to search with it
+    return d
+
+
+@njit(cache=True, nogil=True)
+def strong_child(state, m, out, cperm_move, twist_move, sslice_move, flip_move, axmove, ptab,
+                 dec, ss_cls, ss_sym, ss_fmask, flip_conj, twist_conj):
+    """The child after move m, every coordinate and distance computed (no pruning)."""
+    out[S_CP] = cperm_move[state[S_CP], m]
+    for a in range(3):
+        b = S_AXIS + 4 * a
+        ma = axmove[a, m]
+        out[b] = sslice_move[state[b], ma]
+        out[b + 1] = flip_move[state[b + 1], ma]
+        out[b + 2] = twist_move[state[b + 2], ma]
+        j = phase_entry(out[b], out[b + 1], out[b + 2], ss_cls, ss_sym, ss_fmask, flip_conj,
+                        twist_conj)
+        out[b + 3] = dec[state[b + 3], get2(ptab, j)]
+
+
+@njit(cache=True, nogil=True)
+def strong_h(state, ctab, corner_unknown):
+    """The heuristic of a node whose distances are known."""
+    hc = get4(ctab, np.int64(state[S_CP]) * N_TWIST + state[S_AXIS + 2])
+    h = corner_unknown if hc == UNKNOWN4 else hc
+    d0, d1, d2 = state[S_AXIS + 3], state[S_AXIS + 7], state[S_AXIS + 11]
+    h = max(h, d0, d1, d2)
+    if d0 != 0 and d0 == d1 and d1 == d2 and d0 + 1 > h:
+        h = d0 + 1
+    return h
+
+
+@njit(cache=True, nogil=True)
+def strong_search(items, paths, i0, i1, g0, bound, allowed, cperm_move, twist_move,
+                  sslice_move, flip_move, axmove, ctab, corner_unknown, ptab, dec, ss_cls, ss_sym,
+                  ss_fmask, flip_conj, twist_conj, live, slot, stop, cancel, sol):
+    """Search below items[i0:i1] (nodes at depth g0) for a solution of exactly `bound` moves.
+    Returns (found, nodes)."""
+    st = np.empty((MAX_DEPTH + 1, S_LEN), np.int64)
+    mv = np.empty(MAX_DEPTH + 1, np.int64)
+    path = np.empty(MAX_DEPTH + 1, np.int64)
+    nodes = 0
+    published = 0
+    for it in range(i0, i1):
+        if stop[0] or cancel[0]:
+            break
+        for k in range(S_LEN):
+            st[g0, k] = items[it, k]
+        for k in range(g0):
+            path[k] = paths[it, k]
+        if g0 + strong_h(st[g0], ctab, corner_unknown) > bound:
+            continue
+        if g0 == bound:
+            for k in range(bound):
+                sol[k] = path[k]
+            stop[0] = 1
+            live[slot] += nodes - published
+            return 1, nodes
+        g = g0
+        mv[g] = -1
+        while g >= g0:
+            m = mv[g] + 1
+            last = path[g - 1] // 3 + 1 if g > 0 else 0
+            while m < 18 and allowed[last, m] == 0:
+                m += 1
+            if m >= 18:
+                g -= 1
+                continue
+            mv[g] = m
+            nodes += 1
+            if (nodes & (PUBLISH_EVERY - 1)) == 0:
+                live[slot] += nodes - published
+                published = nodes
+                if stop[0] or cancel[0]:
+                    return 0, nodes
+            togo = bound - g
+            s = st[g]
+            c = st[g + 1]
+            # corners
+            cp1 = cperm_move[s[S_CP], m]
+            t0 = twist_move[s[S_AXIS + 2], m]
+            hc = get4(ctab, np.int64(cp1) * N_TWIST + t0)
+            if hc == UNKNOWN4:
+                hc = corner_unknown
+            if hc >= togo:
+                continue
+            # U-D axis
+            ss0 = sslice_move[s[S_AXIS], m]
+            f0 = flip_move[s[S_AXIS + 1], m]
+            d0 = dec[s[S_AXIS + 3], get2(ptab, phase_entry(ss0, f0, t0, ss_cls, ss_sym, ss_fmask,
+                                                           flip_conj, twist_conj))]
+            if d0 >= togo:
+                continue
+            # R-L axis
+            m1 = axmove[1, m]
+            ss1 = sslice_move[s[S_AXIS + 4], m1]
+            f1 = flip_move[s[S_AXIS + 5], m1]
+            t1 = twist_move[s[S_AXIS + 6], m1]
+            d1 = dec[s[S_AXIS + 7], get2(ptab, phase_entry(ss1, f1, t1, ss_cls, ss_sym, ss_fmask,
+                                                           flip_conj, twist_conj))]
+            if d1 >= togo:
+                continue
+            # F-B axis
+            m2 = axmove[2, m]
+            ss2 = sslice_move[s[S_AXIS + 8], m2]
+            f2 = flip_move[s[S_AXIS + 9], m2]
+            t2 = twist_move[s[S_AXIS + 10], m2]
+            d2 = dec[s[S_AXIS + 11], get2(ptab, phase_entry(ss2, f2, t2, ss_cls, ss_sym, ss_fmask,
+                                                            flip_conj, twist_conj))]
+            if d2 >= togo:
+                continue
+            if d0 != 0 and d0 == d1 and d1 == d2 and d0 + 1 >= togo:
+                continue
+            path[g] = m
+            if g + 1 == bound:
+                # every lower bound is 0: corners solved, and the three exact slices (all 12
+                # edges) solved and oriented
+                for k in range(bound):
+                    sol[k] = path[k]
+                stop[0] = 1
+                live[slot] += nodes - published
+                return 1, nodes
+            c[S_CP] = cp1
+            c[S_AXIS], c[S_AXIS + 1], c[S_AXIS + 2], c[S_AXIS + 3] = ss0, f0, t0, d0
+            c[S_AXIS + 4], c[S_AXIS + 5], c[S_AXIS + 6], c[S_AXIS + 7] = ss1, f1, t1, d1
+            c[S_AXIS + 8], c[S_AXIS + 9], c[S_AXIS + 10], c[S_AXIS + 11] = ss2, f2, t2, d2
+            g += 1
+            mv[g] = -1
+    live[slot] += nodes - published
+    return 0, nodes
+
+
+# ---- korf1997 set -----------------------------------------------------------------------------
+
+@njit(cache=True, nogil=True, inline="always")
+def _edge6_index(e, first):
+    pos = np.empty(6, np.int64)
+    ori = 0
+    for j in range(6):
+        x = e[first + j]
+        pos[j] = x >> 1
+        ori = 2 * ori + (x & 1)
+    return rank_placement(pos, 6, 12) * 64 + ori
+
+
+@njit(cache=True, nogil=True)
+def korf_child(state, m, out, cperm_move, twist_move, edge_cubie):
+    out[K_CP] = cperm_move[state[K_CP], m]
+    out[K_TW] = twist_move[state[K_TW], m]
+    for j in range(12):
+        out[K_EDGE + j] = edge_cubie[m, state[K_EDGE + j]]
+
+
+@njit(cache=True, nogil=True)
+def korf_h(state, ctab, etab_a, etab_b, unknown):
+    hc = get4(ctab, np.int64(state[K_CP]) * N_TWIST + state[K_TW])
+    ha = get4(etab_a, _edge6_index(state[K_EDGE:], 0))
+    hb = get4(etab_b, _edge6_index(state[K_EDGE:], 6))
+    h = 0
+    for x in (hc, ha, hb):
+        v = unknown if x == UNKNOWN4 else x
+        if v > h:
+            h = v
+    return h
+
+
+@njit(cache=True, nogil=True)
+def korf_search(items, paths, i0, i1, g0, bound, allowed, cperm_move, twist_move, edge_cubie,
+                ctab, etab_a, etab_b, unknown, live, slot, stop, cancel, sol):
+    """The korf1997 search: max of the corner and the two six-edge databases."""
+    st = np.empty((MAX_DEPTH + 1, K_LEN), np.int64)
+    mv = np.empty(MAX_DEPTH + 1, np.int64)
+    path = np.empty(MAX_DEPTH + 1, np.int64)
+    pos = np.empty(6, np.int64)
+    nodes = 0
+    published = 0
+    for it in range(i0, i1):
+        if stop[0] or cancel[0]:
+            break
+        for k in range(K_LEN):
+            st[g0, k] = items[it, k]
+        for k in range(g0):
+            path[k] = paths[it, k]
+        if g0 + korf_h(st[g0], ctab, etab_a, etab_b, unknown) > bound:
+            continue
+        if g0 == bound:
+            for k in range(bound):
+                sol[k] = path[k]
+            stop[0] = 1
+            live[slot] += nodes - published
+            return 1, nodes
+        g = g0
+        mv[g] = -1
+        while g >= g0:
+            m = mv[g] + 1
+            last = path[g - 1] // 3 + 1 if g > 0 else 0
+            while m < 18 and allowed[last, m] == 0:
+                m += 1
+            if m >= 18:
+                g -= 1
+                continue
+            mv[g] = m
+            nodes += 1
+            if (nodes & (PUBLISH_EVERY - 1)) == 0:
+                live[slot] += nodes - published
+                published = nodes
+                if stop[0] or cancel[0]:
+                    return 0, nodes
+            togo = bound - g
+            s = st[g]
+            c = st[g + 1]
+            cp1 = cperm_move[s[K_CP], m]
+            t1 = twist_move[s[K_TW], m]
+            h = get4(ctab, np.int64(cp1) * N_TWIST + t1)
+            if h == UNKNOWN4:
+                h = unknown
+            if h >= togo:
+                continue
+            ori = 0
+            for j in range(6):
+                x = edge_cubie[m, s[K_EDGE + j]]
+                c[K_EDGE + j] = x
+                pos[j] = x >> 1
+                ori = 2 * ori + (x & 1)
+            h = get4(etab_a, rank_placement(pos, 6, 12) * 64 + ori)
+            if h == UNKNOWN4:
+                h = unknown
+            if h >= togo:
+                continue
+            ori = 0
+            for j in range(6, 12):
+                x = edge_cubie[m, s[K_EDGE + j]]
+                c[K_EDGE + j] = x
+                pos[j - 6] = x >> 1
+                ori = 2 * ori + (x & 1)
+            h = get4(etab_b, rank_placement(pos, 6, 12) * 64 + ori)
+            if h == UNKNOWN4:
+                h = unknown
+            if h >= togo:
+                continue
+            path[g] = m
+            if g + 1 == bound:
+                for k in range(bound):
+                    sol[k] = path[k]
+                stop[0] = 1
+                live[slot] += nodes - published
+                return 1, nodes
+            c[K_CP] = cp1
+            c[K_TW] = t1
+            g += 1
+            mv[g] = -1
+    live[slot] += nodes - published
+    return 0, nodes
+
+
+# ---- start nodes ------------------------------------------------------------------------------
+
+def expand_items(root: np.ndarray, depth: int, child) -> tuple[np.ndarray, np.ndarray]:
+    """Every node `depth` moves below root under the move-pruning rules (no heuristic pruning):
+    their states and the moves that reach them. child(state, m, out) fills out."""
+    allowed = allowed_moves()
+    states, paths = [root.copy()], [np.zeros(0, np.int8)]
+    for _ in range(depth):
+        nxt_states, nxt_paths = [], []
+        for s, p in zip(states, paths):
+            last = int(p[-1]) // 3 + 1 if len(p) else 0
+            for m in range(18):
+                if not allowed[last, m]:
+                    continue
+                out = np.empty_like(s)
+                child(s, m, out)
+                nxt_states.append(out)
+                nxt_paths.append(np.append(p, np.int8(m)))
+        states, paths = nxt_states, nxt_paths
+    return np.array(states, dtype=np.int64), np.array(paths, dtype=np.int8).reshape(len(paths),
+                                                                                   depth)
+

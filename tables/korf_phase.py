@@ -1,0 +1,228 @@
+"""The exact-slice phase table: distance to <U, D, R2, L2, F2, B2> with the four UD-slice edges in
+their own places, over (sorted slice, flip, twist), reduced by the 16 UD symmetries, 2 bits an
+entry holding the distance mod 3 (3 = unknown), as Michael Reid and Kociemba used it.
+
+Layout: the 11,880 sorted-slice values fall into 788 classes; an entry is
+(class, flip seen from the class representative, twist seen from it), in rows of one class and
+flip holding ROW (2,192 >= 2,187) twists, so rows start on byte boundaries. A state is looked up
+by conjugating it onto its class representative (phase_entry). Equivalent entries inside a class
+(when the representative has symmetries of its own) are all filled.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+import cubelab.tables  # noqa: F401  (numba cache location, before numba)
+from numba import njit
+
+from .korf_bfs import LevelStats, run_levels
+from .korf_coords import N_FLIP, N_TWIST, move_tables, sym_tables
+from .korf_tables import PHASE_CLASSES, PHASE_ROW
+from .packed import UNKNOWN2, get2, new_packed2, set2
+
+ROW = PHASE_ROW
+ROW_BYTES = ROW // 4
+_CHECK_EVERY = 256
+
+
+def n_rows() -> int:
+    return PHASE_CLASSES * N_FLIP
+
+
+def n_entries() -> int:
+    """Real entries (the padding at the end of each row is not counted)."""
+    return n_rows() * N_TWIST
+
+
+def n_bytes() -> int:
+    return n_rows() * ROW_BYTES
+
+
+@njit(cache=True, nogil=True, inline="always")
+def phase_entry(ss, flip, twist, ss_cls, ss_sym, ss_fmask, flip_conj, twist_conj):
+    """The table entry of a state with these raw coordinates."""
+    k = ss_sym[ss]
+    row = (np.int64(ss_cls[ss]) << 11) | (flip_conj[k, flip] ^ ss_fmask[ss])
+    return row * ROW + twist_conj[k, twist]
+
+
+@njit(cache=True, nogil=True)
+def _set_class_variants(table, c, f, t, value, stab, n_stab, rep_fmask, flip_conj, twist_conj):
+    """Set entry (c, f, t) and its images under the symmetries fixing the class representative,
+    where unknown; return how many were set."""
+    n = 0
+    for i in range(n_stab[c]):
+        s = stab[c, i]
+        j = ((np.int64(c) << 11) | (flip_conj[s, f] ^ rep_fmask[c, s])) * ROW + twist_conj[s, t]
+        if get2(table, j) == UNKNOWN2:
+            set2(table, j, value)
+            n += 1
+    return n
+
+
+@njit(cache=True, nogil=True)
+def _row_has(table, r, v):
+    base = r * ROW_BYTES
+    for b in range(ROW_BYTES):
+        x = table[base + b]
+        if x == 0xFF:
+            continue
+        for q in range(4):
+            if 4 * b + q < N_TWIST and ((x >> (2 * q)) & 3) == v:
+                return True
+    return False
+
+
+@njit(cache=True, nogil=True)
+def phase_forward(table, d, lo, hi, c_lo, c_hi, rep, stab, n_stab, rep_fmask, ss_cls, ss_sym,
+                  ss_fmask, flip_conj, twist_conj, sslice_move, flip_move, twist_move, cancel):
+    """Expand the depth-d entries of rows [lo, hi), setting only neighbours of classes
+    [c_lo, c_hi) (a class's rows are the part of the table one thread owns)."""
+    v = d % 3
+    nv = (d + 1) % 3
+    rows1 = np.empty(18, np.int64)
+    syms1 = np.empty(18, np.int64)
+    n = 0
+    for r in range(lo, hi):
+        if (r & (_CHECK_EVERY - 1)) == 0 and cancel[0]:
+            break
+        if not _row_has(table, r, v):
+            continue
+        c = r >> 11
+        f = r & 2047
+        ss = rep[c]
+        for m in range(18):
+            ss1 = sslice_move[ss, m]
+            k = ss_sym[ss1]
+            syms1[m] = k
+            rows1[m] = (np.int64(ss_cls[ss1]) << 11) | (flip_conj[k, flip_move[f, m]]
+                                                        ^ ss_fmask[ss1])
+        owned = False
+        for m in range(18):
+            c1 = rows1[m] >> 11
+            if c_lo <= c1 < c_hi:
+                owned = True
+            else:
+                rows1[m] = -1
+        if not owned:
+            continue
+        base = r * ROW
+        for t in range(N_TWIST):
+            if get2(table, base + t) != v:
+                continue
+            for m in range(18):
+                if rows1[m] < 0:
+                    continue
+                t1 = twist_conj[syms1[m], twist_move[t, m]]
+                if get2(table, rows1[m] * ROW + t1) == UNKNOWN2:
+                    n += _set_class_variants(table, rows1[m] >> 11, rows1[m] & 2047, t1, nv,
+                                             stab, n_stab, rep_fmask, flip_conj, twist_conj)
+    return n
+
+
+@njit(cache=True, nogil=True)
+def phase_backward(table, d, lo, hi, rep, ss_cls, ss_sym, ss_fmask, flip_conj, twist_conj,
+                   sslice_move, flip_move, twist_move, cancel):
+    v = d % 3
+    nv = (d + 1) % 3
+    todo = np.empty(N_TWIST, np.int64)
+    n = 0
+    for r in range(lo, hi):
+        if (r & (_CHECK_EVERY - 1)) == 0 and cancel[0]:
+            break
+        base = r * ROW
+        k = 0
+        for b in range(ROW_BYTES):
+            x = table[r * ROW_BYTES + b]
+            if (x & (x >> 1) & 0x55) == 0:
+                continue
+            for q in range(4):
+                t = 4 * b + q
+                if t < N_TWIST and ((x >> (2 * q)) & 3) == UNKNOWN2:
+                    todo[k] = t
+                    k += 1
+        if k == 0:
+            continue
+        c = r >> 11
+        f = r & 2047
+        ss = rep[c]
+        for m in range(18):
+            ss1 = sslice_move[ss, m]
+            s = ss_sym[ss1]
+            row1 = (np.int64(ss_cls[ss1]) << 11) | (flip_conj[s, flip_move[f, m]] ^ ss_fmask[ss1])
+            nb = row1 * ROW
+            i = 0
+            while i < k:
+                t = todo[i]
+                if get2(table, nb + twist_conj[s, twist_move[t, m]]) == v:
+                    set2(table, base + t, nv)
+                    n += 1
+                    k -= 1
+                    todo[i] = todo[k]
+                else:
+                    i += 1
+            if k == 0:
+                break
+    return n
+
+
+def solved_coords() -> tuple[int, int, int]:
+    """(sorted slice, flip, twist) of the solved cube."""
+    from .korf_coords import sslice_of
+    return int(sslice_of(np.arange(12, dtype=np.int64))), 0, 0
+
+
+def build_phase(ctx=None, max_depth: int | None = None) -> tuple[np.ndarray, LevelStats]:
+    """The phase table (2-bit, distance mod 3), and how the build went."""
+    st, mt = sym_tables(), move_tables()
+    if st.n_classes != PHASE_CLASSES:
+        raise AssertionError(f"{st.n_classes} sorted-slice classes, the layout says "
+                             f"{PHASE_CLASSES}")
+    cancel = ctx.cancel if ctx is not None else np.zeros(1, np.int32)
+    table = new_packed2(n_rows() * ROW)
+    ss, f, t = solved_coords()
+    j = phase_entry(ss, f, t, st.ss_cls, st.ss_sym, st.ss_fmask, st.flip_conj, st.twist_conj)
+    row = j // ROW
+    initial = _set_class_variants(table, row >> 11, row & 2047, j % ROW, 0, st.stab, st.n_stab,
+                                  st.rep_fmask, st.flip_conj, st.twist_conj)
+
+    parts = 2
+    bounds = [PHASE_CLASSES * i // parts for i in range(parts + 1)]
+
+    def forward(d, lo, hi, part):
+        return phase_forward(table, d, lo, hi, bounds[part], bounds[part + 1], st.rep, st.stab, st.n_stab, st.rep_fmask,
+                             st.ss_cls, st.ss_sym, st.ss_fmask, st.flip_conj, st.twist_conj,
+                             mt.sslice, mt.flip, mt.twist, cancel)
+
+    def backward(d, lo, hi):
+        return phase_backward(table, d, lo, hi, st.rep, st.ss_cls, st.ss_sym, st.ss_fmask,
+                              st.flip_conj, st.twist_conj, mt.sslice, mt.flip, mt.twist, cancel)
+
+    stats = run_levels(ctx, n_rows=n_rows(), total=n_entries(), initial=initial,
+                       chunk_rows=8192, max_depth=max_depth, forward=forward, backward=backward,
+                       forward_parts=parts)
+    return table, stats
+
+
+if __name__ == "__main__":
+    import sys
+    import time
+    depth = int(sys.argv[1]) if len(sys.argv) > 1 else None
+    t0 = time.perf_counter()
+
+    class _Log:
+        cancel = np.zeros(1, np.int32)
+        cancelled = False
+
+        def progress(self, done, total):
+            pass
+
+        def check_cancel(self):
+            pass
+
+        def log(self, msg):
+            print(f"{time.perf_counter() - t0:7.1f} s {msg}", flush=True)
+
+    tab, st = build_phase(_Log(), max_depth=depth)
+    print(f"{time.perf_counter() - t0:.1f} s, {tab.nbytes:,} bytes, depths {st.counts}")

@@ -1,0 +1,127 @@
+"""The tables of Korf's optimal solver, registered with the table store, and the two sets built
+from them: `korf1997` (Korf's own corner and two six-edge databases) and `strong` (the
+exact-slice phase table looked up along three axes, with the corner database)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import lru_cache
+
+import numpy as np
+
+from .store import TableSpec, load_or_build, register
+
+FORMAT = 1
+"""Bump when a builder's output changes for the same parameters."""
+
+KORF1997 = "korf1997"
+STRONG = "strong"
+DEFAULT_SET = STRONG
+
+# Sizes, spelt out so that listing the tables imports no numba (tests check them against the
+# coordinate code).
+N_CORNERS = 40320 * 2187
+N_EDGE6 = 665280 * 64
+PHASE_CLASSES = 788
+"""Classes of the 11,880 sorted-slice values under the 16 UD symmetries."""
+PHASE_ROW = 2192
+"""Twists a phase-table row holds: 2,187 rounded up so rows start on byte boundaries."""
+PHASE_BYTES = PHASE_CLASSES * 2048 * PHASE_ROW // 4
+
+
+def _suffix(max_depth: int | None) -> str:
+    return "" if max_depth is None else f"-d{max_depth}"
+
+
+def _log_stats(ctx, stats) -> None:
+    ctx.log(f"{ctx.spec.name}: {stats.max_depth + 1} depths, entries per depth {stats.counts}")
+
+
+@lru_cache(maxsize=None)
+def corner_spec(max_depth: int | None = None) -> TableSpec:
+    """All 8 corners, 88,179,840 entries; max_depth truncates it (tests use small ones)."""
+    def build(ctx):
+        from .korf_pdb import build_corners
+        table, stats = build_corners(ctx, max_depth)
+        _log_stats(ctx, stats)
+        return table
+
+    return register(TableSpec(
+        name="korf.corners" + _suffix(max_depth), solver="korf",
+        params={"format": FORMAT, "entries": N_CORNERS, "bits": 4, "max_depth": max_depth},
+        build=build, expected_bytes=(N_CORNERS + 1) // 2,
+        description="Korf: all 8 corners (permutation x twist), exact distance, 4 bits"))
+
+
+@lru_cache(maxsize=None)
+def edge_spec(first: int, max_depth: int | None = None) -> TableSpec:
+    """Six edges first..first+5 (positions and flips), 42,577,920 entries."""
+    if first not in (0, 6):
+        raise ValueError("Korf's edge databases track edges 0-5 or 6-11")
+    label = "a" if first == 0 else "b"
+
+    def build(ctx):
+        from .korf_pdb import build_edges
+        table, stats = build_edges(first, ctx, max_depth)
+        _log_stats(ctx, stats)
+        return table
+
+    return register(TableSpec(
+        name=f"korf.edges-{label}" + _suffix(max_depth), solver="korf",
+        params={"format": FORMAT, "entries": N_EDGE6, "bits": 4, "first_edge": first,
+                "max_depth": max_depth},
+        build=build, expected_bytes=(N_EDGE6 + 1) // 2,
+        description=f"Korf: six edges {first}-{first + 5} (positions x flips), exact, 4 bits"))
+
+
+@lru_cache(maxsize=None)
+def phase_spec(max_depth: int | None = None) -> TableSpec:
+    """The exact-slice phase table (788 slice classes x 2,048 flips x 2,187 twists, mod 3)."""
+    def build(ctx):
+        from .korf_phase import build_phase
+        table, stats = build_phase(ctx, max_depth)
+        _log_stats(ctx, stats)
+        return table
+
+    return register(TableSpec(
+        name="korf.phase" + _suffix(max_depth), solver="korf",
+        params={"format": FORMAT, "row": PHASE_ROW, "symmetries": 16, "bits": 2, "mod": 3,
+                "max_depth": max_depth},
+        build=build, expected_bytes=PHASE_BYTES,
+        description="Korf strong: flip x exact slice x twist, 16 symmetries, 3 axes, mod 3"))
+
+
+@dataclass(frozen=True)
+class TableSet:
+    """A named choice of databases for the search."""
+
+    name: str
+    specs: tuple[TableSpec, ...]
+    max_depth: int | None = None
+
+    def load(self, progress=None, cancel=None, log=None) -> tuple[np.ndarray, ...]:
+        return tuple(load_or_build(s, progress=progress, cancel=cancel, log=log)
+                     for s in self.specs)
+
+    @property
+    def expected_bytes(self) -> int:
+        return sum(s.expected_bytes or 0 for s in self.specs)
+
+
+def table_set(name: str = DEFAULT_SET, max_depth: int | None = None) -> TableSet:
+    """`korf1997` = (corners, edges 0-5, edges 6-11); `strong` = (phase, corners).
+    max_depth builds every table only that deep (a weaker but still admissible heuristic)."""
+    if name == KORF1997:
+        specs = (corner_spec(max_depth), edge_spec(0, max_depth), edge_spec(6, max_depth))
+    elif name == STRONG:
+        specs = (phase_spec(max_depth), corner_spec(max_depth))
+    else:
+        raise ValueError(f"unknown Korf table set {name!r} (choose {STRONG} or {KORF1997})")
+    return TableSet(name, specs, max_depth)
+
+
+TABLE_SET_NAMES = (STRONG, KORF1997)
+
+# The full-size tables are what `cubelab tables status` lists.
+for _name in TABLE_SET_NAMES:
+    table_set(_name)

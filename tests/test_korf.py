@@ -1,0 +1,175 @@
+"""Korf's solver through the solver protocol, on tables built only a few moves deep (a weaker
+but still admissible heuristic), against a plain breadth-first search of states."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from cubelab.cube.moves import FACE_MOVES, alg_state, apply_moves, move_state, rotations
+from cubelab.cube.random_states import random_state
+from cubelab.cube.state import CubeState
+from cubelab.solvers import get_solver
+from cubelab.solvers.korf import KorfSolver
+from cubelab.solvers.protocol import (
+    BOUND, LOWER_BOUND, NODES, SolverError, new_cancel, new_counters,
+)
+
+TABLE_DEPTH = 5
+
+
+def _ball(radius: int) -> dict[bytes, int]:
+    dist = {CubeState.identity().key(): 0}
+    frontier = [CubeState.identity()]
+    for d in range(1, radius + 1):
+        nxt = []
+        for s in frontier:
+            for m in FACE_MOVES:
+                t = s * move_state(m)
+                if t.key() not in dist:
+                    dist[t.key()] = d
+                    nxt.append(t)
+        frontier = nxt
+    return dist
+
+
+@pytest.fixture(scope="module")
+def distance():
+    """Exact distance of states at most 6 moves from solved: meet in the middle of two radius-3
+    breadth-first searches."""
+    near = _ball(3)
+
+    def dist(state: CubeState) -> int:
+        best = near.get(state.key(), 99)
+        seen = {state.key()}
+        frontier = [state]
+        for d in range(1, 4):
+            nxt = []
+            for s in frontier:
+                for m in FACE_MOVES:
+                    t = s * move_state(m)
+                    if t.key() not in seen:
+                        seen.add(t.key())
+                        nxt.append(t)
+                        best = min(best, d + near.get(t.key(), 99))
+            frontier = nxt
+        assert best <= 6, "the test only knows distances up to 6"
+        return best
+
+    return dist
+
+
+@pytest.fixture(scope="module", params=["korf1997", "strong"])
+def solver(request):
+    s = KorfSolver(request.param, table_depth=TABLE_DEPTH, fallback=False, split_from=4)
+    s.prepare()
+    return s
+
+
+def _scramble(seed: int, n: int) -> CubeState:
+    rng = np.random.default_rng(seed)
+    return apply_moves(CubeState.identity(), [FACE_MOVES[i] for i in rng.integers(0, 18, n)])
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_short_scrambles_get_optimal_solutions(solver, distance, seed):
+    state = _scramble(seed, 1 + seed)
+    result = solver.solve(state)
+    assert result.found and result.verified and result.optimal
+    assert result.length["htm"] == distance(state) == result.lower_bound
+    assert result.status == "solved"
+
+
+def test_six_move_positions_on_both_threads_and_one(solver, distance):
+    for seed in (11, 12):
+        state = _scramble(seed, 6)
+        two = solver.solve(state)
+        one = KorfSolver(solver.tables, table_depth=TABLE_DEPTH, fallback=False, threads=1)
+        one._prepared = solver._prepared
+        single = one.solve(state)
+        assert two.length == single.length
+        assert two.length["htm"] == distance(state)
+
+
+def test_solved_cube_needs_no_moves(solver):
+    result = solver.solve(CubeState.identity())
+    assert result.moves == [] and result.optimal and result.lower_bound == 0 and result.verified
+
+
+def test_rotated_cube_is_solved_relative_to_its_centres(solver):
+    state = rotations()[5] * alg_state("R U2 F'")
+    result = solver.solve(state)
+    assert result.verified and result.length["htm"] == 3
+
+
+def test_max_length_below_the_optimum_finds_nothing_but_proves_a_bound(solver):
+    state = alg_state("R U F L")
+    result = solver.solve(state, max_length=2)
+    assert result.moves is None and not result.optimal
+    # proven: more than max_length, and the root's heuristic; never more than the truth (4)
+    assert result.status == "not found" and 3 <= result.lower_bound <= 4
+
+
+def test_counters_follow_the_search(solver):
+    counters = new_counters()
+    result = solver.solve(alg_state("R U F' D2 L"), counters=counters)
+    assert counters[NODES] == result.nodes > 0
+    assert counters[BOUND] == counters[LOWER_BOUND] == 5
+    assert [b["bound"] for b in result.detail["bounds"]][-1] == 5
+
+
+def test_a_raised_cancel_flag_stops_before_searching(solver):
+    cancel = new_cancel()
+    cancel[0] = 1
+    result = solver.solve(alg_state("R U F"), cancel=cancel)
+    assert result.moves is None and result.status == "cancelled" and not result.optimal
+
+
+def test_time_limit_returns_the_bound_it_proved(solver):
+    state = random_state(7)
+    result = solver.solve(state, time_limit=0.3)
+    assert result.status == "time limit" and result.moves is None and not result.optimal
+    assert result.lower_bound >= solver.heuristic(state)
+
+
+def test_on_solution_hears_the_answer(solver):
+    heard = []
+    result = solver.solve(alg_state("F2 U' R"), on_solution=heard.append)
+    assert [s.moves for s in heard] == [result.moves]
+
+
+def test_unreachable_positions_are_refused(solver):
+    s = CubeState.identity()
+    twisted = CubeState(s.cp, [1, 0, 0, 0, 0, 0, 0, 0], s.ep, s.eo)
+    with pytest.raises(SolverError):
+        solver.solve(twisted)
+
+
+@settings(max_examples=40)
+@given(st.lists(st.integers(0, 17), max_size=9))
+def test_heuristic_never_overestimates(solver, moves):
+    state = apply_moves(CubeState.identity(), [FACE_MOVES[m] for m in moves])
+    assert solver.heuristic(state) <= len(moves)
+
+
+def test_unknown_table_set_is_refused():
+    with pytest.raises(ValueError):
+        KorfSolver("enormous")
+
+
+def test_the_registry_builds_it():
+    s = get_solver("korf", tables="korf1997")
+    assert isinstance(s, KorfSolver) and s.name == "korf" and s.tables == "korf1997"
+
+
+@pytest.mark.slow
+def test_full_korf1997_tables_solve_ten_move_scrambles():
+    solver = KorfSolver("korf1997", fallback=False)
+    solver.prepare()
+    for seed in range(3):
+        state = _scramble(100 + seed, 10)
+        result = solver.solve(state)
+        assert result.optimal and result.verified and result.length["htm"] <= 10
+        assert solver.heuristic(state) <= result.length["htm"]
