@@ -114,7 +114,7 @@ class KociembaSolver:
             self._kernel_tables = tuple(_resident(a) for a in (
                 t.twist_move, t.flip_move, t.slice_move, t.corner_move, t.edge8_move,
                 t.twist_conj, t.edge8_conj, t.flipslice_class, t.corner_class, t.phase1_prune,
-                t.phase2_prune, t.corner_slice_prune, t.edge_slice_prune, mcp, mep,
+                t.twist_slice_prune, t.flip_slice_prune, t.phase2_prune, t.corner_slice_prune, t.edge_slice_prune, mcp, mep,
                 PHASE2_MOVES))
             kt = self._kernel_tables
             self._root_tables = (binomials(), kt[1], kt[0], kt[2], kt[7], kt[5], kt[9])

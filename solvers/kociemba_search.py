@@ -228,7 +228,7 @@ def _next_direction(st):
 @njit(cache=True, nogil=True)
 def search(st, lv, cps, eps, stack, out, work, roots, root_cp, root_ep, counters, cancel, stop,
            twist_move, flip_move, slice_move, corner_move, edge8_move, twist_conj, edge8_conj,
-           fs_cls, cp_cls, p1, p2, cs, es, mcp, mep, p2moves):
+           fs_cls, cp_cls, p1, ts, fsl, p2, cs, es, mcp, mep, p2moves):
     """Run until the next improvement (FOUND), exhaustion (EXHAUSTED) or a flag (STOPPED)."""
     while True:
         if cancel[0] != 0 or stop[0] != 0:
@@ -289,6 +289,11 @@ def search(st, lv, cps, eps, stack, out, work, roots, root_cp, root_ep, counters
                     continue
                 dist = 0
             else:
+                # two small tables that stay in cache turn most children away before the
+                # big table is read
+                comb = s2 // 24
+                if ts[t2 * 495 + comb] > togo or fsl[f2 * 495 + comb] > togo:
+                    continue
                 dist = _step_dist(lv[lvl, L_DIST], _p1_value(f2, t2, s2, fs_cls, twist_conj, p1))
                 if dist > togo:
                     continue

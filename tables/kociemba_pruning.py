@@ -186,3 +186,36 @@ def build_perm_slice(perm_move, move_columns, slice_move, p2moves, counters, can
         depth += 1
         counters[0] = filled
     return table
+
+
+@njit(cache=True, nogil=True)
+def build_coord_slice(coord_move, slice_move, counters, cancel):
+    """Exact phase-1 distance (bytes) over coord * 495 + slice slots, for twist or flip: a
+    small, cache-resident lower bound the search asks before the big table."""
+    n = coord_move.shape[0]
+    total = n * 495
+    table = np.full(total, 255, np.uint8)
+    table[0] = 0
+    filled = 1
+    depth = 0
+    counters[1] = total
+    while filled < total:
+        if cancel[0]:
+            return table
+        added = 0
+        for i in range(total):
+            if table[i] != depth:
+                continue
+            a = i // 495
+            comb = i % 495
+            for m in range(18):
+                j = coord_move[a, m] * 495 + slice_move[comb * 24, m] // 24
+                if table[j] == 255:
+                    table[j] = depth + 1
+                    added += 1
+        if added == 0:
+            break
+        filled += added
+        depth += 1
+        counters[0] = filled
+    return table

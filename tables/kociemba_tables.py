@@ -199,6 +199,18 @@ def _build_edge_slice(ctx):
     return _finish(ctx, table)
 
 
+def _build_twist_slice(ctx):
+    table = pruning.build_coord_slice(ctx.load("kociemba.twist_move"),
+                                      ctx.load("kociemba.slice_move"), ctx.counters, ctx.cancel)
+    return _finish(ctx, table)
+
+
+def _build_flip_slice(ctx):
+    table = pruning.build_coord_slice(ctx.load("kociemba.flip_move"),
+                                      ctx.load("kociemba.slice_move"), ctx.counters, ctx.cancel)
+    return _finish(ctx, table)
+
+
 def _spec(name, build, description, shape_bytes, deps=(), **params):
     return register(TableSpec(
         name=f"kociemba.{name}", solver="kociemba", params={"version": VERSION, **params},
@@ -235,6 +247,12 @@ SPECS = (
           (N_FLIPSLICE_CLASSES * N_TWIST + 3) // 4,
           ("flipslice_class", "flipslice_rep", "flip_move", "slice_move", "twist_move",
            "twist_conj"), entries=N_FLIPSLICE_CLASSES * N_TWIST),
+    _spec("twist_slice_prune", _build_twist_slice,
+          "phase 1: twist x UD-slice slots, distance", N_TWIST * 495, ("twist_move", "slice_move"),
+          entries=N_TWIST * 495),
+    _spec("flip_slice_prune", _build_flip_slice,
+          "phase 1: flip x UD-slice slots, distance", N_FLIP * 495, ("flip_move", "slice_move"),
+          entries=N_FLIP * 495),
     _spec("phase2_prune", _build_phase2,
           "phase 2: corner permutation class x UD-edge permutation, distance mod 3 (2 bits)",
           (N_CORNER_CLASSES * N_PERM8 + 3) // 4,
@@ -262,6 +280,8 @@ class KociembaTables(NamedTuple):
     flipslice_class: np.ndarray
     corner_class: np.ndarray
     phase1_prune: np.ndarray
+    twist_slice_prune: np.ndarray
+    flip_slice_prune: np.ndarray
     phase2_prune: np.ndarray
     corner_slice_prune: np.ndarray
     edge_slice_prune: np.ndarray
