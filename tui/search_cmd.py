@@ -1,0 +1,130 @@
+"""`cubelab search`: move sequences whose effect meets a predicate, one line per class, streamed."""
+
+from __future__ import annotations
+
+import json
+import sys
+import threading
+
+from cubelab.tui.errors import InputError
+
+_MAX_LENGTH = 20
+
+
+def register(sub) -> None:
+    p = sub.add_parser(
+        "search", help="find every move sequence up to N moves whose effect meets a predicate",
+        description="Predicates: ll (only the U layer changes), only PIECE... (e.g. only UFR UF), "
+                    "corner-3cycle, edge-3cycle, orient (twists/flips, nothing permuted), "
+                    "equals ALG (or 'equals facelets: ...', with --ignore for a partial one). "
+                    "One line per class of effects up to the 48 symmetries and inversion.")
+    p.add_argument("predicate", nargs="+", metavar="PREDICATE", help="what the effect must do")
+    p.add_argument("--max-length", "-n", type=int, required=True, metavar="N",
+                   help="longest sequences to search, in the metric")
+    p.add_argument("--metric", choices=("htm", "qtm"), default="htm",
+                   help="count half turns as one move (htm) or two (qtm) (default: %(default)s)")
+    p.add_argument("--auf", action="store_true",
+                   help="also treat effects that differ by a U turn before or after as one class")
+    p.add_argument("--ignore", action="append", default=[], metavar="PIECES",
+                   help="with equals: pieces that may end anywhere (e.g. --ignore UFR,UF)")
+    p.add_argument("--json", action="store_true",
+                   help="JSON Lines: one record per class, then a summary record")
+    p.set_defaults(func=run)
+
+
+def _predicate(args):
+    from cubelab.solvers.algsearch import parse_predicate
+    if args.ignore and args.predicate[0].lower() != "equals":
+        raise InputError("--ignore goes with the equals predicate")
+    try:
+        return parse_predicate(args.predicate, args.ignore)
+    except ValueError as e:
+        raise InputError(str(e)) from None
+
+
+def _class_line(c) -> str:
+    d = c.as_dict()
+    return (f"{c.length:>3}  {d['moves']:<34} corners {d['corners']:<18} edges {d['edges']:<18} "
+            f"order {d['order']:<4} morph {d['morph']}")
+
+
+def run(args) -> int:
+    if not 1 <= args.max_length <= _MAX_LENGTH:
+        raise InputError(f"--max-length must lie between 1 and {_MAX_LENGTH}")
+    predicate = _predicate(args)
+    from cubelab.solvers.algsearch import SearchTooBig, check_size, search
+    from cubelab.solvers.protocol import BEST, BOUND, NODES, new_cancel, new_counters
+    try:
+        check_size(args.metric, args.max_length)
+    except SearchTooBig as e:
+        raise InputError(str(e)) from None
+
+    counters, cancel = new_counters(), new_cancel()
+    lock = threading.Lock()
+    tty = sys.stderr.isatty() and not args.json
+    shown = [False]
+
+    def clear_bar():
+        if shown[0]:
+            sys.stderr.write("\r\033[K")
+            sys.stderr.flush()
+            shown[0] = False
+
+    def on_class(c):
+        with lock:
+            clear_bar()
+            if args.json:
+                record = c.as_dict()
+                del record["sequences"]     # still being counted; the summary has them
+                print(json.dumps({"type": "class", **record}), flush=True)
+            else:
+                print(_class_line(c), flush=True)
+
+    if not args.json:
+        print(f"{predicate.description}; up to {args.max_length} {args.metric.upper()}"
+              f"{', classes up to AUF too' if args.auf else ''}")
+        print(f"{'len':>3}  {'first sequence found':<34} {'cycles':<24}")
+    outcome: dict = {}
+
+    def work():
+        try:
+            outcome["result"] = search(predicate, args.max_length, args.metric, auf=args.auf,
+                                       on_class=on_class, counters=counters, cancel=cancel)
+        except BaseException as e:  # re-raised in the main thread
+            outcome["error"] = e
+
+    worker = threading.Thread(target=work, name="algsearch", daemon=True)
+    worker.start()
+    interrupted = False
+    try:
+        while worker.is_alive():
+            worker.join(0.2)
+            if tty and worker.is_alive():
+                with lock:
+                    sys.stderr.write(f"\rsearching length {counters[BOUND]}: "
+                                     f"{counters[NODES]:,} first halves, {counters[BEST]:,} classes")
+                    sys.stderr.flush()
+                    shown[0] = True
+    except KeyboardInterrupt:
+        interrupted = True
+        cancel[0] = 1
+        worker.join()
+    with lock:
+        clear_bar()
+    if "error" in outcome:
+        raise outcome["error"]
+    res = outcome["result"]
+    summary = {"classes": len(res.classes), "sequences": res.sequences,
+               "complete_to": res.lengths_done, "seconds": round(res.seconds, 3),
+               "status": res.status}
+    if args.json:
+        summary["sequences_by_class"] = [
+            {str(k): v for k, v in sorted(c.sequences.items())} for c in res.classes]
+        print(json.dumps({"type": "summary", "predicate": predicate.name, "metric": args.metric,
+                          "max_length": args.max_length, **summary}), flush=True)
+    else:
+        shortest = min((c.length for c in res.classes), default=None)
+        print(f"{len(res.classes)} classes, {res.sequences:,} sequences"
+              f"{f', shortest {shortest}' if shortest else ''}; lengths 1..{res.lengths_done} "
+              f"complete in {res.seconds:.1f} s" + ("" if res.status == "done" else " (cancelled)"))
+    return 130 if interrupted else 0
