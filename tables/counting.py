@@ -332,10 +332,9 @@ def bucket_scatter(out_bucket, out_key, n, cursor, dest):
 
 
 @njit(cache=True, nogil=True)
-def sort_dedupe(offsets, keys, b0, b1, p1_off, p1_keys, p2_off, p2_keys, kept, stats):
+def sort_dedupe(offsets, keys, b0, b1, p1_off, p1_keys, p2_off, p2_keys, kept):
     """For buckets b0..b1-1: sort, drop repeats and keys present in the two earlier levels,
-    compacting survivors to the front of each bucket (kept[b] of them); stats += (positions,
-    classes up to symmetry, classes up to symmetry and inversion)."""
+    compacting survivors to the front of each bucket (kept[b] of them)."""
     for b in range(b0, b1):
         s, e = offsets[b], offsets[b + 1]
         if e == s:
@@ -363,10 +362,6 @@ def sort_dedupe(offsets, keys, b0, b1, p1_off, p1_keys, p2_off, p2_keys, kept, s
                 continue
             keys[w] = k
             w += 1
-            positions, classes = class_sizes(k)
-            stats[0] += positions
-            stats[1] += classes
-            stats[2] += 1
         kept[b] = w - s
 
 
@@ -377,6 +372,55 @@ def compact(offsets, keys, kept, new_offsets, new_keys, b0, b1):
         d = new_offsets[b]
         for i in range(kept[b]):
             new_keys[d + i] = keys[s + i]
+
+
+@njit(cache=True, nogil=True)
+def merge_count(a_off, a_keys, b_off, b_keys, b0, b1, sizes):
+    """sizes[b] = the size of the union of the two sorted, repeat-free buckets b."""
+    for b in range(b0, b1):
+        i, ie = a_off[b], a_off[b + 1]
+        j, je = b_off[b], b_off[b + 1]
+        n = 0
+        while i < ie and j < je:
+            if a_keys[i] < b_keys[j]:
+                i += 1
+            elif b_keys[j] < a_keys[i]:
+                j += 1
+            else:
+                i += 1
+                j += 1
+            n += 1
+        sizes[b] = n + (ie - i) + (je - j)
+
+
+@njit(cache=True, nogil=True)
+def merge_write(a_off, a_keys, b_off, b_keys, b0, b1, out_off, out):
+    for b in range(b0, b1):
+        i, ie = a_off[b], a_off[b + 1]
+        j, je = b_off[b], b_off[b + 1]
+        w = out_off[b]
+        while i < ie or j < je:
+            if j >= je or (i < ie and a_keys[i] < b_keys[j]):
+                out[w] = a_keys[i]
+                i += 1
+            elif i >= ie or b_keys[j] < a_keys[i]:
+                out[w] = b_keys[j]
+                j += 1
+            else:
+                out[w] = a_keys[i]
+                i += 1
+                j += 1
+            w += 1
+
+
+@njit(cache=True, nogil=True)
+def level_stats(keys, start, stop, stats):
+    """stats += (positions, classes up to symmetry, classes up to symmetry and inversion)."""
+    for r in range(start, stop):
+        positions, classes = class_sizes(keys[r])
+        stats[0] += positions
+        stats[1] += classes
+        stats[2] += 1
 
 
 # ---- the driver ----------------------------------------------------------------------------
@@ -484,51 +528,37 @@ def run_threads(jobs: list[Callable[[], object]], cancel: np.ndarray) -> list[ob
     return results
 
 
-def next_level(current: Level, previous: Level, before: Level, metric: str, *, depth: int,
-               threads: int = 2, progress=None, cancel: np.ndarray | None = None
-               ) -> tuple[Level, LevelCount]:
-    """The classes at distance depth, from those at depth-1 (current), depth-2 (previous) and,
-    in the half-turn metric where a move can stay at the same distance, depth-1 again: the
-    classes to remove are those of `previous` and `before`."""
-    start_time = time.perf_counter()
-    cancel = cancel if cancel is not None else np.zeros(1, np.int32)
+CHUNK_BYTES = 1 << 30
+"""Memory for one batch of neighbours: a level is expanded in batches of classes this size
+allows (18 bytes a neighbour), each batch merged into the level being built."""
+
+
+def chunk_classes(metric: str, budget: int = CHUNK_BYTES) -> int:
+    return max(1, budget // (2 * len(metric_moves(metric)) * 18))
+
+
+def _expand_batch(current: Level, start: int, stop: int, previous: Level, before: Level,
+                  metric: str, threads: int, cancel: np.ndarray, done: np.ndarray
+                  ) -> tuple[Level, int, int]:
+    """The classes next to current[start:stop], sorted, without repeats and without those of
+    `previous` and `before`: (level, neighbours generated, bytes held at the peak)."""
     sym = symmetry_table()
     moves = move_table(metric)
     per_class = 2 * moves.shape[0]
-    n = len(current)
-    parts = _split(n, max(1, threads))
-    counters = np.zeros(max(1, len(parts)), np.int64)
+    parts = _split(stop - start, max(1, threads))
+    parts = [(start + a, start + b) for a, b in parts]
     outs = [(np.empty((b - a) * per_class, np.uint16), np.empty((b - a) * per_class, np.uint64))
             for a, b in parts]
 
     def expander(i):
         a, b = parts[i]
         return expand(current.offsets, current.keys, a, b, moves, sym, outs[i][0], outs[i][1],
-                      counters, i, cancel)
+                      done, i, cancel)
 
-    stop = threading.Event()
-
-    def watch():
-        while not stop.wait(0.2):
-            progress(Progress(depth, int(counters.sum()), n))
-
-    watcher = None
-    if progress is not None:
-        progress(Progress(depth, 0, n))
-        watcher = threading.Thread(target=watch, daemon=True)
-        watcher.start()
-    try:
-        written = run_threads([lambda i=i: expander(i) for i in range(len(parts))], cancel)
-    finally:
-        stop.set()
-        if watcher is not None:
-            watcher.join()
+    written = run_threads([lambda i=i: expander(i) for i in range(len(parts))], cancel)
     if cancel[0] or any(w < 0 for w in written):
-        raise Cancelled(f"count cancelled at depth {depth}")
-    if progress is not None:
-        progress(Progress(depth, n, n, "sort"))
+        raise Cancelled("count cancelled")
     peak = sum(a.nbytes + b.nbytes for a, b in outs)
-
     hist = np.zeros(N_BUCKETS, np.int64)
     for (ob, _), w in zip(outs, written):
         bucket_histogram(ob, w, hist)
@@ -541,25 +571,91 @@ def next_level(current: Level, previous: Level, before: Level, metric: str, *, d
     for (ob, ok), w in zip(outs, written):
         bucket_scatter(ob, ok, w, cursor, keys)
     del outs
-
     kept = np.zeros(N_BUCKETS, np.int64)
     ranges = _bucket_ranges(offsets, max(1, threads))
-    stats = [np.zeros(3, np.int64) for _ in ranges]
-    run_threads([lambda r=r, st=st: sort_dedupe(offsets, keys, r[0], r[1], previous.offsets,
-                                                previous.keys, before.offsets, before.keys,
-                                                kept, st)
-                 for r, st in zip(ranges, stats)], cancel)
+    run_threads([lambda r=r: sort_dedupe(offsets, keys, r[0], r[1], previous.offsets,
+                                         previous.keys, before.offsets, before.keys, kept)
+                 for r in ranges], cancel)
     new_offsets = np.zeros(N_BUCKETS + 1, np.int64)
     np.cumsum(kept, out=new_offsets[1:])
     new_keys = np.empty(int(new_offsets[-1]), np.uint64)
     run_threads([lambda r=r: compact(offsets, keys, kept, new_offsets, new_keys, r[0], r[1])
                  for r in ranges], cancel)
-    peak = max(peak, keys.nbytes + new_keys.nbytes)
-    del keys
-    st = np.sum(stats, axis=0)
-    level = Level(new_offsets, new_keys)
+    return Level(new_offsets, new_keys), total, max(peak, keys.nbytes + new_keys.nbytes)
+
+
+def merge(a: Level, b: Level, threads: int, cancel: np.ndarray) -> Level:
+    """The union of two levels."""
+    if len(a) == 0:
+        return b
+    if len(b) == 0:
+        return a
+    sizes = np.zeros(N_BUCKETS, np.int64)
+    both = a.offsets + b.offsets
+    ranges = _bucket_ranges(both, max(1, threads))
+    run_threads([lambda r=r: merge_count(a.offsets, a.keys, b.offsets, b.keys, r[0], r[1], sizes)
+                 for r in ranges], cancel)
+    offsets = np.zeros(N_BUCKETS + 1, np.int64)
+    np.cumsum(sizes, out=offsets[1:])
+    keys = np.empty(int(offsets[-1]), np.uint64)
+    run_threads([lambda r=r: merge_write(a.offsets, a.keys, b.offsets, b.keys, r[0], r[1],
+                                         offsets, keys)
+                 for r in ranges], cancel)
+    return Level(offsets, keys)
+
+
+def next_level(current: Level, previous: Level, before: Level, metric: str, *, depth: int,
+               threads: int = 2, progress=None, cancel: np.ndarray | None = None,
+               batch: int | None = None) -> tuple[Level, LevelCount]:
+    """The classes at distance depth, from those at depth-1 (current): their neighbours minus
+    the classes of `previous` (depth-2) and `before` (depth-1 again in the half-turn metric,
+    where a move can keep the distance). Expanded `batch` classes at a time."""
+    start_time = time.perf_counter()
+    cancel = cancel if cancel is not None else np.zeros(1, np.int32)
+    n = len(current)
+    batch = batch or chunk_classes(metric)
+    done = np.zeros(max(1, threads), np.int64)
+    finished = [0]
+    stop = threading.Event()
+
+    def watch():
+        while not stop.wait(0.2):
+            progress(Progress(depth, finished[0] + int(done.sum()), n))
+
+    watcher = None
+    if progress is not None:
+        progress(Progress(depth, 0, n))
+        watcher = threading.Thread(target=watch, daemon=True)
+        watcher.start()
+    level, candidates, peak = Level.empty(), 0, 0
+    try:
+        for start in range(0, n, batch):
+            stop_at = min(n, start + batch)
+            done[:] = 0
+            part, made, held = _expand_batch(current, start, stop_at, previous, before, metric,
+                                             threads, cancel, done)
+            finished[0] = stop_at
+            candidates += made
+            merged = merge(level, part, threads, cancel)
+            peak = max(peak, held + level.keys.nbytes,
+                       level.keys.nbytes + part.keys.nbytes + merged.keys.nbytes)
+            level = merged
+            del part, merged
+    except Cancelled:
+        raise Cancelled(f"count cancelled at depth {depth}") from None
+    finally:
+        stop.set()
+        if watcher is not None:
+            watcher.join()
+    if progress is not None:
+        progress(Progress(depth, n, n, "sort"))
+    ranges = _split(len(level), max(1, threads))
+    stats = [np.zeros(3, np.int64) for _ in ranges]
+    run_threads([lambda r=r, st=st: level_stats(level.keys, r[0], r[1], st)
+                 for r, st in zip(ranges, stats)], cancel)
+    st = np.sum(stats, axis=0) if stats else np.zeros(3, np.int64)
     return level, LevelCount(depth, int(st[0]), int(st[1]), int(st[2]),
-                             time.perf_counter() - start_time, total, peak)
+                             time.perf_counter() - start_time, candidates, peak)
 
 
 def warm_up(cancel: np.ndarray | None = None) -> None:
@@ -571,8 +667,10 @@ def warm_up(cancel: np.ndarray | None = None) -> None:
 
 def count_positions(metric: str, depth: int, *, threads: int = 2, progress=None,
                     on_level: Callable[[LevelCount], None] | None = None,
-                    cancel: np.ndarray | None = None) -> list[LevelCount]:
-    """Pos(n) for n = 0..depth in the metric ('qtm' or 'htm'), with the class counts."""
+                    cancel: np.ndarray | None = None,
+                    batch: int | None = None) -> list[LevelCount]:
+    """Pos(n) for n = 0..depth in the metric ('qtm' or 'htm'), with the class counts; levels
+    are expanded `batch` classes at a time (default: what CHUNK_BYTES allows)."""
     metric_moves(metric)
     warm_up(cancel)
     t0 = time.perf_counter()
@@ -587,7 +685,7 @@ def count_positions(metric: str, depth: int, *, threads: int = 2, progress=None,
         # two classes at the same distance: only depth-2 needs removing.
         before = current if metric == "htm" else Level.empty()
         level, count = next_level(current, previous, before, metric, depth=d, threads=threads,
-                                  progress=progress, cancel=cancel)
+                                  progress=progress, cancel=cancel, batch=batch)
         counts.append(count)
         if on_level is not None:
             on_level(count)
@@ -605,15 +703,15 @@ def estimated_classes(metric: str, depth: int) -> float:
     return table[-1] / 96 * ratio ** (depth - len(table) + 1)
 
 
-def estimated_bytes(metric: str, depth: int) -> int:
-    """Peak memory of a count to this depth: the last expansion's candidates (a 2-byte bucket
-    and an 8-byte key each, then the key again once bucket-sorted) plus three levels of keys."""
+def estimated_bytes(metric: str, depth: int, budget: int = CHUNK_BYTES) -> int:
+    """Peak memory of a count to this depth: one batch of neighbours (at most `budget`), the
+    keys of depths d-2 and d-1, and those of depth d twice while a batch is merged in."""
     if depth <= 0:
         return 0
-    nm = len(metric_moves(metric))
+    per_class = 2 * len(metric_moves(metric)) * 18
     before = estimated_classes(metric, depth - 1)
-    levels = sum(estimated_classes(metric, d) for d in (depth - 2, depth - 1, depth) if d >= 0)
-    return int(before * 2 * nm * 18 + levels * 8)
+    levels = sum(estimated_classes(metric, d) for d in (depth - 2, depth - 1) if d >= 0)
+    return int(min(before * per_class, budget) + 8 * (levels + 2 * estimated_classes(metric, depth)))
 
 
 if __name__ == "__main__":

@@ -155,6 +155,22 @@ def test_one_thread_and_two_agree():
     assert [c.as_dict() | {"seconds": 0} for c in one] == [c.as_dict() | {"seconds": 0} for c in two]
 
 
+def test_small_batches_give_the_same_counts():
+    whole = counting.count_positions("qtm", 6)
+    batched = counting.count_positions("qtm", 6, batch=7)
+    assert [(c.positions, c.classes_sym, c.classes_sym_inv) for c in whole] == \
+        [(c.positions, c.classes_sym, c.classes_sym_inv) for c in batched]
+
+
+def test_merge_is_a_union():
+    e = counting.Level.empty()
+    one = counting.identity_level()
+    level1, _ = counting.next_level(one, e, e, "htm", depth=1)
+    both = counting.merge(level1, one, 2, np.zeros(1, np.int32))
+    assert len(both) == len(level1) + 1
+    assert len(counting.merge(both, level1, 2, np.zeros(1, np.int32))) == len(both)
+
+
 def test_cancel_stops_the_count():
     cancel = np.ones(1, np.int32)
     with pytest.raises(counting.Cancelled):
