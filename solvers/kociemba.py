@@ -5,7 +5,8 @@ Stopping rules:
 - neither max_length nor time_limit: stop at the first solution of at most 20 moves;
 - max_length only: stop at the first solution of at most max_length moves (or when the search
   proves there is none: status "not found");
-- time_limit only: keep improving until the time is up or the best solution is proven optimal;
+- time_limit only: keep improving until the time is up or the best solution is proven optimal
+  (if the time is up before any solution, go on to the first one: it comes within milliseconds);
 - both: stop at the first solution within max_length, or when the time is up.
 Every improvement goes to on_solution as it is found. The search runs in six directions (the
 cube conjugated onto each of its three axes, and its inverse likewise) as min2phase does.
@@ -96,7 +97,8 @@ class KociembaSolver:
             raise ValueError("directions must be between 1 and 6")
         self.directions = directions
         self.phase2_cap = phase2_cap
-        """Phase 2 is first tried with at most this many moves (lifted to prove optimality)."""
+        """Once solutions of 20 moves or less are sought, phase 2 is tried with at most this many
+        moves (lifted again to prove optimality)."""
         self._tables = None
         self._lock = threading.Lock()
         self.load_seconds = 0.0
@@ -235,6 +237,9 @@ class KociembaSolver:
                         st[ks.S_CAP], st[ks.S_CAPPED] = MAX_LENGTH, 0
                         continue
                     break
+                elif best is None and target is None and not cancel[0]:
+                    # time_limit alone promises a solution: go on to the first one
+                    stop[0] = 0
                 else:
                     stopped = "cancelled" if cancel[0] else "time limit"
                     break

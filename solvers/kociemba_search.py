@@ -24,6 +24,7 @@ from cubelab.tables.packed import get2
 EXHAUSTED, FOUND, STOPPED = 0, 1, 2
 MAX_DEPTH = 32          # phase-1 and phase-2 stacks; no solution is searched beyond 31 moves
 FLUSH = 4096            # nodes between counter updates and flag checks
+CAP_FROM = 20           # the phase-2 cap applies once solutions must be this short
 
 # slots of the int64 state array `st`
 S_DIR, S_N1, S_LVL, S_LIMIT, S_INIT, S_VALID, S_NDIR, S_OUTLEN, S_OUTDIR, S_CAP, S_CAPPED = range(11)
@@ -183,8 +184,9 @@ def _leaf(n1, sp, st, lv, cps, eps, stack, out, work, counters, cancel, stop, mc
     budget = st[S_LIMIT] - n1
     if budget < 0:
         return EXHAUSTED
-    if budget > st[S_CAP]:
+    if budget > st[S_CAP] and st[S_LIMIT] <= CAP_FROM:
         # long phase-2 searches cost much and rarely win: a longer phase 1 usually does better
+        # (not before a first good solution: then any solution is worth having quickly)
         budget = st[S_CAP]
         st[S_CAPPED] = 1
     # bring the cached cubies up to the leaf (levels below S_VALID are still right)

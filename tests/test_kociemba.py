@@ -3,7 +3,6 @@
 import threading
 import time
 
-import numpy as np
 import pytest
 
 from cubelab.cube.moves import alg_state, apply_moves

@@ -7,10 +7,9 @@ from cubelab.cube.moves import FACE_MOVES, apply_moves, move_state
 from cubelab.cube.random_states import random_state
 from cubelab.cube.symmetry import conjugate
 from cubelab.cube.state import CubeState
-from cubelab.tables.kociemba_coords import PHASE2_MOVES, N_PERM8, N_TWIST
+from cubelab.tables.kociemba_coords import PHASE2_MOVES
 from cubelab.tables.kociemba_tables import phase1_coordinates, phase2_coordinates
 from cubelab.tables.store import load_or_build
-from cubelab.tables.packed import unpack2
 
 STATES = [random_state(seed) for seed in range(12)]
 
