@@ -193,7 +193,8 @@ def main(argv=None) -> int:
         rows["RubikTwoPhase"] = bench_rtp(states, BUDGETS)
         print("RubikTwoPhase", rows["RubikTwoPhase"], flush=True)
 
-    keys = ["median_ms", "p90_ms", "cpu_median_ms", "cpu_p90_ms"] + [f"mean_len_{b:g}s" for b in BUDGETS] + ["load_s", "compile_s"]
+    keys = (["median_ms", "p90_ms", "cpu_median_ms", "cpu_p90_ms"]
+            + [f"mean_len_{b:g}s" for b in BUDGETS] + ["load_s", "compile_s"])
     print()
     print("| solver | " + " | ".join(keys) + " |")
     print("|---" * (len(keys) + 1) + "|")

@@ -39,7 +39,7 @@ _AXIS_NAMES = ("UD", "RL", "FB")
 _WARM_UP = "R U F' L2 D B R' U2 F D' L B2 U R2 F'"
 
 
-_RESIDENT: dict[int, np.ndarray] = {}
+_RESIDENT: dict[int, tuple[np.ndarray, np.ndarray]] = {}   # id(source) -> (source, copy)
 _RESIDENT_LOCK = threading.Lock()
 
 
@@ -53,8 +53,8 @@ def _resident(arr: np.ndarray) -> np.ndarray:
         return arr
     with _RESIDENT_LOCK:
         hit = _RESIDENT.get(id(arr))
-        if hit is not None and hit.base is not None:
-            return hit
+        if hit is not None and hit[0] is arr:   # holding the source keeps its id unique
+            return hit[1]
         advice = getattr(mmap, "MADV_HUGEPAGE", None)
         if advice is None:
             copy = np.array(arr)
@@ -67,7 +67,7 @@ def _resident(arr: np.ndarray) -> np.ndarray:
             copy = np.frombuffer(buf, dtype=arr.dtype, count=arr.size).reshape(arr.shape)
             copy[...] = arr
         copy.flags.writeable = False
-        _RESIDENT[id(arr)] = copy
+        _RESIDENT[id(arr)] = (arr, copy)
         return copy
 
 
@@ -88,7 +88,7 @@ class KociembaSolver:
     """Two-phase search on symmetry-reduced exact distance tables (see the module docstring)."""
 
     name = "kociemba"
-    description = "Kociemba's two-phase algorithm: near-optimal in milliseconds, improving with time"
+    description = "Kociemba's two-phase: near-optimal in milliseconds, improving with time"
 
     def __init__(self, tables: str = "full", directions: int = 6, phase2_cap: int = 10):
         if tables != "full":
@@ -116,8 +116,8 @@ class KociembaSolver:
             self._kernel_tables = tuple(_resident(a) for a in (
                 t.twist_move, t.flip_move, t.slice_move, t.corner_move, t.edge8_move,
                 t.twist_conj, t.edge8_conj, t.flipslice_class, t.corner_class, t.phase1_prune,
-                t.twist_slice_prune, t.flip_slice_prune, t.phase2_prune, t.corner_slice_prune, t.edge_slice_prune, mcp, mep,
-                PHASE2_MOVES))
+                t.twist_slice_prune, t.flip_slice_prune, t.phase2_prune, t.corner_slice_prune,
+                t.edge_slice_prune, mcp, mep, PHASE2_MOVES))
             kt = self._kernel_tables
             self._root_tables = (binomials(), kt[1], kt[0], kt[2], kt[7], kt[5], kt[9])
             from cubelab.cube.symmetry import move_conjugation, symmetry_inverse_index
@@ -158,7 +158,8 @@ class KociembaSolver:
         return result
 
     def _roots(self, normal: CubeState):
-        """The distinct search directions: (symmetry, inverse?, cubie arrays)."""
+        """The distinct search directions: (symmetry k, inverse?, S_k Q S_k^-1) where Q is the
+        state or its inverse."""
         from cubelab.cube.symmetry import conjugate
         inverse = normal.inverse()
         chosen, seen = [], set()

@@ -27,7 +27,8 @@ FLUSH = 4096            # nodes between counter updates and flag checks
 CAP_FROM = 20           # the phase-2 cap applies once solutions must be this short
 
 # slots of the int64 state array `st`
-S_DIR, S_N1, S_LVL, S_LIMIT, S_INIT, S_VALID, S_NDIR, S_OUTLEN, S_OUTDIR, S_CAP, S_CAPPED = range(11)
+(S_DIR, S_N1, S_LVL, S_LIMIT, S_INIT, S_VALID, S_NDIR, S_OUTLEN, S_OUTDIR, S_CAP,
+ S_CAPPED) = range(11)
 N_STATE = 12
 # columns of the phase-1 level array `lv`
 L_NEXT, L_MOVE, L_FLIP, L_TWIST, L_SLICE, L_DIST = range(6)

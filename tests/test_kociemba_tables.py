@@ -56,11 +56,13 @@ def test_conjugation_tables_follow_the_model():
     tc, ec = table("twist_conj"), table("edge8_conj")
     for s in STATES[:4]:
         for k in range(16):
-            assert tc[phase1_coordinates(s)["twist"], k] == phase1_coordinates(conjugate(s, k))["twist"]
+            expected = phase1_coordinates(conjugate(s, k))["twist"]
+            assert tc[phase1_coordinates(s)["twist"], k] == expected
     for seed in range(4):
         s = phase2_state(seed)
         for k in range(16):
-            assert ec[phase2_coordinates(s)["edge8"], k] == phase2_coordinates(conjugate(s, k))["edge8"]
+            expected = phase2_coordinates(conjugate(s, k))["edge8"]
+            assert ec[phase2_coordinates(s)["edge8"], k] == expected
 
 
 def test_symmetry_classes_map_to_their_representatives():
