@@ -15,13 +15,19 @@ class LockUnavailable(OSError):
     """The lock file cannot be created (read-only or missing directory)."""
 
 
-def _flock_polling(fd: int, on_wait, check, poll: float) -> None:
+class LockBusy(Exception):
+    """Another process holds the lock (raised instead of waiting when asked not to wait)."""
+
+
+def _flock_polling(fd: int, on_wait, check, poll: float, wait: bool) -> None:
     told = False
     while True:
         try:
             fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
             return
         except BlockingIOError:
+            if not wait:
+                raise LockBusy() from None
             if not told and on_wait is not None:
                 on_wait()
             told = True
@@ -30,7 +36,7 @@ def _flock_polling(fd: int, on_wait, check, poll: float) -> None:
             time.sleep(poll)
 
 
-def _open_locked(path: Path, on_wait, check, poll: float) -> int:
+def _open_locked(path: Path, on_wait, check, poll: float, wait: bool) -> int:
     """Open `path` and hold an exclusive flock on it; return the descriptor.
 
     The holder deletes the file before releasing it (so no lock file is left behind), which means
@@ -42,7 +48,7 @@ def _open_locked(path: Path, on_wait, check, poll: float) -> int:
         except OSError as e:
             raise LockUnavailable(e.errno, f"cannot create lock file {path}: {e.strerror}") from e
         try:
-            _flock_polling(fd, on_wait, check, poll)
+            _flock_polling(fd, on_wait, check, poll, wait)
             try:
                 same = os.stat(path).st_ino == os.fstat(fd).st_ino
             except FileNotFoundError:
@@ -58,15 +64,16 @@ def _open_locked(path: Path, on_wait, check, poll: float) -> int:
 
 @contextmanager
 def file_lock(path: Path, *, on_wait: Callable[[], None] | None = None,
-              check: Callable[[], None] | None = None, poll: float = 0.05):
+              check: Callable[[], None] | None = None, poll: float = 0.05, wait: bool = True):
     """Hold an exclusive advisory lock on `path` (created if needed, removed on release).
 
     on_wait() is called once if another process holds the lock; check() is called between polls
     while waiting and may raise to stop waiting (cancellation).
-    Raises LockUnavailable when the lock file cannot be created.
+    Raises LockUnavailable when the lock file cannot be created, and LockBusy instead of
+    waiting when `wait` is false.
     """
     path = Path(path)
-    fd = _open_locked(path, on_wait, check, poll)
+    fd = _open_locked(path, on_wait, check, poll, wait)
     try:
         yield
     finally:

@@ -39,12 +39,35 @@ CANCELLED = -1
 class Factor:
     """One coordinate of the product: its size and move table (size, n_moves); or, for a
     dependent factor, a delta table (other factor's size, n_moves), the index of that factor
-    in the product, and an add table (size, size)."""
+    in the product, and an add table (size, size). `solved` is its value on the solved cube."""
 
     size: int
     table: np.ndarray
     depends_on: int = -1
     add: np.ndarray | None = None
+    solved: int = 0
+
+    @classmethod
+    def of(cls, coord, moves=None) -> "Factor":
+        """A factor for a coordinate, with its move table for the given moves."""
+        from .movetables import move_table
+        return cls(coord.size, move_table(coord, moves), solved=coord.solved())
+
+    @classmethod
+    def dependent(cls, orientation, positions, on: int, moves=None) -> "Factor":
+        """The orientation-by-piece coordinate `orientation`, whose moves depend on the
+        positions coordinate `positions`, which is factor number `on` of the product."""
+        from .movetables import orientation_add_table, orientation_delta_table
+        return cls(orientation.size, orientation_delta_table(orientation, positions, moves),
+                   depends_on=on, add=orientation_add_table(orientation),
+                   solved=orientation.solved())
+
+
+def solved_index(factors) -> int:
+    idx = 0
+    for f in factors:
+        idx = idx * f.size + f.solved
+    return idx
 
 
 # ---- packed access by width ---------------------------------------------------------------
@@ -178,9 +201,10 @@ def _flags(cancel, counters):
             np.zeros(4, np.int64) if counters is None else counters)
 
 
-def distance_table(factors, *, bits: int = 4, starts=(0,), max_depth: int = 255,
+def distance_table(factors, *, bits: int = 4, starts=None, max_depth: int = 255,
                    cancel=None, counters=None) -> np.ndarray:
-    """The packed distance table over the product of `factors` (first most significant).
+    """The packed distance table over the product of `factors` (first most significant),
+    from `starts` (product values; the solved one by default).
 
     Raises pruning.Cancelled if the cancel flag goes up; returns the table otherwise. Entries
     never reached stay unknown (15 or 3)."""
@@ -204,6 +228,8 @@ def distance_table(factors, *, bits: int = 4, starts=(0,), max_depth: int = 255,
     adds = [f.add if f.add is not None else np.zeros((0, 0), np.int32) for f in factors]
     add, add_off = flatten(adds)
     n = int(np.prod(sizes))
+    if starts is None:
+        starts = [solved_index(factors)]
     starts = np.asarray(starts, dtype=np.int64).reshape(-1)
     if starts.size == 0 or starts.min() < 0 or starts.max() >= n:
         raise ValueError("start values out of range")
@@ -229,7 +255,6 @@ def depth_histogram(table: np.ndarray, n: int, bits: int = 4) -> dict[int, int]:
 
 if __name__ == "__main__":
     from .coords import UD_SLICE, TWIST
-    from .movetables import move_table
-    fs = [Factor(c.size, move_table(c)) for c in (UD_SLICE, TWIST)]
+    fs = [Factor.of(c) for c in (UD_SLICE, TWIST)]
     t = distance_table(fs)
     print("slice x twist distances:", depth_histogram(t, UD_SLICE.size * TWIST.size))

@@ -10,6 +10,7 @@ TABLE_MODULES = (
     "cubelab.tables.kociemba_tables",
     "cubelab.tables.korf_tables",
     "cubelab.tables.thistlethwaite_tables",
+    "cubelab.tables.pocket_tables",
 )
 
 _specs: dict = {}

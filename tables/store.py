@@ -29,7 +29,7 @@ import numpy as np
 from cubelab.cube.paths import data_dir
 
 from . import registry
-from .lock import LockUnavailable, file_lock
+from .lock import LockBusy, file_lock
 
 FORMAT_VERSION = 1
 MAGIC = b"CUBELABT"
@@ -420,7 +420,7 @@ def _load_or_build(spec: TableSpec, progress, cancel, log) -> tuple[np.ndarray, 
         try:
             path.parent.mkdir(parents=True, exist_ok=True)
             held.enter_context(file_lock(
-                path.with_name(path.name + ".lock"), check=check,
+                lock_path(spec), check=check,
                 on_wait=lambda: _say(log, f"waiting for another process building {spec.name}")))
         except OSError as e:
             # The directory cannot be created or locked (read-only, not a directory): build
@@ -479,7 +479,7 @@ def _run_build(spec: TableSpec, progress, cancel, log) -> tuple[np.ndarray, floa
     if not isinstance(result, np.ndarray) or result.dtype.hasobject:
         raise TableError(f"builder of {spec.name} returned {type(result).__name__}, "
                          f"not a numeric numpy array")
-    arr = np.ascontiguousarray(result)
+    arr = result if result.flags.c_contiguous else result.copy(order="C")
     arr.flags.writeable = False
     _say(log, f"built {spec.name} in {seconds:.1f} s ({arr.nbytes:,} bytes)")
     return arr, seconds
@@ -520,6 +520,36 @@ def verify_table(spec) -> str | None:
     except _Problem as p:
         return str(p)
     return None
+
+
+def lock_path(spec) -> Path:
+    path = table_path(spec)
+    return path.with_name(path.name + ".lock")
+
+
+def clear_stray_files() -> list[str]:
+    """Delete what no registered spec accounts for: files of tables no longer registered and
+    temporary files left by builds that were killed (not those of builds still running).
+    Returns the names of what was removed."""
+    directory = tables_dir()
+    if not directory.is_dir():
+        return []
+    known = {table_path(s).name for s in registered().values()}
+    removed = []
+    for path in sorted(directory.iterdir()):
+        if path.name.endswith(SUFFIX) and path.name not in known:
+            name = path.name[:-len(SUFFIX)]
+        elif path.name.startswith(".") and path.name.endswith(".tmp"):
+            name = path.name[1:-len(".tmp")].rsplit(".", 1)[0]
+        else:
+            continue
+        try:
+            with file_lock(directory / f"{name}{SUFFIX}.lock", wait=False):
+                path.unlink()
+        except (LockBusy, OSError):
+            continue
+        removed.append(path.name)
+    return removed
 
 
 def clear_table(spec) -> bool:

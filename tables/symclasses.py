@@ -262,18 +262,26 @@ def check_conjugation(coord, nsym: int = 16, samples: int = 200, seed: int = 0,
 # ---- the reduced distance table --------------------------------------------------------------
 
 @njit(cache=True, nogil=True)
-def _sym_neighbour(c, b_digits, m, rep, class_of, sym_of, a_sizes, a_digits, a_mt, a_off,
-                   b_sizes, b_mt, b_off, b_conj, b_coff, nsym, nm, out_b):
-    """Class and conjugated B digits reached from (class c, B digits) by move column m."""
-    split(rep[c], a_sizes, a_digits)
-    a = 0
-    for f in range(a_sizes.shape[0]):
-        a = a * a_sizes[f] + a_mt[a_off[f] + a_digits[f] * nm + m]
-    c2, s = class_of[a], sym_of[a]
+def class_moves(rep, class_of, sym_of, a_sizes, a_mt, a_off, nm, out_class, out_sym):
+    """out_class[c, m], out_sym[c, m]: the class that move m takes class c's representative to,
+    and the symmetry that brings it back to that class's representative."""
+    a_digits = np.empty(a_sizes.shape[0], np.int64)
+    for c in range(rep.shape[0]):
+        split(rep[c], a_sizes, a_digits)
+        for m in range(nm):
+            a = 0
+            for f in range(a_sizes.shape[0]):
+                a = a * a_sizes[f] + a_mt[a_off[f] + a_digits[f] * nm + m]
+            out_class[c, m] = class_of[a]
+            out_sym[c, m] = sym_of[a]
+
+
+@njit(cache=True, nogil=True)
+def _moved_b(b_digits, m, s, b_sizes, b_mt, b_off, b_conj, b_coff, nsym, nm, out_b):
+    """B's digits after move column m, conjugated by symmetry s."""
     for f in range(b_sizes.shape[0]):
         v = b_mt[b_off[f] + b_digits[f] * nm + m]
         out_b[f] = b_conj[b_coff[f] + v * nsym + s]
-    return c2
 
 
 @njit(cache=True, nogil=True)
@@ -319,7 +327,9 @@ def bfs_symmetric(table, bits, nclasses, rep, class_of, sym_of, stab, a_sizes, a
     if bits == 4 and max_depth > UNKNOWN4 - 1:
         max_depth = UNKNOWN4 - 1
     nb = b_sizes.shape[0]
-    a_digits = np.empty(a_sizes.shape[0], np.int64)
+    cm = np.empty((nclasses, nm), np.int64)
+    cs = np.empty((nclasses, nm), np.int64)
+    class_moves(rep, class_of, sym_of, a_sizes, a_mt, a_off, nm, cm, cs)
     b_digits = np.empty(nb, np.int64)
     nb_digits = np.empty(nb, np.int64)
     scratch = np.empty(nb, np.int64)
@@ -345,9 +355,9 @@ def bfs_symmetric(table, bits, nclasses, rep, class_of, sym_of, stab, a_sizes, a
             c = i // size_b
             split(i - c * size_b, b_sizes, b_digits)
             for m in range(nm):
-                c2 = _sym_neighbour(c, b_digits, m, rep, class_of, sym_of, a_sizes, a_digits,
-                                    a_mt, a_off, b_sizes, b_mt, b_off, b_conj, b_coff, nsym,
-                                    nm, nb_digits)
+                c2 = cm[c, m]
+                _moved_b(b_digits, m, cs[c, m], b_sizes, b_mt, b_off, b_conj, b_coff, nsym, nm,
+                         nb_digits)
                 if backward:
                     if get_entry(table, bits, c2 * size_b + _join(b_sizes, nb_digits)) == cur:
                         set_entry(table, bits, i, nxt)
@@ -367,14 +377,14 @@ def bfs_symmetric(table, bits, nclasses, rep, class_of, sym_of, stab, a_sizes, a
 
 
 def symmetric_distance_table(classes: SymClasses, a_tables, b_tables, b_conj_tables, *,
-                             bits: int = 4, starts=((0, 0),), max_depth: int = 255,
+                             starts, bits: int = 4, max_depth: int = 255,
                              cancel=None, counters=None) -> np.ndarray:
     """Packed distances over class * size(B) + b.
 
     a_tables: the move tables of the factors of the classified coordinate A (a Product, first
     most significant); b_tables and b_conj_tables: move and conjugation tables of B's factors
-    (B may have no factor: then the table is over the classes alone). starts: (a, b) raw values
-    (solved is usually (0, 0); the class and conjugation are applied here). The moves must be
+    (B may have no factor: then the table is over the classes alone). starts: (a, b) pairs of
+    raw values, e.g. [(A.solved(), B.solved())]; the class and conjugation are applied here. The moves must be
     closed under conjugation by the symmetries (all 18 face turns, or <U, D, R2, L2, F2, B2>
     with the 16 U-D symmetries)."""
     nm = {t.shape[1] for t in list(a_tables) + list(b_tables)}
