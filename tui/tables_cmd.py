@@ -1,0 +1,204 @@
+"""`cubelab tables`: status, build, verify, clear and path of the solvers' tables."""
+
+from __future__ import annotations
+
+import json
+import sys
+import threading
+import time
+
+
+def register(sub) -> None:
+    p = sub.add_parser("tables", help="the solvers' tables: status, build, verify, clear, path")
+    actions = p.add_subparsers(dest="tables_action", metavar="ACTION", required=True)
+    s = actions.add_parser("status", help="each table: solver, size, built or not, path")
+    s.add_argument("--json", action="store_true", help="print a JSON list")
+    s.set_defaults(func=run_status)
+    b = actions.add_parser("build", help="build (or check and load) tables")
+    b.add_argument("names", nargs="*", metavar="NAME", help="tables to build")
+    b.add_argument("--all", action="store_true", help="every registered table")
+    b.set_defaults(func=run_build)
+    v = actions.add_parser("verify", help="check every built table's file (checksums)")
+    v.add_argument("names", nargs="*", metavar="NAME", help="tables to verify (default: all)")
+    v.add_argument("--json", action="store_true", help="print a JSON list")
+    v.set_defaults(func=run_verify)
+    c = actions.add_parser("clear", help="delete tables' files (all of them without NAME)")
+    c.add_argument("names", nargs="*", metavar="NAME", help="tables to delete")
+    c.set_defaults(func=run_clear)
+    d = actions.add_parser("path", help="print the directory that holds the tables")
+    d.set_defaults(func=run_path)
+
+
+def _specs(names, *, default_all: bool):
+    """The specs named (in order), or all registered ones; InputError for an unknown name."""
+    from cubelab.tables.store import registered
+    from .cli import InputError
+    specs = registered()
+    if not names:
+        if not default_all:
+            raise InputError("name the tables to build, or give --all")
+        return list(specs.values())
+    unknown = [n for n in names if n not in specs]
+    if unknown:
+        raise InputError(f"unknown table {unknown[0]!r} (see `cubelab tables status`)")
+    return [specs[n] for n in dict.fromkeys(names)]
+
+
+def _size(n) -> str:
+    if n is None:
+        return "?"
+    for unit in ("B", "KB", "MB", "GB"):
+        if n < 1000 or unit == "GB":
+            return f"{n:.0f} {unit}" if unit == "B" else f"{n:.1f} {unit}"
+        n /= 1000
+    return str(n)
+
+
+def run_status(args) -> int:
+    from cubelab.tables.store import table_status, tables_dir
+    rows = [table_status(s) for s in _specs([], default_all=True)]
+    if args.json:
+        print(json.dumps(rows))
+        return 0
+    if not rows:
+        print("no tables are registered")
+        return 0
+    width = max(len(r["name"]) for r in rows)
+    for r in rows:
+        state = "built" if r["built"] else ("in memory" if r["in_memory"] else "not built")
+        if r["problem"]:
+            state = f"needs rebuild: {r['problem']}"
+        size = _size(r["bytes"]) + ("" if r["built"] else " (expected)" if r["bytes"] else "")
+        print(f"{r['name']:<{width}}  {r['solver']:<14} {size:>18}  {state}")
+    built = [r for r in rows if r["built"]]
+    print(f"{len(built)} of {len(rows)} built, "
+          f"{_size(sum(r['bytes'] or 0 for r in built))} in {tables_dir()}")
+    return 0
+
+
+class _Reporter:
+    """Progress of builds: a rich progress bar on a terminal, plain lines otherwise."""
+
+    def __init__(self):
+        self.tty = sys.stderr.isatty()
+        self.progress_bar = None
+        self.task = None
+        self.built: list[str] = []
+        self._lock = threading.Lock()
+        if self.tty:
+            from rich.console import Console
+            from rich.progress import (BarColumn, Progress, TaskProgressColumn, TextColumn,
+                                       TimeElapsedColumn)
+            self.progress_bar = Progress(TextColumn("{task.description}"), BarColumn(),
+                                         TaskProgressColumn(), TimeElapsedColumn(),
+                                         console=Console(stderr=True), transient=False)
+
+    def __enter__(self):
+        if self.progress_bar is not None:
+            self.progress_bar.start()
+        return self
+
+    def __exit__(self, *exc):
+        if self.progress_bar is not None:
+            self.progress_bar.stop()
+        return False
+
+    def log(self, message: str) -> None:
+        with self._lock:
+            if message.startswith("building "):
+                name = message[len("building "):]
+                self.built.append(name)
+                if self.progress_bar is not None:
+                    self.task = self.progress_bar.add_task(name, total=None)
+                    return
+            if self.progress_bar is not None:
+                self.progress_bar.console.print(message, markup=False, highlight=False)
+            else:
+                print(f"cubelab: {message}", file=sys.stderr, flush=True)
+
+    def progress(self, done: int, total: int) -> None:
+        if self.progress_bar is not None and self.task is not None:
+            self.progress_bar.update(self.task, completed=done, total=total or None)
+
+
+def _build_in_thread(spec, reporter, cancel):
+    """load_or_build in a worker thread, so Ctrl-C (seen by the main thread) can raise the
+    cancel flag while the nogil kernels run."""
+    from cubelab.tables.store import load_or_build
+    outcome = {}
+
+    def work():
+        try:
+            outcome["array"] = load_or_build(spec, progress=reporter.progress, cancel=cancel,
+                                             log=reporter.log)
+        except BaseException as e:     # handed to the main thread
+            outcome["error"] = e
+
+    worker = threading.Thread(target=work, name=f"build {spec.name}", daemon=True)
+    worker.start()
+    try:
+        while worker.is_alive():
+            worker.join(0.1)
+    except KeyboardInterrupt:
+        cancel[0] = 1
+        worker.join()
+        raise
+    if "error" in outcome:
+        raise outcome["error"]
+    return outcome["array"]
+
+
+def run_build(args) -> int:
+    import numpy as np
+    from cubelab.tables.store import BuildCancelled, table_status
+    specs = _specs(args.names, default_all=args.all)
+    cancel = np.zeros(1, dtype=np.int32)
+    with _Reporter() as reporter:
+        for spec in specs:
+            start = time.perf_counter()
+            first = len(reporter.built)
+            try:
+                array = _build_in_thread(spec, reporter, cancel)
+            except BuildCancelled:
+                raise KeyboardInterrupt from None
+            status = table_status(spec)
+            what = "built" if spec.name in reporter.built[first:] else "loaded"
+            where = "" if status["built"] else " (kept in memory: not saved)"
+            print(f"{spec.name}: {what} in {time.perf_counter() - start:.1f} s, "
+                  f"{_size(array.nbytes)}{where}", flush=True)
+    return 0
+
+
+def run_verify(args) -> int:
+    from cubelab.tables.store import NOT_BUILT, verify_table
+    rows = []
+    for spec in _specs(args.names, default_all=True):
+        problem = verify_table(spec)
+        rows.append({"name": spec.name, "built": problem != NOT_BUILT,
+                     "ok": problem is None, "problem": problem})
+    if args.json:
+        print(json.dumps(rows))
+    else:
+        for r in rows:
+            print(f"{r['name']}: {'ok' if r['ok'] else r['problem']}")
+    damaged = [r for r in rows if r["built"] and not r["ok"]]
+    return 1 if damaged else 0
+
+
+def run_clear(args) -> int:
+    from cubelab.tables.store import clear_stray_files, clear_table
+    specs = _specs(args.names, default_all=True)
+    removed = [s.name for s in specs if clear_table(s)]
+    if not args.names:
+        removed += clear_stray_files()
+    for name in removed:
+        print(f"removed {name}")
+    if not removed:
+        print("nothing to remove")
+    return 0
+
+
+def run_path(args) -> int:
+    from cubelab.tables.store import tables_dir
+    print(tables_dir())
+    return 0
