@@ -32,7 +32,7 @@ from cubelab.cube.state import CubeState, permutation_parity
 
 from .commutators import CommutatorTable, Found, cancel, load_or_search
 from .protocol import (NODES, PHASE, Deadline, Solution, SolveResult, check_solvable,
-                       new_cancel, verify)
+                       new_cancel, new_counters, verify)
 
 BEAM = 12
 """Partial solutions kept at each step of the beam search."""
@@ -208,8 +208,7 @@ def _beam_search(starts: list[_Node], sets: list[PieceSet], cancel_flag, counter
         for node in beam:
             part = next((k for k, r in enumerate(node.remaining) if r > 1e-9), None)
             kids = [node] if part is None else _expand(node, sets, part)
-            if counters is not None:
-                counters[NODES] += len(kids)
+            counters[NODES] += len(kids)
             for kid in kids:
                 k = kid.key() + bytes(kid.moves[-2:])
                 old = children.get(k)
@@ -281,15 +280,14 @@ class ThreeCycleSolver:
               counters=None, cancel=None) -> SolveResult:
         s = check_solvable(state)
         cancel = cancel if cancel is not None else new_cancel()
+        counters = counters if counters is not None else new_counters()
+        if s.is_identity():
+            return SolveResult(self.name, [], verified=True, detail={"steps": []})
         with Deadline(cancel, time_limit) as clock:
             self.prepare(cancel=cancel)
             if self._sets is None:
                 return SolveResult(self.name, None, status="cancelled", seconds=clock.elapsed())
-            if counters is not None:
-                counters[PHASE] = 0
-            if s.is_identity():
-                return SolveResult(self.name, [], verified=True, seconds=clock.elapsed(),
-                                   detail={"steps": []})
+            counters[PHASE] = 0
             best = _beam_search(self._starts(s), self._sets, cancel, counters)
         seconds = clock.elapsed()
         if best is None:
@@ -298,7 +296,7 @@ class ThreeCycleSolver:
         moves = [FACE_MOVES[m] for m in best.moves]
         if not verify(state, moves):
             raise RuntimeError("3-cycle solver produced a sequence that does not solve the cube")
-        nodes = int(counters[NODES]) if counters is not None else 0
+        nodes = int(counters[NODES])
         if max_length is not None and len(moves) > max_length:
             return SolveResult(self.name, None, nodes=nodes, seconds=seconds,
                                status="not found",
