@@ -473,6 +473,7 @@ def _run_build(spec: TableSpec, progress, cancel, log) -> tuple[np.ndarray, floa
         stop.set()
         if watcher.is_alive():
             watcher.join()
+    ctx.poll()      # the kernel's last counts, which the watcher may have slept through
     seconds = time.perf_counter() - start
     if cancel[0]:
         raise BuildCancelled(spec.name)
