@@ -1,11 +1,16 @@
 """The search that finds short commutators for every 3-cycle, pair twist and pair flip, and its cache.
 
-Everything here is found, not typed: pure commutators [A, B] come from the rule that two
-elements whose supports share exactly one piece have a commutator moving at most three pieces
-(A runs over short face-turn sequences, B over single face turns); the 48 symmetries of the cube
-and inversion spread them; conjugates [X: [A, B]] with one- or two-move setups reach the rest.
-For each target element the table keeps the shortest algs after cancellation (and a few near
-ties, so the solver can pick whichever cancels best with its neighbours).
+Everything here is found, not typed. 3-cycles: every pure commutator [A, B] with A a face-turn
+sequence of up to five moves and B a single face turn is computed, and those moving exactly three
+pieces kept. Pair twists and pair flips need a longer A that turns one piece of B's layer in place
+and leaves the rest of that layer alone (then [A, B] turns just two pieces, the rule that
+supports sharing one piece give a commutator of at most three); such A of up to eight moves are
+met in the middle (two halves of four whose views of the U layer match), and the 48 symmetries
+of the cube spread what they give. Conjugates [X: [A, B]] with one- or two-move setups reach
+every remaining target. For each target element the table keeps the shortest algs after
+cancellation (and a few near ties, so the solver can pick whichever cancels best with its
+neighbours). The search takes about ten seconds; its result is cached as JSON under the data
+directory and checked move by move when read back.
 
 Elements are rows of 40 bytes: cp (8), co (8), ep (12), eo (12), products left to right.
 """
