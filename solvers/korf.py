@@ -29,7 +29,7 @@ SPLIT_DEPTH = 3
 SPLIT_FROM = 8
 """Bounds below this are searched from the root on one thread (they take milliseconds)."""
 CHUNK = 6
-"""Start nodes a thread takes at a time."""
+"""Start nodes a thread takes at a time (times the lanes a kernel interleaves)."""
 FALLBACK_SHARE = 0.15
 """With a time limit, the share kept for the two-phase solver (at most FALLBACK_MAX seconds)."""
 FALLBACK_MAX = 2.0
@@ -41,11 +41,12 @@ class _Prepared:
 
     set_name: str
     kernel: object
-    args: tuple              # table arguments after (items, paths, i0, i1, g0, bound, allowed)
+    args: tuple              # kernel arguments after (items, paths, i0, i1, g0, bound)
     root: object             # state -> node array
     child: object            # (node, move, out) -> None
     heuristic: object        # node -> int
     unknown_depth: int
+    lanes: int = 1           # depth-first searches one kernel call interleaves
 
 
 class KorfSolver:
@@ -183,13 +184,11 @@ class _Run:
         self.seconds = 0.0
 
     def search(self) -> None:
-        from .korf_search import allowed_moves
         p = self.p
         root = p.root(self.target)
         h = int(p.heuristic(root))
         if h > p.unknown_depth + 1 or h < 0:
             raise SolverError("the Korf tables give an impossible bound: rebuild them")
-        allowed = allowed_moves()
         self.lower_bound = h
         started = time.perf_counter()
         with Deadline(self.stop, self.time_limit) as deadline:
@@ -201,7 +200,7 @@ class _Run:
                 self.counters[BOUND] = bound
                 self.counters[LOWER_BOUND] = bound
                 t0, n0 = time.perf_counter(), self.nodes
-                found = self._search_bound(root, bound, allowed)
+                found = self._search_bound(root, bound)
                 self.bound_log.append({"bound": bound, "nodes": self.nodes - n0,
                                        "seconds": round(time.perf_counter() - t0, 3)})
                 if found is not None:
@@ -218,7 +217,7 @@ class _Run:
         self.counters[NODES] = self.nodes
         self.counters[LOWER_BOUND] = self.lower_bound
 
-    def _search_bound(self, root: np.ndarray, bound: int, allowed) -> list[int] | None:
+    def _search_bound(self, root: np.ndarray, bound: int) -> list[int] | None:
         p = self.p
         if bound < self.solver.split_from or self.solver.threads == 1:
             items, paths, g0 = root[None, :], np.zeros((1, 0), np.int8), 0
@@ -237,10 +236,10 @@ class _Run:
             while not (self.stop[0] or self.cancel[0]):
                 with lock:
                     i0 = next_item[0]
-                    next_item[0] = min(len(items), i0 + CHUNK)
+                    next_item[0] = min(len(items), i0 + CHUNK * p.lanes)
                 if i0 >= len(items):
                     return
-                found, _ = p.kernel(items, paths, i0, next_item[0], g0, bound, allowed, *p.args,
+                found, _ = p.kernel(items, paths, i0, next_item[0], g0, bound, *p.args,
                                     self.live, slot, self.stop, self.cancel, sol)
                 if found:
                     with lock:
@@ -267,18 +266,26 @@ class _Run:
 
 def _prepare_strong(arrays, max_depth) -> _Prepared:
     from cubelab.tables.korf_coords import (
-        axis_move_maps, axis_phase_coords, cperm_of, move_tables, sym_tables,
+        axis_move_maps, axis_phase_coords, corner_sym_tables, cperm_of, move_tables, sym_tables,
     )
+    from cubelab.tables.korf_memory import hugepage_copy
+    from cubelab.tables.korf_pdb import reduce_corners
     from cubelab.tables.korf_phase import solved_coords
     from . import korf_search as ks
+    from . import korf_strong as kst
     ptab, ctab = arrays
-    mt, st = move_tables(), sym_tables()
+    ptab = hugepage_copy(ptab)
+    csym = reduce_corners(ctab)
+    mt, st, cst = move_tables(), sym_tables(), corner_sym_tables()
     unknown = 99 if max_depth is None else max_depth + 1
     dec = ks.mod3_decoder(unknown)
     axmove = axis_move_maps()
     solved_ss = solved_coords()[0]
-    args = (mt.cperm, mt.twist, mt.sslice, mt.flip, axmove, ctab, unknown, ptab, dec, st.ss_cls,
-            st.ss_sym, st.ss_fmask, st.flip_conj, st.twist_conj)
+    lists, counts = ks.move_lists()
+    cp_info = kst.pack_cp_info(cst.cp_cls, cst.cp_sym)
+    ss_info = kst.pack_ss_info(st.ss_cls, st.ss_sym, st.ss_fmask)
+    args = (lists, counts, mt.cperm, mt.twist, mt.sslice, mt.flip, axmove, csym, cp_info, unknown,
+            ptab, dec, ss_info, st.flip_conj, st.twist_conj)
 
     def root(state: CubeState) -> np.ndarray:
         node = np.empty(ks.S_LEN, np.int64)
@@ -297,17 +304,19 @@ def _prepare_strong(arrays, max_depth) -> _Prepared:
         ks.strong_child(node, m, out, mt.cperm, mt.twist, mt.sslice, mt.flip, axmove, ptab, dec,
                         st.ss_cls, st.ss_sym, st.ss_fmask, st.flip_conj, st.twist_conj)
 
-    return _Prepared("strong", ks.strong_search, args, root, child,
-                     lambda node: ks.strong_h(node, ctab, unknown), unknown)
+    return _Prepared("strong", kst.strong_search, args, root, child,
+                     lambda node: kst.start_h(node, csym, cp_info, st.twist_conj, unknown),
+                     unknown, kst.LANES)
 
 
 def _prepare_korf1997(arrays, max_depth) -> _Prepared:
     from cubelab.tables.korf_coords import cperm_of, edge_cubies, move_tables, twist_of
+    from cubelab.tables.korf_memory import hugepage_copy
     from . import korf_search as ks
-    ctab, etab_a, etab_b = arrays
+    ctab, etab_a, etab_b = (hugepage_copy(a) for a in arrays)
     mt = move_tables()
     unknown = 99 if max_depth is None else max_depth + 1
-    args = (mt.cperm, mt.twist, mt.edge_cubie, ctab, etab_a, etab_b, unknown)
+    args = (ks.allowed_moves(), mt.cperm, mt.twist, mt.edge_cubie, ctab, etab_a, etab_b, unknown)
 
     def root(state: CubeState) -> np.ndarray:
         node = np.empty(ks.K_LEN, np.int64)
@@ -325,10 +334,9 @@ def _prepare_korf1997(arrays, max_depth) -> _Prepared:
 
 def _warm_up(p: _Prepared) -> None:
     """Compile (or load from numba's cache) the kernel before the first timed solve."""
-    from .korf_search import allowed_moves
     root = p.root(CubeState.identity())
     live = np.zeros(1, np.int64)
-    p.kernel(root[None, :], np.zeros((1, 0), np.int8), 0, 1, 0, 1, allowed_moves(), *p.args,
+    p.kernel(root[None, :], np.zeros((1, 0), np.int8), 0, 1, 0, 1, *p.args,
              live, 0, np.zeros(1, np.int32), np.zeros(1, np.int32), np.zeros(2, np.int64))
 
 

@@ -10,11 +10,8 @@ solution writes it to `sol` and raises `stop[0]` so the other thread stops too.
 Move pruning: no face twice in a row, and of two opposite faces (which commute) only the order
 U before D, R before L, F before B.
 
-Strong set, per node: the corner database, then the exact-slice phase table for S X S^-1 with
-the three axis symmetries (distances mod 3, decoded from the parent's exact distance). If the
-three phase distances are equal and nonzero the position needs one more move: a single face
-turn lies in its own axis' subgroup, so the three cannot all be 1 one move before the end, and
-along an optimal path all three would fall by one at every move.
+The strong set's kernel is in korf_strong; this module has what both share, the strong set's
+exact root distances, and the korf1997 kernel.
 """
 
 from __future__ import annotations
@@ -51,6 +48,18 @@ def allowed_moves() -> np.ndarray:
             if f == last or f + 3 == last:
                 out[last + 1, m] = 0
     return out
+
+
+def move_lists() -> tuple[np.ndarray, np.ndarray]:
+    """The allowed moves after each last face, as lists: (7, 18) moves and (7,) counts."""
+    allowed = allowed_moves()
+    lists = np.zeros((7, 18), np.int64)
+    counts = np.zeros(7, np.int64)
+    for row in range(7):
+        ms = np.flatnonzero(allowed[row])
+        lists[row, :len(ms)] = ms
+        counts[row] = len(ms)
+    return lists, counts
 
 
 def mod3_decoder(unknown_depth: int) -> np.ndarray:
@@ -106,118 +115,6 @@ def strong_child(state, m, out, cperm_move, twist_move, sslice_move, flip_move, 
         j = phase_entry(out[b], out[b + 1], out[b + 2], ss_cls, ss_sym, ss_fmask, flip_conj,
                         twist_conj)
         out[b + 3] = dec[state[b + 3], get2(ptab, j)]
-
-
-@njit(cache=True, nogil=True)
-def strong_h(state, ctab, corner_unknown):
-    """The heuristic of a node whose distances are known."""
-    hc = get4(ctab, np.int64(state[S_CP]) * N_TWIST + state[S_AXIS + 2])
-    h = corner_unknown if hc == UNKNOWN4 else hc
-    d0, d1, d2 = state[S_AXIS + 3], state[S_AXIS + 7], state[S_AXIS + 11]
-    h = max(h, d0, d1, d2)
-    if d0 != 0 and d0 == d1 and d1 == d2 and d0 + 1 > h:
-        h = d0 + 1
-    return h
-
-
-@njit(cache=True, nogil=True)
-def strong_search(items, paths, i0, i1, g0, bound, allowed, cperm_move, twist_move,
-                  sslice_move, flip_move, axmove, ctab, corner_unknown, ptab, dec, ss_cls, ss_sym,
-                  ss_fmask, flip_conj, twist_conj, live, slot, stop, cancel, sol):
-    """Search below items[i0:i1] (nodes at depth g0) for a solution of exactly `bound` moves.
-    Returns (found, nodes)."""
-    st = np.empty((MAX_DEPTH + 1, S_LEN), np.int64)
-    mv = np.empty(MAX_DEPTH + 1, np.int64)
-    path = np.empty(MAX_DEPTH + 1, np.int64)
-    nodes = 0
-    published = 0
-    for it in range(i0, i1):
-        if stop[0] or cancel[0]:
-            break
-        for k in range(S_LEN):
-            st[g0, k] = items[it, k]
-        for k in range(g0):
-            path[k] = paths[it, k]
-        if g0 + strong_h(st[g0], ctab, corner_unknown) > bound:
-            continue
-        if g0 == bound:
-            for k in range(bound):
-                sol[k] = path[k]
-            stop[0] = 1
-            live[slot] += nodes - published
-            return 1, nodes
-        g = g0
-        mv[g] = -1
-        while g >= g0:
-            m = mv[g] + 1
-            last = path[g - 1] // 3 + 1 if g > 0 else 0
-            while m < 18 and allowed[last, m] == 0:
-                m += 1
-            if m >= 18:
-                g -= 1
-                continue
-            mv[g] = m
-            nodes += 1
-            if (nodes & (PUBLISH_EVERY - 1)) == 0:
-                live[slot] += nodes - published
-                published = nodes
-                if stop[0] or cancel[0]:
-                    return 0, nodes
-            togo = bound - g
-            s = st[g]
-            c = st[g + 1]
-            # corners
-            cp1 = cperm_move[s[S_CP], m]
-            t0 = twist_move[s[S_AXIS + 2], m]
-            hc = get4(ctab, np.int64(cp1) * N_TWIST + t0)
-            if hc == UNKNOWN4:
-                hc = corner_unknown
-            if hc >= togo:
-                continue
-            # U-D axis
-            ss0 = sslice_move[s[S_AXIS], m]
-            f0 = flip_move[s[S_AXIS + 1], m]
-            d0 = dec[s[S_AXIS + 3], get2(ptab, phase_entry(ss0, f0, t0, ss_cls, ss_sym, ss_fmask,
-                                                           flip_conj, twist_conj))]
-            if d0 >= togo:
-                continue
-            # R-L axis
-            m1 = axmove[1, m]
-            ss1 = sslice_move[s[S_AXIS + 4], m1]
-            f1 = flip_move[s[S_AXIS + 5], m1]
-            t1 = twist_move[s[S_AXIS + 6], m1]
-            d1 = dec[s[S_AXIS + 7], get2(ptab, phase_entry(ss1, f1, t1, ss_cls, ss_sym, ss_fmask,
-                                                           flip_conj, twist_conj))]
-            if d1 >= togo:
-                continue
-            # F-B axis
-            m2 = axmove[2, m]
-            ss2 = sslice_move[s[S_AXIS + 8], m2]
-            f2 = flip_move[s[S_AXIS + 9], m2]
-            t2 = twist_move[s[S_AXIS + 10], m2]
-            d2 = dec[s[S_AXIS + 11], get2(ptab, phase_entry(ss2, f2, t2, ss_cls, ss_sym, ss_fmask,
-                                                            flip_conj, twist_conj))]
-            if d2 >= togo:
-                continue
-            if d0 != 0 and d0 == d1 and d1 == d2 and d0 + 1 >= togo:
-                continue
-            path[g] = m
-            if g + 1 == bound:
-                # every lower bound is 0: corners solved, and the three exact slices (all 12
-                # edges) solved and oriented
-                for k in range(bound):
-                    sol[k] = path[k]
-                stop[0] = 1
-                live[slot] += nodes - published
-                return 1, nodes
-            c[S_CP] = cp1
-            c[S_AXIS], c[S_AXIS + 1], c[S_AXIS + 2], c[S_AXIS + 3] = ss0, f0, t0, d0
-            c[S_AXIS + 4], c[S_AXIS + 5], c[S_AXIS + 6], c[S_AXIS + 7] = ss1, f1, t1, d1
-            c[S_AXIS + 8], c[S_AXIS + 9], c[S_AXIS + 10], c[S_AXIS + 11] = ss2, f2, t2, d2
-            g += 1
-            mv[g] = -1
-    live[slot] += nodes - published
-    return 0, nodes
 
 
 # ---- korf1997 set -----------------------------------------------------------------------------

@@ -388,6 +388,52 @@ def sym_tables() -> SymTables:
     return tables
 
 
+@njit(cache=True, nogil=True)
+def _cperm_conj(scp, sicp):
+    """Corner permutation of S X S^-1 for each permutation and UD symmetry."""
+    nsym = scp.shape[0]
+    out = np.empty((N_CPERM, nsym), np.uint16)
+    cp = np.empty(8, np.int64)
+    ncp = np.empty(8, np.int64)
+    for r in range(N_CPERM):
+        unrank_placement(r, 8, 8, cp)
+        for k in range(nsym):
+            for i in range(8):
+                ncp[i] = scp[k, cp[sicp[k, i]]]
+            out[r, k] = cperm_of(ncp)
+    return out
+
+
+@dataclass(frozen=True)
+class CornerSymTables:
+    """Corner permutations in classes under the 16 UD symmetries: conjugating by cp_sym[p]
+    takes permutation p to rep[cp_cls[p]] (and twist t to twist_conj[cp_sym[p], t]), so the
+    corner database needs only the representatives' rows."""
+
+    cperm_conj: np.ndarray
+    cp_cls: np.ndarray
+    cp_sym: np.ndarray
+    rep: np.ndarray
+
+    @property
+    def n_classes(self) -> int:
+        return len(self.rep)
+
+
+@lru_cache(maxsize=1)
+def corner_sym_tables() -> CornerSymTables:
+    scp = symmetry_arrays()[0][:N_UD_SYMMETRIES].astype(np.int64)
+    sicp = inverse_symmetry_arrays()[0][:N_UD_SYMMETRIES].astype(np.int64)
+    conj = _cperm_conj(scp, sicp)
+    reps = conj.min(axis=1)
+    rep, cls = np.unique(reps, return_inverse=True)
+    tables = CornerSymTables(conj, cls.astype(np.int32), conj.argmin(axis=1).astype(np.uint8),
+                             rep.astype(np.int32))
+    for a in vars(tables).values():
+        a.flags.writeable = False
+    return tables
+
+
 @lru_cache(maxsize=1)
 def axis_symmetries() -> tuple[int, int, int]:
     """Symmetries that carry the U-D, R-L and F-B axes onto U-D: the phase table is looked up

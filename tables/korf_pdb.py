@@ -132,6 +132,32 @@ def edge_backward(table, d, lo, hi, edge_cubie, cancel):
     return n
 
 
+@njit(cache=True, nogil=True)
+def _gather_rows(raw, rep):
+    out = new_packed4_nb(len(rep) * N_TWIST)
+    for c in range(len(rep)):
+        src = np.int64(rep[c]) * N_TWIST
+        dst = c * N_TWIST
+        for t in range(N_TWIST):
+            set4(out, dst + t, get4(raw, src + t))
+    return out
+
+
+@njit(cache=True, nogil=True)
+def new_packed4_nb(n):
+    return np.full((n + 1) // 2, 0xFF, np.uint8)
+
+
+def reduce_corners(raw: np.ndarray) -> np.ndarray:
+    """The corner database restricted to the UD-symmetry class representatives of the corner
+    permutation (2,768 x 2,187 entries, 3 MB: it stays in the caches). Look a state up by
+    conjugating it onto its representative (see korf_coords.CornerSymTables)."""
+    from .korf_coords import corner_sym_tables
+    out = _gather_rows(raw, corner_sym_tables().rep)
+    out.flags.writeable = False
+    return out
+
+
 # ---- builders -------------------------------------------------------------------------------
 
 def _cancel_of(ctx) -> np.ndarray:

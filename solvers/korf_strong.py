@@ -1,0 +1,245 @@
+"""The IDA* kernel of the strong table set: corners, then the exact-slice phase table along the
+three axes, searched in several interleaved depth-first lanes.
+
+A probe of the 884 MB phase table misses every cache, and the heuristic prunes so well that a
+node rarely has more than one or two surviving children: one depth-first search would wait on
+memory at every node. So each thread runs LANES independent depth-first searches (each on its
+own start nodes) in turn, one stage of one node expansion at a time: a stage computes the table
+entries its children need and prefetches them, and the lane's next stage (a round later, after
+the other lanes had their turn) finds them in the cache.
+
+Stages of a node expansion: (select) pick the next node depth first and compute its children's
+corner entries; (corners) keep children within the bound, compute their U-D entries; (U-D) keep,
+compute the R-L and F-B entries; (R-L, F-B) keep, and descend.
+
+Per node: the corner database (on the UD-symmetry representative, 3 MB, cache resident), then
+the U-D phase distance, then R-L and F-B. Phase distances are stored mod 3 and decoded from the
+parent's exact distance. If the three are equal and nonzero the position needs one more move: a
+single face turn lies in its own axis' subgroup, so the three cannot all be 1 one move before the
+end, and along an optimal path all three fall by one at every move.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+import cubelab.tables  # noqa: F401  (numba cache location, before numba)
+from numba import njit
+
+from cubelab.tables.korf_coords import N_TWIST
+from cubelab.tables.korf_phase import ROW
+from cubelab.tables.packed import UNKNOWN4, get2, get4
+
+from .korf_prefetch import prefetch
+from .korf_search import MAX_DEPTH, PUBLISH_EVERY, S_AXIS, S_CP, S_LEN
+
+LANES = 8
+"""Depth-first searches interleaved in one thread."""
+IDLE, SELECT, CORNERS, UD, SIDES = -1, 0, 1, 2, 3
+
+
+def pack_ss_info(ss_cls, ss_sym, ss_fmask) -> np.ndarray:
+    """One int32 per sorted-slice value: class << 15 | symmetry << 11 | flip mask."""
+    info = (ss_cls.astype(np.int64) << 15) | (ss_sym.astype(np.int64) << 11) | ss_fmask
+    return info.astype(np.int32)
+
+
+def pack_cp_info(cp_cls, cp_sym) -> np.ndarray:
+    """One int32 per corner permutation: class << 4 | symmetry."""
+    return ((cp_cls.astype(np.int64) << 4) | cp_sym).astype(np.int32)
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _phase_index(ss, f, t, ss_info, flip_conj, twist_conj):
+    info = ss_info[ss]
+    k = (info >> 11) & 15
+    row = (np.int64(info >> 15) << 11) | (flip_conj[k, f] ^ (info & 2047))
+    return row * ROW + twist_conj[k, t]
+
+
+@njit(cache=True, nogil=True)
+def start_h(state, csym, cp_info, twist_conj, corner_unknown):
+    """The heuristic of a node whose phase distances are known."""
+    info = cp_info[state[S_CP]]
+    h = get4(csym, np.int64(info >> 4) * N_TWIST + twist_conj[info & 15, state[S_AXIS + 2]])
+    if h == UNKNOWN4:
+        h = corner_unknown
+    d0, d1, d2 = state[S_AXIS + 3], state[S_AXIS + 7], state[S_AXIS + 11]
+    h = max(h, d0, d1, d2)
+    if d0 != 0 and d0 == d1 and d1 == d2 and d0 + 1 > h:
+        h = d0 + 1
+    return h
+
+
+@njit(cache=True, nogil=True)
+def strong_search(items, paths, i0, i1, g0, bound, move_lists, n_moves, cperm_move, twist_move,
+                  sslice_move, flip_move, axmove, csym, cp_info, corner_unknown, ptab, dec,
+                  ss_info, flip_conj, twist_conj, live, slot, stop, cancel, sol):
+    """Search below items[i0:i1] (nodes at depth g0) for a solution of exactly `bound` moves.
+    Returns (found, nodes)."""
+    nl = LANES
+    # D[l, g]: the nodes at depth g waiting in lane l (D[l, g0, 0] is its start node)
+    D = np.empty((nl, MAX_DEPTH + 1, 18, S_LEN), np.int64)
+    dmove = np.empty((nl, MAX_DEPTH + 1, 18), np.int64)
+    nk = np.zeros((nl, MAX_DEPTH + 1), np.int64)
+    ki = np.zeros((nl, MAX_DEPTH + 1), np.int64)
+    path = np.empty((nl, MAX_DEPTH + 1), np.int64)
+    depth = np.full(nl, g0 - 1, np.int64)   # depth of the node in expansion (< g0: needs a start)
+    cur = np.zeros(nl, np.int64)            # its index in D[l, depth]
+    stage = np.zeros(nl, np.int64)
+    cnt = np.zeros(nl, np.int64)            # candidates held in sc
+    sc = np.empty((nl, 8, 18), np.int64)
+    next_item = i0
+    active = nl
+    nodes = 0
+    published = 0
+    while active > 0:
+        for l in range(nl):
+            st = stage[l]
+            if st == IDLE:
+                continue
+            if st == SELECT:
+                while True:
+                    g = depth[l]
+                    if g < g0:
+                        if next_item >= i1:
+                            stage[l] = IDLE
+                            active -= 1
+                            break
+                        it = next_item
+                        next_item += 1
+                        for k in range(S_LEN):
+                            D[l, g0, 0, k] = items[it, k]
+                        for k in range(g0):
+                            path[l, k] = paths[it, k]
+                        if g0 + start_h(D[l, g0, 0], csym, cp_info, twist_conj,
+                                        corner_unknown) > bound:
+                            continue
+                        depth[l] = g0
+                        nk[l, g0] = 1
+                        ki[l, g0] = 0
+                        continue
+                    if ki[l, g] >= nk[l, g]:
+                        depth[l] = g - 1
+                        continue
+                    j = ki[l, g]
+                    ki[l, g] += 1
+                    if g > g0:
+                        path[l, g - 1] = dmove[l, g, j]
+                    if g == bound:
+                        # within the bound at depth `bound`: every lower bound is 0, so the
+                        # corners and the three exact slices (all edges) are solved
+                        for k in range(bound):
+                            sol[k] = path[l, k]
+                        stop[0] = 1
+                        live[slot] += nodes - published
+                        return 1, nodes
+                    cur[l] = j
+                    last = path[l, g - 1] // 3 + 1 if g > 0 else 0
+                    nm = n_moves[last]
+                    pcp = D[l, g, j, S_CP]
+                    ptw = D[l, g, j, S_AXIS + 2]
+                    for i in range(nm):
+                        m = move_lists[last, i]
+                        cp1 = cperm_move[pcp, m]
+                        t0 = twist_move[ptw, m]
+                        info = cp_info[cp1]
+                        e = np.int64(info >> 4) * N_TWIST + twist_conj[info & 15, t0]
+                        sc[l, 0, i] = m
+                        sc[l, 1, i] = cp1
+                        sc[l, 2, i] = t0
+                        sc[l, 3, i] = e
+                        prefetch(csym, e >> 1)
+                    cnt[l] = nm
+                    nodes += nm
+                    stage[l] = CORNERS
+                    break
+            elif st == CORNERS:
+                g = depth[l]
+                j = cur[l]
+                togo = bound - g
+                pss = D[l, g, j, S_AXIS]
+                pf = D[l, g, j, S_AXIS + 1]
+                q = 0
+                for i in range(cnt[l]):
+                    hc = get4(csym, sc[l, 3, i])
+                    hc = corner_unknown if hc == UNKNOWN4 else hc
+                    m = sc[l, 0, i]
+                    ss0 = sslice_move[pss, m]
+                    f0 = flip_move[pf, m]
+                    t0 = sc[l, 2, i]
+                    D[l, g + 1, q, S_CP] = sc[l, 1, i]
+                    D[l, g + 1, q, S_AXIS] = ss0
+                    D[l, g + 1, q, S_AXIS + 1] = f0
+                    D[l, g + 1, q, S_AXIS + 2] = t0
+                    dmove[l, g + 1, q] = m
+                    e = _phase_index(ss0, f0, t0, ss_info, flip_conj, twist_conj)
+                    sc[l, 4, q] = e
+                    prefetch(ptab, e >> 2)
+                    q += hc < togo
+                cnt[l] = q
+                stage[l] = UD if q > 0 else SELECT
+            elif st == UD:
+                g = depth[l]
+                j = cur[l]
+                togo = bound - g
+                pd = D[l, g, j, S_AXIS + 3]
+                r = 0
+                for i in range(cnt[l]):
+                    d0 = dec[pd, get2(ptab, sc[l, 4, i])]
+                    sc[l, 7, r] = i
+                    sc[l, 5, r] = d0
+                    r += d0 < togo
+                for i in range(r):
+                    src = sc[l, 7, i]
+                    if src != i:
+                        for k in range(S_AXIS + 3):
+                            D[l, g + 1, i, k] = D[l, g + 1, src, k]
+                        dmove[l, g + 1, i] = dmove[l, g + 1, src]
+                    D[l, g + 1, i, S_AXIS + 3] = sc[l, 5, i]
+                    m = dmove[l, g + 1, i]
+                    for a in range(1, 3):
+                        b = S_AXIS + 4 * a
+                        ma = axmove[a, m]
+                        x = sslice_move[D[l, g, j, b], ma]
+                        y = flip_move[D[l, g, j, b + 1], ma]
+                        z = twist_move[D[l, g, j, b + 2], ma]
+                        D[l, g + 1, i, b] = x
+                        D[l, g + 1, i, b + 1] = y
+                        D[l, g + 1, i, b + 2] = z
+                        e = _phase_index(x, y, z, ss_info, flip_conj, twist_conj)
+                        sc[l, 4 + a, i] = e
+                        prefetch(ptab, e >> 2)
+                cnt[l] = r
+                stage[l] = SIDES if r > 0 else SELECT
+            else:
+                g = depth[l]
+                j = cur[l]
+                togo = bound - g
+                p1 = D[l, g, j, S_AXIS + 7]
+                p2 = D[l, g, j, S_AXIS + 11]
+                w = 0
+                for i in range(cnt[l]):
+                    d0 = D[l, g + 1, i, S_AXIS + 3]
+                    d1 = dec[p1, get2(ptab, sc[l, 5, i])]
+                    d2 = dec[p2, get2(ptab, sc[l, 6, i])]
+                    keep = (d1 < togo) & (d2 < togo) & ~((d0 != 0) & (d0 == d1) & (d1 == d2)
+                                                        & (d0 + 1 >= togo))
+                    if w != i:
+                        for k in range(S_LEN):
+                            D[l, g + 1, w, k] = D[l, g + 1, i, k]
+                        dmove[l, g + 1, w] = dmove[l, g + 1, i]
+                    D[l, g + 1, w, S_AXIS + 7] = d1
+                    D[l, g + 1, w, S_AXIS + 11] = d2
+                    w += keep
+                nk[l, g + 1] = w
+                ki[l, g + 1] = 0
+                depth[l] = g + 1
+                stage[l] = SELECT
+        if nodes - published >= PUBLISH_EVERY:
+            live[slot] += nodes - published
+            published = nodes
+            if stop[0] or cancel[0]:
+                return 0, nodes
+    live[slot] += nodes - published
+    return 0, nodes
