@@ -18,6 +18,9 @@ def register(sub) -> None:
                    help="search for at most S seconds (alone: keep improving until then)")
     p.add_argument("--tables", metavar="NAME", help="the solver's table set, if it has several")
     p.add_argument("--json", action="store_true", help="print JSON (JSON Lines with --file)")
+    p.add_argument("--jobs", "-j", type=int, metavar="N",
+                   help="with --file: solve N positions at once, one process each "
+                        "(default: one per core)")
     p.set_defaults(func=run)
 
 
@@ -124,18 +127,39 @@ def run(args) -> int:
 
 
 def solve_file(solver, args) -> int:
-    """One record per input line, in order; bad lines become error records (exit status 2)."""
-    from .cli import InputError
+    """One record per input line, in order; bad lines become error records (exit status 2).
+
+    Positions are solved one process per core (`--jobs`); the parent prepares the solver first,
+    so the workers only load the tables it built."""
+    from cubelab.solvers.batch import default_jobs, solve_many, solve_one
+    entries = list(positions_from_file(args.file))
+    good = [(number, text, pos) for number, text, pos in entries if not isinstance(pos, Exception)]
+    jobs = args.jobs if args.jobs is not None else default_jobs()
+    if jobs < 1:
+        from .cli import InputError
+        raise InputError("--jobs must be at least 1")
+    jobs = min(jobs, max(1, len(good)))
+    bar = _batch_progress(len(good))
+    if jobs == 1:
+        def records():
+            for k, (_, _, pos) in enumerate(good):
+                yield solve_one(solver, pos.state, args.max_length, args.time_limit)
+                bar(k + 1)
+        solved = records()
+    else:
+        options = {} if args.tables is None else {"tables": args.tables}
+        solved = solve_many(args.solver, options, (pos.state for _, _, pos in good), jobs=jobs,
+                            max_length=args.max_length, time_limit=args.time_limit, on_done=bar)
     status = 0
-    for number, text, pos in positions_from_file(args.file):
+    for number, text, pos in entries:
         if isinstance(pos, Exception):
             record = {"error": str(pos), "line": number, "input": text}
         else:
-            try:
-                record = solve_record(solver, pos.state, args.max_length, args.time_limit)
+            record = next(solved)
+            if "error" in record:
+                record.update(line=number, input=text)
+            else:
                 record["line"] = number
-            except InputError as e:
-                record = {"error": str(e), "line": number, "input": text}
         if "error" in record:
             status = 2
             if not args.json:
@@ -147,4 +171,21 @@ def solve_file(solver, args) -> int:
             print(f"# line {number}: {text}")
             print(format_result(record))
             print()
+    bar(None)
     return status
+
+
+def _batch_progress(total: int):
+    """A callback drawing 'solved k/n' on stderr when it is a terminal (None ends the line)."""
+    if not sys.stderr.isatty() or total < 2:
+        return lambda done: None
+
+    def show(done):
+        if done is None:
+            print("\r\033[K", file=sys.stderr, end="", flush=True)
+        else:
+            width = 30
+            filled = width * done // total
+            print(f"\r\033[Ksolving [{'#' * filled}{'.' * (width - filled)}] {done}/{total}",
+                  file=sys.stderr, end="", flush=True)
+    return show

@@ -1,0 +1,35 @@
+"""Batch solving: one process per core, results in input order, errors as records."""
+
+import json
+
+from cubelab.cube.moves import alg_state
+from cubelab.solvers.batch import solve_many
+from cubelab.tui.cli import main
+
+ALGS = ["R U F", "R", "U2 F' L", "D B", "L' U R' F"]
+
+
+def test_solve_many_keeps_input_order_across_two_processes():
+    states = [alg_state(a) for a in ALGS]
+    done = []
+    records = list(solve_many("fake", {"step_seconds": 0.0}, states, jobs=2, on_done=done.append))
+    assert [r["length"]["htm"] for r in records] == [3, 1, 3, 2, 4]
+    assert all(r["verified"] for r in records)
+    assert sorted(done) == [1, 2, 3, 4, 5]
+
+
+def test_refused_positions_come_back_as_error_records():
+    states = [alg_state("R"), alg_state("R U F D L B R U F")]
+    records = list(solve_many("fake", {}, states, jobs=2))
+    assert records[0]["length"]["htm"] == 1 and "error" in records[1]
+
+
+def test_cli_file_with_jobs(tmp_path, capsys):
+    f = tmp_path / "in.txt"
+    f.write_text("\n".join(["R U F", "R U ]", "facelets: XYZ", "D B"]) + "\n")
+    status = main(["solve", "--solver", "fake", "--json", "--jobs", "2", "--file", str(f)])
+    lines = [json.loads(x) for x in capsys.readouterr().out.splitlines()]
+    assert status == 2
+    assert [r["line"] for r in lines] == [1, 2, 3, 4]
+    assert lines[0]["solution"] and "error" in lines[1] and "error" in lines[2]
+    assert lines[3]["length"]["htm"] == 2
