@@ -17,6 +17,7 @@ from numba import njit
 from cubelab.cube.moves import FACE_MOVES, move_state
 from cubelab.cube.notation import parse_moves
 
+from .store import BuildCancelled as Cancelled  # builders catch one exception
 from .coords import (D_HI, D_KIND, D_LO, D_ORI, D_POS, CORNER, ORI_BY_PIECE, POS_NONE, Coord,
                      Product, decode_product, encode, reset)
 
@@ -135,9 +136,6 @@ def _flags(cancel, counters):
     return (np.zeros(1, np.int32) if cancel is None else cancel,
             np.zeros(4, np.int64) if counters is None else counters)
 
-
-class Cancelled(Exception):
-    """A table kernel saw the cancel flag."""
 
 
 def move_table(coord: Coord, moves=None, *, cancel=None, counters=None) -> np.ndarray:

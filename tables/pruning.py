@@ -28,6 +28,7 @@ import cubelab.tables  # noqa: F401  (numba cache location, before numba)
 from numba import njit
 
 from .packed import UNKNOWN2, UNKNOWN4, get2, get4, new_packed2, new_packed4, set2, set4
+from .store import BuildCancelled as Cancelled  # builders catch one exception
 
 BACKWARD_RATIO = 3
 """Go backward once frontier * BACKWARD_RATIO exceeds the number of unknown entries."""
@@ -206,7 +207,7 @@ def distance_table(factors, *, bits: int = 4, starts=None, max_depth: int = 255,
     """The packed distance table over the product of `factors` (first most significant),
     from `starts` (product values; the solved one by default).
 
-    Raises pruning.Cancelled if the cancel flag goes up; returns the table otherwise. Entries
+    Raises store.BuildCancelled if the cancel flag goes up; returns the table otherwise. Entries
     never reached stay unknown (15 or 3)."""
     factors = list(factors)
     nm = {f.table.shape[1] for f in factors}
@@ -240,9 +241,6 @@ def distance_table(factors, *, bits: int = 4, starts=None, max_depth: int = 255,
         raise Cancelled()
     return table
 
-
-class Cancelled(Exception):
-    """The cancel flag went up during a table build."""
 
 
 def depth_histogram(table: np.ndarray, n: int, bits: int = 4) -> dict[int, int]:

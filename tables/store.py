@@ -469,6 +469,12 @@ def _run_build(spec: TableSpec, progress, cancel, log) -> tuple[np.ndarray, floa
         watcher.start()
     try:
         result = spec.build(ctx)
+    except BuildCancelled:
+        raise
+    except Exception as e:
+        if cancel[0]:       # whatever a stopped kernel left behind made the builder trip
+            raise BuildCancelled(spec.name) from e
+        raise
     finally:
         stop.set()
         if watcher.is_alive():

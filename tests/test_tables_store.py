@@ -416,3 +416,35 @@ def test_clear_stray_files(tables):
     removed = store.clear_stray_files()
     assert sorted(removed) == [".test.squares.abc123_x.tmp", "test.gone.npt"]
     assert sorted(os.listdir(d)) == ["test.squares.npt"]
+
+
+# ---- the generic builders through the store -----------------------------------------------
+
+def _slice_table(ctx):
+    from cubelab.tables.coords import SLICE_SORTED
+    from cubelab.tables.pruning import Factor, distance_table
+    factor = Factor.of(SLICE_SORTED)
+    return distance_table([factor], counters=ctx.counters, cancel=ctx.cancel)
+
+
+def test_generic_builder_through_the_store(tables):
+    from cubelab.tables.coords import SLICE_SORTED
+    from cubelab.tables.packed import unpack4
+    s = TableSpec("test.slice_sorted", "test", {"coord": SLICE_SORTED.params}, _slice_table)
+    seen = []
+    a = load_or_build(s, progress=lambda d, t: seen.append((d, t)))
+    assert seen[-1] == (SLICE_SORTED.size, SLICE_SORTED.size)
+    assert unpack4(a, SLICE_SORTED.size)[0] == 0 and verify_table(s) is None
+
+
+def test_cancelling_a_generic_builder(tables):
+    from cubelab.tables.coords import SLICE_SORTED
+    cancel = np.zeros(1, np.int32)
+
+    def stop_on_first_report(done, total):
+        cancel[0] = 1
+
+    s = TableSpec("test.slice_sorted", "test", {"coord": SLICE_SORTED.params}, _slice_table)
+    with pytest.raises(BuildCancelled):
+        load_or_build(s, cancel=cancel, progress=stop_on_first_report)
+    assert _debris(tables) == []
