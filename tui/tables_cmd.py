@@ -82,7 +82,7 @@ class _Reporter:
     def __init__(self):
         self.tty = sys.stderr.isatty()
         self.progress_bar = None
-        self.task = None
+        self.active: list = []      # (name, task) of the builds under way, innermost last
         self.built: list[str] = []
         self._lock = threading.Lock()
         if self.tty:
@@ -109,16 +109,24 @@ class _Reporter:
                 name = message[len("building "):]
                 self.built.append(name)
                 if self.progress_bar is not None:
-                    self.task = self.progress_bar.add_task(name, total=None)
+                    self.active.append((name, self.progress_bar.add_task(name, total=None)))
                     return
+            if message.startswith("built ") and self.progress_bar is not None:
+                name = message.split()[1]
+                for k, (n, task) in enumerate(self.active):
+                    if n == name:
+                        self.progress_bar.update(task, total=1, completed=1)
+                        del self.active[k]
+                        return
             if self.progress_bar is not None:
                 self.progress_bar.console.print(message, markup=False, highlight=False)
             else:
                 print(f"cubelab: {message}", file=sys.stderr, flush=True)
 
     def progress(self, done: int, total: int) -> None:
-        if self.progress_bar is not None and self.task is not None:
-            self.progress_bar.update(self.task, completed=done, total=total or None)
+        """Moves the bar of the table built most recently (dependencies finish first)."""
+        if self.progress_bar is not None and self.active:
+            self.progress_bar.update(self.active[-1][1], completed=done, total=total or None)
 
 
 def _build_in_thread(spec, reporter, cancel):
