@@ -229,6 +229,9 @@ class KociembaSolver:
                     if target is not None and len(moves) <= target:
                         stopped = "target"
                         break
+                    if deadline.expired:
+                        stopped = "time limit"   # the first solution, found after the time
+                        break
                 elif r == ks.EXHAUSTED:
                     if st[ks.S_CAPPED] and st[ks.S_CAP] < MAX_LENGTH:
                         # the cap on phase 2 may have hidden shorter solutions: search again

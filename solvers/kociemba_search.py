@@ -260,8 +260,11 @@ def search(st, lv, cps, eps, stack, out, work, roots, root_cp, root_ep, counters
                 r = _leaf(0, roots[d, 2], st, lv, cps, eps, stack, out, work, counters, cancel,
                           stop, mcp, mep, corner_move, edge8_move, slice_move, cp_cls,
                           edge8_conj, p2, cs, es, p2moves)
+                if r == STOPPED:
+                    st[S_INIT] = 0      # a resumed search redoes this leaf
+                    return r
                 _next_direction(st)
-                if r != EXHAUSTED:
+                if r == FOUND:
                     return r
                 continue
         lvl = st[S_LVL]
@@ -275,6 +278,7 @@ def search(st, lv, cps, eps, stack, out, work, roots, root_cp, root_ep, counters
             if not _allowed(m // 3, prev):
                 continue
             if _tick(work, counters, cancel, stop, 1, n1):
+                lv[lvl, L_NEXT] = m     # a resumed search tries this move again
                 st[S_LVL] = lvl
                 return STOPPED
             togo = n1 - lvl - 1
@@ -307,6 +311,8 @@ def search(st, lv, cps, eps, stack, out, work, roots, root_cp, root_ep, counters
                 r = _leaf(n1, s2, st, lv, cps, eps, stack, out, work, counters, cancel, stop,
                           mcp, mep, corner_move, edge8_move, slice_move, cp_cls, edge8_conj,
                           p2, cs, es, p2moves)
+                if r == STOPPED:
+                    lv[lvl, L_NEXT] = m     # the interrupted phase 2 is redone on resume
                 if r != EXHAUSTED:
                     st[S_LVL] = lvl
                     return r

@@ -123,3 +123,16 @@ def test_symmetric_cube_searches_each_direction_once(solver):
     assert len(roots) == 1          # the superflip is its own inverse and fully symmetric
     result = solver.solve(superflip, max_length=24)
     assert result.verified and len(result.moves) <= 24
+
+
+def test_a_tiny_time_limit_alone_still_returns_a_solution(solver):
+    state = random_state(13)
+    result = solver.solve(state, time_limit=1e-6)
+    assert result.found and verify(state, result.moves)
+    assert result.detail["stopped"] == "time limit"
+
+
+def test_a_stopped_search_resumes_without_losing_leaves(solver):
+    # max_length and a time limit: stopped early, nothing found, and no claim of optimality
+    result = solver.solve(random_state(5), max_length=14, time_limit=0.05)
+    assert not result.found and result.status == "time limit" and not result.optimal
