@@ -9,8 +9,9 @@ key (twist, edge permutation, flip, plus two class-invariant bits of metadata). 
 `Level`: keys sorted within each bucket. Expanding a class multiplies its representative P on
 the right by every move, and P^-1 too (the neighbours of the class's inverted members), then
 canonicalises, bucket-sorts, removes duplicates and removes the classes already at a smaller
-depth. Counting positions needs no second pass: the number of images equal to the minimum gives
-the stabiliser, hence the class size.
+depth, a batch of classes at a time, each batch merged into the new level: memory follows the
+levels (8 bytes a class), not the neighbours. Counting positions needs no second pass: the
+number of images equal to the minimum gives the stabiliser, hence the class size.
 """
 
 from __future__ import annotations
