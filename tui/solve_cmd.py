@@ -41,17 +41,22 @@ def _progress_printer():
     """Build progress on stderr when it is a terminal (tables are built on first use)."""
     if not sys.stderr.isatty():
         return None, None
-    current = {"name": ""}
+    building: list[str] = []   # a table's build loads its dependencies first: a stack
 
     def log(message: str) -> None:
-        if message.startswith("building "):
-            current["name"] = message[len("building "):]
-        print(f"\r\033[Kcubelab: {message}", file=sys.stderr, end="\n", flush=True)
+        word, _, rest = message.partition(" ")
+        name = rest.split(" ", 1)[0]
+        if word == "building":
+            building.append(name)
+        elif word == "built" and name in building:
+            building.remove(name)
+        print(f"\r\033[Kcubelab: {message}", file=sys.stderr, flush=True)
 
     def progress(done: int, total: int) -> None:
         pct = 100.0 * done / total if total else 0.0
-        print(f"\r\033[Kcubelab: building {current['name']}: {pct:5.1f}%", file=sys.stderr,
-              end="", flush=True)
+        name = building[-1] if building else "tables"
+        print(f"\r\033[Kcubelab: building {name}: {pct:5.1f}%", file=sys.stderr, end="",
+              flush=True)
 
     return progress, log
 
