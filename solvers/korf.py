@@ -26,8 +26,8 @@ from .protocol import (
 
 SPLIT_DEPTH = 3
 """Start nodes for the two threads: 3,240 nodes three moves below the root."""
-SPLIT_FROM = 8
-"""Bounds below this are searched from the root on one thread (they take milliseconds)."""
+SPLIT_FROM = {"strong": 13, "korf1997": 10}
+"""Bounds below these are searched from the root on one thread (they take milliseconds)."""
 CHUNK = 6
 """Start nodes a thread takes at a time (times the lanes a kernel interleaves)."""
 FALLBACK_SHARE = 0.15
@@ -57,7 +57,7 @@ class KorfSolver:
 
     def __init__(self, tables: str = "strong", *, threads: int = 2,
                  table_depth: int | None = None, fallback: bool = True,
-                 split_from: int = SPLIT_FROM):
+                 split_from: int | None = None):
         """threads: search threads; table_depth: build the tables only that deep (tests);
         fallback: ask the two-phase solver when a time limit stops the search; split_from: the
         first bound searched below the root by all threads."""
@@ -66,10 +66,10 @@ class KorfSolver:
         self.tables = tables
         self.threads = max(1, int(threads))
         self.fallback = fallback
-        self.split_from = max(SPLIT_DEPTH + 1, int(split_from))
+        self.split_from = max(SPLIT_DEPTH + 1, int(split_from or SPLIT_FROM[tables]))
         self._prepared: _Prepared | None = None
         self._lock = threading.Lock()
-        self._items: tuple[bytes, np.ndarray, np.ndarray] | None = None
+        self._two_phase = None
 
     # ---- tables -----------------------------------------------------------------------------
     def prepare(self, progress=None, cancel=None, log=None) -> None:
@@ -102,7 +102,7 @@ class KorfSolver:
                                seconds=time.perf_counter() - start)
         p = self._prepared
         fallback_seconds = 0.0
-        if time_limit is not None and self.fallback and _two_phase_available():
+        if time_limit is not None and self.fallback and _two_phase_ready():
             fallback_seconds = min(FALLBACK_MAX, FALLBACK_SHARE * time_limit)
         search_limit = None if time_limit is None else max(0.0, time_limit - fallback_seconds -
                                                            (time.perf_counter() - start))
@@ -133,7 +133,9 @@ class KorfSolver:
         from . import get_solver
         counters[PHASE] = 1
         try:
-            other = get_solver("kociemba").solve(state, time_limit=seconds, cancel=cancel)
+            if self._two_phase is None:
+                self._two_phase = get_solver("kociemba")
+            other = self._two_phase.solve(state, time_limit=seconds, cancel=cancel)
         except Exception as e:  # the fallback is a courtesy: its failure must not hide ours
             result.detail["fallback_error"] = f"{type(e).__name__}: {e}"
             return
@@ -151,13 +153,9 @@ class KorfSolver:
             on_solution(sol)
 
     def start_nodes(self, root: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        """The nodes SPLIT_DEPTH moves below root (cached for the last root)."""
-        key = root.tobytes()
-        if self._items is None or self._items[0] != key:
-            from .korf_search import expand_items
-            items, paths = expand_items(root, SPLIT_DEPTH, self._prepared.child)
-            self._items = (key, items, paths)
-        return self._items[1], self._items[2]
+        """The nodes SPLIT_DEPTH moves below root, and the moves that reach them."""
+        from .korf_search import expand_items
+        return expand_items(root, SPLIT_DEPTH, self._prepared.child)
 
     def heuristic(self, state: CubeState) -> int:
         """The lower bound the tables give for a (normalized) state."""
@@ -182,6 +180,7 @@ class _Run:
         self.status = "not found"
         self.bound_log: list[dict] = []
         self.seconds = 0.0
+        self._start_nodes = None
 
     def search(self) -> None:
         p = self.p
@@ -223,7 +222,9 @@ class _Run:
             items, paths, g0 = root[None, :], np.zeros((1, 0), np.int8), 0
             workers = 1
         else:
-            items, paths = self.solver.start_nodes(root)
+            if self._start_nodes is None:
+                self._start_nodes = self.solver.start_nodes(root)
+            items, paths = self._start_nodes
             g0, workers = SPLIT_DEPTH, self.solver.threads
         self.live[:] = 0
         base = self.nodes
@@ -340,9 +341,19 @@ def _warm_up(p: _Prepared) -> None:
              live, 0, np.zeros(1, np.int32), np.zeros(1, np.int32), np.zeros(2, np.int64))
 
 
-def _two_phase_available() -> bool:
+def _two_phase_ready() -> bool:
+    """Whether the two-phase solver is installed and its tables are at hand (building them
+    could take far longer than the time the fallback gets)."""
     from . import solver_names
-    return "kociemba" in solver_names()
+    if "kociemba" not in solver_names():
+        return False
+    try:
+        from cubelab.tables.store import registered, table_status
+        specs = [s for s in registered().values() if s.solver == "kociemba"]
+        return bool(specs) and all(table_status(s)["built"] or table_status(s)["in_memory"]
+                                   for s in specs)
+    except Exception:   # a status we cannot read means: do not count on it
+        return False
 
 
 if __name__ == "__main__":

@@ -134,6 +134,34 @@ def test_time_limit_returns_the_bound_it_proved(solver):
     assert result.lower_bound >= solver.heuristic(state)
 
 
+def test_time_limit_falls_back_on_the_two_phase_solution(solver, monkeypatch):
+    from cubelab.cube.notation import invert_moves
+    from cubelab.solvers import korf
+    from cubelab.solvers.protocol import SolveResult
+    # 22 turns, no face twice in a row: far beyond what the thin test tables solve in 0.5 s
+    rng = np.random.default_rng(5)
+    scramble = []
+    while len(scramble) < 22:
+        m = FACE_MOVES[int(rng.integers(18))]
+        if not scramble or m.family != scramble[-1].family:
+            scramble.append(m)
+    state = apply_moves(CubeState.identity(), scramble)
+
+    class TwoPhase:
+        def solve(self, state, *, time_limit=None, cancel=None):
+            return SolveResult("kociemba", invert_moves(scramble))
+
+    monkeypatch.setattr(korf, "_two_phase_ready", lambda: True)
+    monkeypatch.setattr("cubelab.solvers.get_solver", lambda name, **kw: TwoPhase())
+    s = KorfSolver(solver.tables, table_depth=TABLE_DEPTH)
+    s._prepared = solver._prepared
+    heard = []
+    result = s.solve(state, time_limit=0.5, on_solution=heard.append)
+    assert result.status == "time limit" and not result.optimal and result.verified
+    assert result.moves == invert_moves(scramble) and result.detail["solution_from"] == "kociemba"
+    assert result.lower_bound <= len(scramble) and len(heard) == 1
+
+
 def test_on_solution_hears_the_answer(solver):
     heard = []
     result = solver.solve(alg_state("F2 U' R"), on_solution=heard.append)

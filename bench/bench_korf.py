@@ -1,0 +1,265 @@
+"""Benchmark Korf's optimal solver: tables, heuristic strength, correctness and speed.
+
+Sections (each can be sized or skipped):
+- tables: build time and size of both sets (from the table files; built here if missing).
+- heuristic: the korf1997 set's average heuristic value, as Korf reported it (8.878 for his
+  databases), by exact table averages and over random states; the strong set's, over the same.
+- correctness: scrambles of 4..14 random moves (fixed seed), solved with each set; checked
+  against plain breadth-first search (bfs solver) up to 5 moves, and beyond against each other
+  and against the two-phase solver's best (which can never be shorter than the optimum).
+- speed: time per cube for 16-move scrambles, 18-move scrambles and uniformly random states,
+  with nodes, nodes per second per core (wall and CPU) and the optimal lengths.
+
+    /work/venv/bin/python bench/bench_korf.py                          # the defaults below
+    /work/venv/bin/python bench/bench_korf.py --sets strong --n16 20 --n18 20 --random 10
+    /work/venv/bin/python bench/bench_korf.py --skip correctness,heuristic --time-limit 120
+
+A cube stopped by --time-limit counts with the time spent and its proven lower bound. The CPU
+columns (process CPU time over both search threads) are less disturbed by a shared machine
+than the wall clock.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import statistics
+import sys
+import time
+
+import numpy as np
+
+SEED = 19970701
+
+
+def scramble(rng, n: int):
+    """n random face turns, never the same face twice in a row."""
+    from cubelab.cube.moves import FACE_MOVES
+    moves, last = [], -1
+    while len(moves) < n:
+        m = int(rng.integers(18))
+        if m // 3 != last:
+            moves.append(FACE_MOVES[m])
+            last = m // 3
+    return moves
+
+
+def state_of(moves):
+    from cubelab.cube.moves import apply_moves
+    from cubelab.cube.state import CubeState
+    return apply_moves(CubeState.identity(), moves)
+
+
+def log(*args):
+    print(*args, flush=True)
+
+
+# ---- tables ------------------------------------------------------------------------------
+
+def bench_tables(sets):
+    from cubelab.tables.korf_tables import table_set
+    from cubelab.tables.store import table_path, _read_header, load_or_build
+    out = {}
+    for name in sets:
+        ts = table_set(name)
+        rows = []
+        for spec in ts.specs:
+            start = time.perf_counter()
+            load_or_build(spec, log=lambda m: None)
+            loaded = time.perf_counter() - start
+            header, _ = _read_header(table_path(spec), spec)
+            rows.append({"table": spec.name, "bytes": header["nbytes"],
+                         "build_s": header["build_seconds"], "load_s": round(loaded, 2)})
+        out[name] = {"tables": rows, "bytes": sum(r["bytes"] for r in rows),
+                     "build_s": round(sum(r["build_s"] for r in rows), 1)}
+        log(f"[tables] {name}: {out[name]['bytes'] / 1e6:.1f} MB, built in "
+            f"{out[name]['build_s']} s " + ", ".join(
+                f"({r['table']} {r['bytes'] / 1e6:.1f} MB {r['build_s']} s)" for r in rows))
+    return out
+
+
+# ---- heuristic ---------------------------------------------------------------------------
+
+def bench_heuristic(sets, samples):
+    from cubelab.cube.random_states import random_state
+    from cubelab.solvers.korf import KorfSolver
+    from cubelab.tables.korf_coords import N_CORNERS, N_EDGE6
+    from cubelab.tables.korf_tables import table_set
+    from cubelab.tables.packed import unpack4
+    out = {}
+    if "korf1997" in sets:
+        corners, ea, eb = table_set("korf1997").load()
+        means = {}
+        for label, tab, n in (("corners", corners, N_CORNERS), ("edges_a", ea, N_EDGE6),
+                              ("edges_b", eb, N_EDGE6)):
+            means[label] = float(unpack4(tab, n).mean(dtype=np.float64))
+        out["korf1997_table_means"] = means
+        log("[heuristic] korf1997 table averages: " +
+            ", ".join(f"{k} {v:.3f}" for k, v in means.items()))
+    rng = np.random.default_rng(SEED + 1)
+    states = [random_state(rng) for _ in range(samples)]
+    for name in sets:
+        solver = KorfSolver(name, fallback=False)
+        solver.prepare()
+        h = [solver.heuristic(s) for s in states]
+        out[f"{name}_random_mean"] = float(np.mean(h))
+        out[f"{name}_random_hist"] = {int(k): int(v) for k, v in
+                                      zip(*np.unique(h, return_counts=True))}
+        log(f"[heuristic] {name}: mean h over {samples} random states = {np.mean(h):.3f} "
+            f"(histogram {out[f'{name}_random_hist']})")
+    return out
+
+
+# ---- correctness -------------------------------------------------------------------------
+
+def bench_correctness(sets, per_length, lengths, time_limit):
+    from cubelab.solvers import get_solver, solver_names
+    from cubelab.solvers.korf import KorfSolver
+    rng = np.random.default_rng(SEED)
+    solvers = {}
+    for name in sets:
+        solvers[name] = KorfSolver(name, fallback=False)
+        solvers[name].prepare()
+    bfs = get_solver("bfs") if "bfs" in solver_names() else None
+    two_phase = get_solver("kociemba") if "kociemba" in solver_names() else None
+    if two_phase is not None:
+        two_phase.prepare()
+    rows, failures = [], []
+    for n in lengths:
+        for _ in range(per_length):
+            moves = scramble(rng, n)
+            state = state_of(moves)
+            found = {}
+            for name, solver in solvers.items():
+                r = solver.solve(state, time_limit=time_limit)
+                found[name] = r.length["htm"] if r.optimal else None
+                if r.found and not r.verified:
+                    failures.append((n, name, "unverified"))
+            reference, how = None, ""
+            if bfs is not None and n <= 5:
+                reference, how = bfs.solve(state).length["htm"], "bfs"
+            lengths_found = {v for v in found.values() if v is not None}
+            if len(lengths_found) > 1:
+                failures.append((n, "sets disagree", found))
+            if reference is not None and lengths_found and lengths_found != {reference}:
+                failures.append((n, "bfs", reference, found))
+            best = None
+            if two_phase is not None and n > 5:
+                best = two_phase.solve(state, time_limit=1.0).length["htm"]
+                how = how or "two-phase"
+                if lengths_found and min(lengths_found) > best:
+                    failures.append((n, "longer than two-phase", best, found))
+            if lengths_found and max(lengths_found) > n:
+                failures.append((n, "longer than the scramble", found))
+            rows.append({"scramble": n, "found": found, "bfs": reference, "two_phase": best})
+        done = [r for r in rows if r["scramble"] == n]
+        log(f"[correctness] {n:2d} moves: optimal lengths "
+            f"{[next(iter(set(v for v in r['found'].values() if v is not None)), None) for r in done]}"
+            f" checked by {how or 'the sets agreeing'}")
+    log(f"[correctness] {len(rows)} scrambles, {len(failures)} failures {failures or ''}")
+    return {"rows": rows, "failures": failures}
+
+
+# ---- speed -------------------------------------------------------------------------------
+
+def solve_many(solver, states, time_limit, label):
+    import resource
+    rows = []
+    for i, state in enumerate(states):
+        c0 = resource.getrusage(resource.RUSAGE_SELF)
+        w0 = time.perf_counter()
+        r = solver.solve(state, time_limit=time_limit)
+        wall = time.perf_counter() - w0
+        c1 = resource.getrusage(resource.RUSAGE_SELF)
+        cpu = (c1.ru_utime + c1.ru_stime) - (c0.ru_utime + c0.ru_stime)
+        rows.append({"length": r.length["htm"] if r.optimal else None,
+                     "lower_bound": r.lower_bound, "optimal": r.optimal, "seconds": wall,
+                     "cpu_seconds": cpu, "nodes": r.nodes})
+        log(f"  {label} #{i + 1}: {'%2d' % r.length['htm'] if r.optimal else '>=%d' % r.lower_bound}"
+            f"{'*' if r.optimal else ' '} {wall:8.2f} s  {r.nodes:>14,} nodes  "
+            f"{r.nodes / max(wall, 1e-9) / solver.threads / 1e6:6.2f} M/s/core wall  "
+            f"{r.nodes / max(cpu, 1e-9) / 1e6:6.2f} M/s per CPU-second")
+    return rows
+
+
+def summarize(rows, threads):
+    secs = [r["seconds"] for r in rows]
+    nodes = sum(r["nodes"] for r in rows)
+    wall = sum(secs)
+    cpu = sum(r["cpu_seconds"] for r in rows)
+    lengths = [r["length"] for r in rows if r["optimal"]]
+    return {
+        "cubes": len(rows), "solved_optimally": len(lengths),
+        "mean_s": statistics.mean(secs), "median_s": statistics.median(secs), "max_s": max(secs),
+        "mean_length": statistics.mean(lengths) if lengths else None,
+        "nodes": nodes, "mnodes_per_s_per_core_wall": nodes / max(wall, 1e-9) / threads / 1e6,
+        "mnodes_per_cpu_s": nodes / max(cpu, 1e-9) / 1e6,
+    }
+
+
+def bench_speed(sets, n16, n18, n_random, time_limit, threads):
+    from cubelab.cube.random_states import random_state
+    from cubelab.solvers.korf import KorfSolver
+    rng = np.random.default_rng(SEED + 2)
+    groups = {
+        "16-move scrambles": [state_of(scramble(rng, 16)) for _ in range(n16)],
+        "18-move scrambles": [state_of(scramble(rng, 18)) for _ in range(n18)],
+        "random states": [random_state(rng) for _ in range(n_random)],
+    }
+    out = {}
+    for name in sets:
+        solver = KorfSolver(name, threads=threads, fallback=False)
+        solver.prepare()
+        out[name] = {}
+        for label, states in groups.items():
+            if not states:
+                continue
+            log(f"[speed] {name}, {label} ({len(states)} cubes, time limit {time_limit} s):")
+            rows = solve_many(solver, states, time_limit, label)
+            s = summarize(rows, threads)
+            out[name][label] = {"summary": s, "rows": rows}
+            log(f"[speed] {name}, {label}: mean {s['mean_s']:.2f} s, median {s['median_s']:.2f} s,"
+                f" max {s['max_s']:.2f} s, {s['solved_optimally']}/{s['cubes']} optimal, mean "
+                f"length {s['mean_length']}, {s['mnodes_per_s_per_core_wall']:.2f} M nodes/s per "
+                f"core (wall), {s['mnodes_per_cpu_s']:.2f} M nodes per CPU-second")
+    return out
+
+
+def main(argv=None):
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--sets", default="strong,korf1997")
+    ap.add_argument("--skip", default="", help="comma list of: tables,heuristic,correctness,speed")
+    ap.add_argument("--samples", type=int, default=20000, help="random states for heuristic")
+    ap.add_argument("--per-length", type=int, default=3, help="correctness scrambles per length")
+    ap.add_argument("--n16", type=int, default=20)
+    ap.add_argument("--n18", type=int, default=20)
+    ap.add_argument("--random", type=int, default=10)
+    ap.add_argument("--speed-sets", default="strong", help="sets timed on the speed section")
+    ap.add_argument("--time-limit", type=float, default=600.0, help="seconds per cube (speed)")
+    ap.add_argument("--check-limit", type=float, default=60.0,
+                    help="seconds per cube and set in the correctness section")
+    ap.add_argument("--threads", type=int, default=2)
+    ap.add_argument("--json", help="write all figures to this file")
+    args = ap.parse_args(argv)
+    sets = [s for s in args.sets.split(",") if s]
+    skip = set(args.skip.split(","))
+    report = {"argv": sys.argv[1:]}
+    if "tables" not in skip:
+        report["tables"] = bench_tables(sets)
+    if "heuristic" not in skip:
+        report["heuristic"] = bench_heuristic(sets, args.samples)
+    if "correctness" not in skip:
+        report["correctness"] = bench_correctness(sets, args.per_length, range(4, 15),
+                                                  args.check_limit)
+    if "speed" not in skip:
+        report["speed"] = bench_speed([s for s in args.speed_sets.split(",") if s], args.n16,
+                                      args.n18, args.random, args.time_limit, args.threads)
+    if args.json:
+        with open(args.json, "w") as f:
+            json.dump(report, f, indent=1, default=str)
+    failures = report.get("correctness", {}).get("failures")
+    return 1 if failures else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
