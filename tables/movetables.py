@@ -19,7 +19,7 @@ from cubelab.cube.notation import parse_moves
 
 from .store import BuildCancelled as Cancelled  # builders catch one exception
 from .coords import (D_HI, D_KIND, D_LO, D_ORI, D_POS, CORNER, ORI_BY_PIECE, POS_NONE, Coord,
-                     Product, decode_product, encode, reset)
+                     Product, decode_product, encode)
 
 PHASE2_MOVES = ("U", "U2", "U'", "D", "D2", "D'", "R2", "L2", "F2", "B2")
 """The generators of <U, D, R2, L2, F2, B2> (Kociemba's phase 2)."""

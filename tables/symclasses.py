@@ -37,7 +37,7 @@ from .pruning import (BACKWARD_RATIO, CANCELLED, Cancelled, _flags, flatten, get
 def symmetry_tables(nsym: int = 16):
     """(cp, co, ep, eo) of the first nsym symmetries and of their inverses, as int64 arrays
     for the kernels, plus the index of each one's inverse."""
-    if nsym not in (16, 48) and not 1 <= nsym <= 48:
+    if not 1 <= nsym <= 48:
         raise ValueError("nsym must be between 1 and 48 (16: U-D axis kept, 48: all)")
     fwd = tuple(np.ascontiguousarray(a[:nsym, :], dtype=np.int64)
                 for a in symmetry.symmetry_arrays()[:4])
