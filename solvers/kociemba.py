@@ -23,7 +23,7 @@ import numpy as np
 from cubelab.cube.moves import FACE_MOVES
 from cubelab.cube.state import CubeState
 from cubelab.solvers.protocol import (
-    BEST, LOWER_BOUND, NODES, SOLUTIONS, Deadline, Solution, SolveResult, SolverError,
+    BEST, LOWER_BOUND, NODES, SOLUTIONS, Solution, SolveResult, SolverError,
     check_solvable, new_cancel, new_counters, verify,
 )
 from cubelab.tables.kociemba_coords import PHASE2_MOVES, binomials
@@ -90,12 +90,16 @@ class KociembaSolver:
     name = "kociemba"
     description = "Kociemba's two-phase: near-optimal in milliseconds, improving with time"
 
-    def __init__(self, tables: str = "full", directions: int = 6, phase2_cap: int = 10):
+    def __init__(self, tables: str = "full", directions: int = 6, phase2_cap: int = 10,
+                 threads: int = 1):
         if tables != "full":
             raise ValueError(f"kociemba has one table set, 'full' (not {tables!r})")
         if not 1 <= directions <= 6:
             raise ValueError("directions must be between 1 and 6")
         self.directions = directions
+        self.threads = max(1, int(threads))
+        """Search threads (the directions are shared out among them); the kernels release the
+        GIL, so two threads use two cores."""
         self.phase2_cap = phase2_cap
         """Once solutions of 20 moves or less are sought, phase 2 is tried with at most this many
         moves (lifted again to prove optimality)."""
@@ -176,13 +180,8 @@ class KociembaSolver:
     def _run(self, normal, *, max_length, time_limit, on_solution, counters, cancel,
              original=None, start=None):
         start = time.perf_counter() if start is None else start
-        original = normal if original is None else original
-        if max_length is None and time_limit is None:
-            target = DEFAULT_MAX_LENGTH
-        else:
-            target = max_length
+        target = DEFAULT_MAX_LENGTH if max_length is None and time_limit is None else max_length
         limit = MAX_LENGTH if target is None else min(target, MAX_LENGTH)
-
         roots = self._roots(normal)
         n = len(roots)
         root_coords = np.zeros((n, 4), np.int64)
@@ -195,87 +194,164 @@ class KociembaSolver:
         lower = int(root_coords[:, 3].max())
         counters[LOWER_BOUND] = lower
 
-        w = ks.new_work_arrays()
-        st = w["st"]
-        st[ks.S_LIMIT] = limit
-        st[ks.S_NDIR] = n
-        st[ks.S_N1] = int(root_coords[:, 3].min())
-        st[ks.S_CAP] = self.phase2_cap
-        stop = np.zeros(1, np.int32)
-        best: Solution | None = None
-        best_detail: dict = {}
-        solutions: list[Solution] = []
-        stopped = "exhausted"
-        with Deadline(stop, time_limit) as deadline:
-            while True:
-                r = ks.search(st, w["lv"], w["cps"], w["eps"], w["stack"], w["out"], w["work"],
-                              root_coords, root_cp, root_ep, counters, cancel, stop,
-                              *self._kernel_tables)
-                if r == ks.FOUND:
-                    k, inv, _ = roots[st[ks.S_OUTDIR]]
-                    moves, phases = self._translate(w, st, k, inv)
-                    if not verify(original, moves):
-                        raise RuntimeError(f"kociemba produced a wrong solution: {moves}")
-                    nodes = int(counters[NODES] + w["work"][0])
-                    best = Solution(moves, time.perf_counter() - start, nodes)
-                    best_detail = {"phases": phases,
-                                   "direction": _AXIS_NAMES[self._axes.index(k)]
-                                   + (" inverse" if inv else "")}
-                    solutions.append(best)
-                    counters[BEST] = len(moves)
-                    counters[SOLUTIONS] += 1
-                    if on_solution is not None:
-                        on_solution(best)
-                    if target is not None and len(moves) <= target:
-                        stopped = "target"
-                        break
-                    if deadline.expired:
-                        stopped = "time limit"   # the first solution, found after the time
-                        break
-                elif r == ks.EXHAUSTED:
-                    if st[ks.S_CAPPED] and st[ks.S_CAP] < MAX_LENGTH:
-                        # the cap on phase 2 may have hidden shorter solutions: search again
-                        # without it, which proves optimality when it ends
-                        first_n1 = int(root_coords[:, 3].min())
-                        st[ks.S_DIR], st[ks.S_N1], st[ks.S_INIT] = 0, first_n1, 0
-                        st[ks.S_CAP], st[ks.S_CAPPED] = MAX_LENGTH, 0
-                        continue
-                    break
-                elif best is None and target is None and not cancel[0]:
-                    # time_limit alone promises a solution: go on to the first one
-                    stop[0] = 0
-                else:
-                    stopped = "cancelled" if cancel[0] else "time limit"
-                    break
-        counters[NODES] += w["work"][0]
-        seconds = time.perf_counter() - start
+        run = _Run(self, normal if original is None else original, roots, target, limit,
+                   on_solution, counters, cancel, start)
+        nthreads = max(1, min(self.threads, n))
+        parts = [list(range(i, n, nthreads)) for i in range(nthreads)]
+        timer = None
+        if time_limit is not None:
+            timer = threading.Timer(max(0.0, time_limit), run.time_is_up)
+            timer.daemon = True
+            timer.start()
+        try:
+            args = (root_coords, root_cp, root_ep)
+            if nthreads == 1:
+                run.work(parts[0], *args)
+            else:
+                workers = [threading.Thread(target=run.work, args=(part, *args), daemon=True,
+                                            name=f"kociemba {i}") for i, part in enumerate(parts)]
+                for t in workers:
+                    t.start()
+                for t in workers:
+                    t.join()
+        finally:
+            if timer is not None:
+                timer.cancel()
+        if run.error is not None:
+            raise run.error
+        stopped = run.stopped or ("cancelled" if cancel[0] else "time limit")
+        counters[NODES] = run.nodes
+        best = run.best
         optimal = stopped == "exhausted" and best is not None
         if stopped == "exhausted":
-            # every solution of at most `limit` moves would have been found
-            lower = max(lower, int(st[ks.S_LIMIT]) + 1)
+            # every solution of at most the final limit would have been found
+            lower = max(lower, int(run.shared[0]) + 1)
         if best is None:
             status = {"exhausted": "not found"}.get(stopped, stopped)
         else:
             status = "cancelled" if stopped == "cancelled" else "solved"
             lower = min(lower, len(best.moves))
         counters[LOWER_BOUND] = lower
-        detail = dict(best_detail, stopped=stopped)
         return SolveResult(
-            self.name, best.moves if best else None, nodes=int(counters[NODES]),
-            seconds=seconds, optimal=optimal, lower_bound=lower,
-            verified=best is not None, status=status, detail=detail, solutions=solutions)
+            self.name, best.moves if best else None, nodes=run.nodes,
+            seconds=time.perf_counter() - start, optimal=optimal, lower_bound=lower,
+            verified=best is not None, status=status, detail=dict(run.detail, stopped=stopped),
+            solutions=run.solutions)
 
-    def _translate(self, w, st, k, inv):
-        """The moves found in the search frame, as moves on the cube itself."""
-        length = int(st[ks.S_OUTLEN])
-        frame = w["out"][:length]
+    def _translate(self, frame, k, inv):
+        """Moves found in the search frame of direction (k, inv), as moves on the cube itself,
+        and the lengths of the two phases."""
         idx = self._unconjugate[k][frame]
         if inv:
             idx = (idx // 3) * 3 + (2 - idx % 3)
             idx = idx[::-1]
         moves = [FACE_MOVES[int(i)] for i in idx]
-        n1 = length - _phase2_length(frame)
-        return moves, [n1, length - n1]
+        n1 = len(frame) - _phase2_length(frame)
+        return moves, [n1, len(frame) - n1]
+
+
+class _Run:
+    """One solve shared by its search threads: the best solution so far, the limit every
+    thread's kernel reads, and the flag that stops them all."""
+
+    def __init__(self, solver, original, roots, target, limit, on_solution, counters, cancel,
+                 start):
+        self.solver = solver
+        self.original = original
+        self.roots = roots
+        self.target = target
+        self.limit = limit
+        self.on_solution = on_solution
+        self.counters = counters
+        self.cancel = cancel
+        self.start = start
+        self.lock = threading.Lock()
+        self.shared = np.array([limit], np.int64)
+        self.stop = np.zeros(1, np.int32)
+        self.best: Solution | None = None
+        self.detail: dict = {}
+        self.solutions: list[Solution] = []
+        self.stopped: str | None = None
+        self.expired = False
+        self.nodes = 0
+        self.error: BaseException | None = None
+
+    def time_is_up(self) -> None:
+        with self.lock:
+            self.expired = True
+            # a time limit alone promises a solution: let the search reach its first one
+            if self.best is not None or self.target is not None:
+                self.stop[0] = 1
+
+    def _finish(self, why: str) -> None:
+        """Stop every thread (call with the lock held)."""
+        if self.stopped is None:
+            self.stopped = why
+        self.stop[0] = 1
+
+    def offer(self, frame, k, inv) -> None:
+        moves, phases = self.solver._translate(frame, k, inv)
+        if not verify(self.original, moves):
+            raise RuntimeError(f"kociemba produced a wrong solution: {moves}")
+        with self.lock:
+            if self.best is not None and len(moves) >= len(self.best.moves):
+                return      # another thread got there first
+            self.best = Solution(moves, time.perf_counter() - self.start,
+                                 int(self.counters[NODES]))
+            self.detail = {"phases": phases, "direction": _AXIS_NAMES[self.solver._axes.index(k)]
+                           + (" inverse" if inv else "")}
+            self.solutions.append(self.best)
+            self.shared[0] = min(int(self.shared[0]), len(moves) - 1)
+            self.counters[BEST] = len(moves)
+            self.counters[SOLUTIONS] += 1
+            if self.on_solution is not None:
+                self.on_solution(self.best)
+            if self.target is not None and len(moves) <= self.target:
+                self._finish("target")
+            elif self.expired:
+                self._finish("time limit")   # the first solution, found after the time
+
+    def work(self, part, root_coords, root_cp, root_ep) -> None:
+        """Search the directions `part` (indices into roots) until told to stop."""
+        try:
+            self._work(part, root_coords[part], root_cp[part], root_ep[part])
+        except BaseException as e:   # re-raised in the calling thread
+            with self.lock:
+                self.error = self.error or e
+                self._finish("error")
+
+    def _work(self, part, root_coords, root_cp, root_ep) -> None:
+        w = ks.new_work_arrays()
+        st = w["st"]
+        first_n1 = int(root_coords[:, 3].min())
+        st[ks.S_LIMIT] = self.limit
+        st[ks.S_NDIR] = len(part)
+        st[ks.S_N1] = first_n1
+        st[ks.S_CAP] = self.solver.phase2_cap
+        tables = self.solver._kernel_tables
+        try:
+            while True:
+                r = ks.search(st, self.shared, w["lv"], w["cps"], w["eps"], w["stack"],
+                              w["out"], w["work"], root_coords, root_cp, root_ep,
+                              self.counters, self.cancel, self.stop, *tables)
+                if r == ks.FOUND:
+                    k, inv, _ = self.roots[part[st[ks.S_OUTDIR]]]
+                    self.offer(w["out"][:st[ks.S_OUTLEN]].copy(), k, inv)
+                elif r == ks.EXHAUSTED:
+                    if st[ks.S_CAPPED] and st[ks.S_CAP] < MAX_LENGTH:
+                        # the cap on phase 2 may have hidden shorter solutions: search again
+                        # without it, which proves optimality when it ends
+                        st[ks.S_DIR], st[ks.S_N1], st[ks.S_INIT] = 0, first_n1, 0
+                        st[ks.S_CAP], st[ks.S_CAPPED] = MAX_LENGTH, 0
+                        continue
+                    with self.lock:
+                        self._finish("exhausted")   # one direction searched out is a proof
+                    return
+                else:
+                    return
+        finally:
+            with self.lock:
+                self.nodes += int(w["work"][4] + w["work"][0])
 
 
 def _phase2_length(frame) -> int:

@@ -110,9 +110,10 @@ def _tick(work, counters, cancel, stop, phase, bound):
     work[0] += 1
     if work[0] < FLUSH:
         return False
-    counters[C_NODES] += work[0]
+    counters[C_NODES] += work[0]    # shared with other threads: a live, rough figure
     counters[C_PHASE] = phase
     counters[C_BOUND] = bound
+    work[4] += work[0]              # this search's own exact count
     work[0] = 0
     return cancel[0] != 0 or stop[0] != 0
 
@@ -179,9 +180,11 @@ def phase2_search(cp0, e80, sp0, budget, prev_face, stack, out, out_off, work, c
 
 
 @njit(cache=True, nogil=True)
-def _leaf(n1, sp, st, lv, cps, eps, stack, out, work, counters, cancel, stop, mcp, mep,
-          corner_move, edge8_move, slice_move, cp_cls, edge8_conj, p2, cs, es, p2moves):
+def _leaf(n1, sp, st, shared, lv, cps, eps, stack, out, work, counters, cancel, stop, mcp,
+          mep, corner_move, edge8_move, slice_move, cp_cls, edge8_conj, p2, cs, es, p2moves):
     """Finish the phase-1 path lv[:n1] with phase 2 if the total beats the limit."""
+    if shared[0] < st[S_LIMIT]:
+        st[S_LIMIT] = shared[0]     # another thread found a shorter solution
     budget = st[S_LIMIT] - n1
     if budget < 0:
         return EXHAUSTED
@@ -229,17 +232,18 @@ def _next_direction(st):
 
 
 @njit(cache=True, nogil=True)
-def search(st, lv, cps, eps, stack, out, work, roots, root_cp, root_ep, counters, cancel, stop,
+def search(st, shared, lv, cps, eps, stack, out, work, roots, root_cp, root_ep, counters, cancel,
+           stop,
            twist_move, flip_move, slice_move, corner_move, edge8_move, twist_conj, edge8_conj,
            fs_cls, cp_cls, p1, ts, fsl, p2, cs, es, mcp, mep, p2moves):
     """Run until the next improvement (FOUND), exhaustion (EXHAUSTED) or a flag (STOPPED)."""
     while True:
         if cancel[0] != 0 or stop[0] != 0:
             return STOPPED
+        if shared[0] < st[S_LIMIT]:
+            st[S_LIMIT] = shared[0]
         n1 = st[S_N1]
         if n1 > st[S_LIMIT] or n1 >= MAX_DEPTH:
-            counters[C_NODES] += work[0]
-            work[0] = 0
             return EXHAUSTED
         d = st[S_DIR]
         if st[S_INIT] == 0:
@@ -257,8 +261,8 @@ def search(st, lv, cps, eps, stack, out, work, roots, root_cp, root_ep, counters
             st[S_VALID] = 0
             st[S_LVL] = 0
             if n1 == 0:
-                r = _leaf(0, roots[d, 2], st, lv, cps, eps, stack, out, work, counters, cancel,
-                          stop, mcp, mep, corner_move, edge8_move, slice_move, cp_cls,
+                r = _leaf(0, roots[d, 2], st, shared, lv, cps, eps, stack, out, work, counters,
+                          cancel, stop, mcp, mep, corner_move, edge8_move, slice_move, cp_cls,
                           edge8_conj, p2, cs, es, p2moves)
                 if r == STOPPED:
                     st[S_INIT] = 0      # a resumed search redoes this leaf
@@ -308,8 +312,8 @@ def search(st, lv, cps, eps, stack, out, work, roots, root_cp, root_ep, counters
             if st[S_VALID] > lvl:
                 st[S_VALID] = lvl
             if togo == 0:
-                r = _leaf(n1, s2, st, lv, cps, eps, stack, out, work, counters, cancel, stop,
-                          mcp, mep, corner_move, edge8_move, slice_move, cp_cls, edge8_conj,
+                r = _leaf(n1, s2, st, shared, lv, cps, eps, stack, out, work, counters, cancel,
+                          stop, mcp, mep, corner_move, edge8_move, slice_move, cp_cls, edge8_conj,
                           p2, cs, es, p2moves)
                 if r == STOPPED:
                     lv[lvl, L_NEXT] = m     # the interrupted phase 2 is redone on resume
@@ -346,5 +350,6 @@ def new_work_arrays():
         "eps": np.zeros((MAX_DEPTH + 1, 12), np.int64),
         "stack": np.zeros((MAX_DEPTH + 1, 6), np.int64),
         "out": np.zeros(2 * MAX_DEPTH + 2, np.int64),
-        "work": np.zeros(4, np.int64),   # nodes to publish, leaves, phase-2 searches, phase-2 nodes
+        # nodes not yet published, leaves, phase-2 searches, phase-2 nodes, nodes published
+        "work": np.zeros(5, np.int64),
     }

@@ -136,3 +136,17 @@ def test_a_stopped_search_resumes_without_losing_leaves(solver):
     # max_length and a time limit: stopped early, nothing found, and no claim of optimality
     result = solver.solve(random_state(5), max_length=14, time_limit=0.05)
     assert not result.found and result.status == "time limit" and not result.optimal
+
+
+def test_two_threads_share_the_limit_and_stop_together():
+    from cubelab.solvers.kociemba import KociembaSolver
+    two = KociembaSolver(threads=2)
+    state = random_state(17)
+    seen = []
+    result = two.solve(state, time_limit=0.3, on_solution=seen.append)
+    lengths = [len(s.moves) for s in seen]
+    assert lengths == sorted(lengths, reverse=True) and len(set(lengths)) == len(lengths)
+    assert result.verified and verify(state, result.moves)
+    assert two.solve(alg_state("R U2 F' L")).moves is not None
+    exact = two.solve(alg_state("R U2 F' L D2"), time_limit=20)
+    assert exact.optimal and len(exact.moves) == 5
