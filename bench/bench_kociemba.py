@@ -6,7 +6,7 @@ Reports, per solver: median and 90th percentile of the time to the first solutio
 table load/build time and compile time. Run:
 
     /work/venv/bin/python bench/bench_kociemba.py                 # 100 states, all three
-    /work/venv/bin/python bench/bench_kociemba.py --count 20 --skip rubiktwophase
+    /work/venv/bin/python bench/bench_kociemba.py --count 20 --skip rubiktwophase --threads 1
 
 `kociemba` has no time budget: each budget run forks a worker that asks for ever shorter
 solutions (max_depth = last length - 1) and is stopped when the budget is spent; a solution
@@ -50,13 +50,13 @@ def summary(times, cpu_times, lengths_by_budget, load, compile_, note=""):
 
 # ---- cubelab -------------------------------------------------------------------------------
 
-def bench_cubelab(states, budgets):
+def bench_cubelab(states, budgets, threads=1):
     from cubelab.solvers.kociemba import KociembaSolver
     from cubelab.tables.kociemba_tables import load_tables
     start = time.perf_counter()
     load_tables()
     load = time.perf_counter() - start
-    solver = KociembaSolver()
+    solver = KociembaSolver(threads=threads)
     solver.prepare()          # tables are cached in the process now: this is the compile
     compile_ = solver.compile_seconds
     times, cpu = [], []
@@ -179,13 +179,17 @@ def main(argv=None) -> int:
     ap.add_argument("--count", type=int, default=100)
     ap.add_argument("--seed", type=int, default=SEED)
     ap.add_argument("--skip", nargs="*", default=[], choices=["kociemba", "rubiktwophase"])
+    ap.add_argument("--threads", nargs="*", type=int, default=[1, 2],
+                    help="cubelab search threads, one row each (default: 1 2)")
     args = ap.parse_args(argv)
     states = random_states(args.count, args.seed)
     rows = {}
     print(f"{args.count} random states, seed {args.seed}; load average {os.getloadavg()[0]:.1f} "
           f"on {os.cpu_count()} cores", flush=True)
-    rows["cubelab"] = bench_cubelab(states, BUDGETS)
-    print("cubelab", rows["cubelab"], flush=True)
+    for n in args.threads:
+        name = "cubelab" if n == 1 else f"cubelab ({n} threads)"
+        rows[name] = bench_cubelab(states, BUDGETS, n)
+        print(name, rows[name], flush=True)
     if "kociemba" not in args.skip:
         rows["kociemba (C)"] = bench_c(states, BUDGETS)
         print("kociemba", rows["kociemba (C)"], flush=True)
@@ -203,7 +207,7 @@ def main(argv=None) -> int:
     for name, row in rows.items():
         if row["note"]:
             print(f"{name}: {row['note']}")
-    if "kociemba (C)" in rows:
+    if "kociemba (C)" in rows and "cubelab" in rows:
         c, us = rows["kociemba (C)"], rows["cubelab"]
         print(f"ratio kociemba/cubelab: median {c['median_ms'] / us['median_ms']:.1f}x, "
               f"p90 {c['p90_ms'] / us['p90_ms']:.1f}x; CPU time: median "
