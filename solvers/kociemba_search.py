@@ -4,9 +4,12 @@ solution finished by an IDA* phase 2, written as a resumable loop.
 `search` runs until it finds a solution shorter than the current limit (returns FOUND with the
 moves in `out`), until every phase-1 length up to the limit is exhausted (EXHAUSTED: the best
 solution found is optimal), or until a flag is raised (STOPPED). All its state lives in the
-arrays it is given, so calling it again resumes where it stopped. Phase 1 walks exact
-distances (recovered from the mod-3 table one move at a time); phase 2 starts only after the
-small corner-slice and edge-slice tables accept the leaf.
+arrays it is given, so calling it again resumes where it stopped, and several threads can run
+it at once on disjoint directions, reading one shared limit.
+
+Phase 1 walks exact distances (recovered from the mod-3 table one move at a time), asking two
+small cache-resident tables (twist x slice, flip x slice) before the big one; phase 2 starts
+only after the small corner-slice and edge-slice tables accept the leaf.
 """
 
 from __future__ import annotations
@@ -233,9 +236,8 @@ def _next_direction(st):
 
 @njit(cache=True, nogil=True)
 def search(st, shared, lv, cps, eps, stack, out, work, roots, root_cp, root_ep, counters, cancel,
-           stop,
-           twist_move, flip_move, slice_move, corner_move, edge8_move, twist_conj, edge8_conj,
-           fs_cls, cp_cls, p1, ts, fsl, p2, cs, es, mcp, mep, p2moves):
+           stop, twist_move, flip_move, slice_move, corner_move, edge8_move, twist_conj,
+           edge8_conj, fs_cls, cp_cls, p1, ts, fsl, p2, cs, es, mcp, mep, p2moves):
     """Run until the next improvement (FOUND), exhaustion (EXHAUSTED) or a flag (STOPPED)."""
     while True:
         if cancel[0] != 0 or stop[0] != 0:
