@@ -6,6 +6,7 @@ CUBELAB_DATA_DIR, CUBELAB_CACHE_DIR, CUBELAB_STATE_DIR.
 
 from __future__ import annotations
 
+import hashlib
 import os
 from pathlib import Path
 
@@ -31,13 +32,32 @@ def state_dir() -> Path:
     return _dir("CUBELAB_STATE_DIR", lambda: platformdirs.user_state_path(APP))
 
 
+def source_fingerprint() -> str:
+    """A short hash of the package's Python sources.
+
+    numba invalidates a cached kernel only when the file of the kernel itself changes, not when
+    a function it calls from another module does; keying the cache to all sources means an
+    upgrade or an edit never runs stale compiled code.
+    """
+    root = Path(__file__).resolve().parent.parent
+    digest = hashlib.blake2b(digest_size=8)
+    for package in ("cube", "tables", "solvers"):
+        for path in sorted((root / package).glob("*.py")):
+            digest.update(path.name.encode())
+            try:
+                digest.update(path.read_bytes())
+            except OSError:
+                pass
+    return digest.hexdigest()
+
+
 def configure_numba_cache() -> Path:
     """Point numba's on-disk cache under our cache directory, unless the user chose one.
 
     Must run before numba is imported: numba reads NUMBA_CACHE_DIR once, at import. Installed
     packages often sit in read-only site-packages, where numba's default (__pycache__) fails.
     """
-    path = cache_dir() / "numba"
+    path = cache_dir() / "numba" / source_fingerprint()
     if "NUMBA_CACHE_DIR" not in os.environ:
         os.environ["NUMBA_CACHE_DIR"] = str(path)
     return Path(os.environ["NUMBA_CACHE_DIR"])

@@ -13,10 +13,12 @@ _REGISTRY: dict[str, tuple[str, str]] = {
     "threecycle": ("cubelab.solvers.threecycle", "ThreeCycleSolver"),
     "bfs": ("cubelab.solvers.baselines", "BFSSolver"),
     "astar": ("cubelab.solvers.baselines", "AStarSolver"),
+    "pocket": ("cubelab.solvers.pocket", "PocketSolver"),
     "fake": ("cubelab.solvers.fake", "FakeSolver"),
 }
-_HIDDEN = {"fake"}
-"""Solvers that get_solver knows but solver_names does not offer (the test stand-in)."""
+_HIDDEN = {"fake", "pocket"}
+"""Solvers that get_solver knows but solver_names does not offer for the 3x3: the test
+stand-in, and the 2x2x2 solver (it would only solve a 3x3's corners)."""
 
 
 def solver_names() -> list[str]:

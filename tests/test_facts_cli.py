@@ -79,3 +79,13 @@ def test_real_process_exit_status_and_no_traceback(tmp_path):
     proc = subprocess.run([sys.executable, "-m", "cubelab.tui.cli", "facts", "--json", "x"],
                           capture_output=True, text=True, stdin=subprocess.DEVNULL)
     assert proc.returncode == 0 and json.loads(proc.stdout)["order"] == 1
+
+
+def test_pocket_cube_facts(capsys):
+    assert main(["facts", "--puzzle", "2x2", "--json", "R U R' U'"]) == 0
+    record = json.loads(capsys.readouterr().out)
+    assert record["order"] == 6 and len(record["facelets"]) == 24
+    assert main(["facts", "--puzzle", "2x2", "R2"]) == 0
+    assert "order        2" in capsys.readouterr().out
+    assert main(["facts", "--puzzle", "2x2", "--facelets", "U" * 24]) == 2
+    assert "appears 24 times" in capsys.readouterr().err

@@ -14,6 +14,8 @@ def register(sub) -> None:
     p.add_argument("--json", action="store_true", help="print JSON (JSON Lines with --file)")
     p.add_argument("--class", dest="show_class", action="store_true",
                    help="also list the positions of the morph class (as facelet strings)")
+    p.add_argument("--puzzle", choices=("3x3", "2x2"), default="3x3",
+                   help="which cube (default %(default)s; 2x2 facelets have 24 stickers)")
     p.set_defaults(func=run)
 
 
@@ -70,6 +72,8 @@ def format_facts(record: dict) -> str:
 
 
 def run(args) -> int:
+    if args.puzzle == "2x2":
+        return _run_pocket(args)
     if args.file:
         return _run_file(args)
     position = single_position(args)
@@ -105,3 +109,49 @@ def _run_file(args) -> int:
             print(format_facts(record))
             print()
     return status
+
+
+def _pocket_record(text: str) -> dict:
+    from cubelab.cube.pocket import pocket_facts_record
+    return pocket_facts_record(text)
+
+
+def _run_pocket(args) -> int:
+    """The 2x2x2: the same command with its own model, net and facts."""
+    from cubelab.cube.pocket import PocketError, PocketNet, format_facts as pocket_format, parse_position
+    from .errors import InputError
+    from .inputs import file_lines
+    if args.file:
+        status = 0
+        for number, text in file_lines(args.file):
+            try:
+                record = _pocket_record(text)
+                record["line"] = number
+            except PocketError as e:
+                status = 2
+                record = {"error": str(e), "line": number, "input": text}
+            if args.json:
+                print(json.dumps(record), flush=True)
+            elif "error" in record:
+                print(f"line {number}: {record['error']}", file=sys.stderr)
+            else:
+                print(f"# line {number}: {text}")
+                print(pocket_format(record))
+                print()
+        return status
+    if args.facelets is not None and args.alg:
+        raise InputError("give either an alg or --facelets, not both")
+    text = "facelets: " + args.facelets if args.facelets is not None else " ".join(args.alg)
+    try:
+        record = _pocket_record(text)
+        state = parse_position(text).state
+    except PocketError as e:
+        raise InputError(str(e)) from None
+    if args.json:
+        print(json.dumps(record))
+        return 0
+    from rich.console import Console
+    console = Console()
+    console.print(PocketNet(state))
+    console.print(pocket_format(record), highlight=False, markup=False)
+    return 0

@@ -18,6 +18,10 @@ def register(sub) -> None:
                    help="search for at most S seconds (alone: keep improving until then)")
     p.add_argument("--tables", metavar="NAME", help="the solver's table set, if it has several")
     p.add_argument("--json", action="store_true", help="print JSON (JSON Lines with --file)")
+    p.add_argument("--puzzle", choices=("3x3", "2x2"), default="3x3",
+                   help="which cube (default %(default)s); the 2x2x2 is solved optimally")
+    p.add_argument("--metric", choices=("htm", "qtm"), default="htm",
+                   help="with --puzzle 2x2: the metric to be optimal in (default %(default)s)")
     p.add_argument("--jobs", "-j", type=int, metavar="N",
                    help="with --file: solve N positions at once, one process each "
                         "(default: one per core)")
@@ -116,6 +120,8 @@ def run(args) -> int:
         raise InputError("--max-length must be 0 or more")
     if args.time_limit is not None and args.time_limit <= 0:
         raise InputError("--time-limit must be positive")
+    if args.puzzle == "2x2":
+        return _run_pocket(args)
     if args.file:
         solver = make_solver(args)
         prepare(solver)
@@ -194,3 +200,45 @@ def _batch_progress(total: int):
             print(f"\r\033[Ksolving [{'#' * filled}{'.' * (width - filled)}] {done}/{total}",
                   file=sys.stderr, end="", flush=True)
     return show
+
+
+def _run_pocket(args) -> int:
+    """The 2x2x2 through the same records: an optimal solver from its complete distance table."""
+    from cubelab.cube.pocket import PocketError, parse_position
+    from cubelab.solvers.pocket import PocketSolver
+    from .cli import InputError
+    from .inputs import file_lines
+    solver = PocketSolver(args.metric)
+    prepare(solver)
+
+    def record_for(text: str) -> dict:
+        try:
+            state = parse_position(text).state
+        except PocketError as e:
+            raise InputError(str(e)) from None
+        return solve_record(solver, state, args.max_length, args.time_limit)
+
+    if not args.file:
+        if args.facelets is not None and args.alg:
+            raise InputError("give either an alg or --facelets, not both")
+        text = "facelets: " + args.facelets if args.facelets is not None else " ".join(args.alg)
+        record = record_for(text)
+        print(json.dumps(record) if args.json else format_result(record))
+        return 0
+    status = 0
+    for number, text in file_lines(args.file):
+        try:
+            record = record_for(text)
+            record["line"] = number
+        except InputError as e:
+            status = 2
+            record = {"error": str(e), "line": number, "input": text}
+        if args.json:
+            print(json.dumps(record), flush=True)
+        elif "error" in record:
+            print(f"line {number}: {record['error']}", file=sys.stderr)
+        else:
+            print(f"# line {number}: {text}")
+            print(format_result(record))
+            print()
+    return status

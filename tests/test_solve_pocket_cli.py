@@ -1,0 +1,23 @@
+"""`cubelab solve --puzzle 2x2`: optimal 2x2x2 solutions through the common solve records."""
+
+import json
+
+from cubelab.tui.cli import main
+
+
+def test_pocket_solve_is_optimal_in_both_metrics(capsys):
+    assert main(["solve", "--puzzle", "2x2", "--json", "R U F R' U2 F2 R"]) == 0
+    htm = json.loads(capsys.readouterr().out)
+    assert htm["optimal"] and htm["verified"] and htm["length"]["htm"] == 7
+    assert main(["solve", "--puzzle", "2x2", "--metric", "qtm", "--json", "R U F R' U2 F2 R"]) == 0
+    qtm = json.loads(capsys.readouterr().out)
+    assert qtm["optimal"] and qtm["length"]["qtm"] <= htm["length"]["qtm"]
+
+
+def test_pocket_solve_file_and_errors(tmp_path, capsys):
+    f = tmp_path / "p.txt"
+    f.write_text("R U\nR ]\nF2\n")
+    assert main(["solve", "--puzzle", "2x2", "--json", "--file", str(f)]) == 2
+    lines = [json.loads(x) for x in capsys.readouterr().out.splitlines()]
+    assert [r["line"] for r in lines] == [1, 2, 3]
+    assert lines[0]["length"]["htm"] == 2 and "error" in lines[1] and lines[2]["solution"] == "F2"
