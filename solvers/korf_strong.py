@@ -9,8 +9,8 @@ entries its children need and prefetches them, and the lane's next stage (a roun
 the other lanes had their turn) finds them in the cache.
 
 Stages of a node expansion: (select) pick the next node depth first and compute its children's
-corner entries; (corners) keep children within the bound, compute their U-D entries; (U-D) keep,
-compute the R-L and F-B entries; (R-L, F-B) keep, and descend.
+corner and U-D entries; (probed) keep the children both allow, compute their R-L and F-B
+entries; (sides) keep the children those allow, and descend.
 
 Per node: the corner database (on the UD-symmetry representative, 3 MB, cache resident), then
 the U-D phase distance, then R-L and F-B. Phase distances are stored mod 3 and decoded from the
@@ -35,7 +35,7 @@ from .korf_search import MAX_DEPTH, PUBLISH_EVERY, S_AXIS, S_CP, S_LEN
 
 LANES = 8
 """Depth-first searches interleaved in one thread."""
-IDLE, SELECT, CORNERS, UD, SIDES = -1, 0, 1, 2, 3
+IDLE, SELECT, PROBED, SIDES = -1, 0, 1, 2
 
 
 def pack_ss_info(ss_cls, ss_sym, ss_fmask) -> np.ndarray:
@@ -139,57 +139,43 @@ def strong_search(items, paths, i0, i1, g0, bound, move_lists, n_moves, cperm_mo
                     nm = n_moves[last]
                     pcp = D[l, g, j, S_CP]
                     ptw = D[l, g, j, S_AXIS + 2]
+                    pss = D[l, g, j, S_AXIS]
+                    pf = D[l, g, j, S_AXIS + 1]
                     for i in range(nm):
                         m = move_lists[last, i]
                         cp1 = cperm_move[pcp, m]
                         t0 = twist_move[ptw, m]
                         info = cp_info[cp1]
                         e = np.int64(info >> 4) * N_TWIST + twist_conj[info & 15, t0]
-                        sc[l, 0, i] = m
-                        sc[l, 1, i] = cp1
-                        sc[l, 2, i] = t0
-                        sc[l, 3, i] = e
                         prefetch(csym, e >> 1)
+                        ss0 = sslice_move[pss, m]
+                        f0 = flip_move[pf, m]
+                        D[l, g + 1, i, S_CP] = cp1
+                        D[l, g + 1, i, S_AXIS] = ss0
+                        D[l, g + 1, i, S_AXIS + 1] = f0
+                        D[l, g + 1, i, S_AXIS + 2] = t0
+                        dmove[l, g + 1, i] = m
+                        e2 = _phase_index(ss0, f0, t0, ss_info, flip_conj, twist_conj)
+                        prefetch(ptab, e2 >> 2)
+                        sc[l, 3, i] = e
+                        sc[l, 4, i] = e2
                     cnt[l] = nm
                     nodes += nm
-                    stage[l] = CORNERS
+                    stage[l] = PROBED
                     break
-            elif st == CORNERS:
-                g = depth[l]
-                j = cur[l]
-                togo = bound - g
-                pss = D[l, g, j, S_AXIS]
-                pf = D[l, g, j, S_AXIS + 1]
-                q = 0
-                for i in range(cnt[l]):
-                    hc = get4(csym, sc[l, 3, i])
-                    hc = corner_unknown if hc == UNKNOWN4 else hc
-                    m = sc[l, 0, i]
-                    ss0 = sslice_move[pss, m]
-                    f0 = flip_move[pf, m]
-                    t0 = sc[l, 2, i]
-                    D[l, g + 1, q, S_CP] = sc[l, 1, i]
-                    D[l, g + 1, q, S_AXIS] = ss0
-                    D[l, g + 1, q, S_AXIS + 1] = f0
-                    D[l, g + 1, q, S_AXIS + 2] = t0
-                    dmove[l, g + 1, q] = m
-                    e = _phase_index(ss0, f0, t0, ss_info, flip_conj, twist_conj)
-                    sc[l, 4, q] = e
-                    prefetch(ptab, e >> 2)
-                    q += hc < togo
-                cnt[l] = q
-                stage[l] = UD if q > 0 else SELECT
-            elif st == UD:
+            elif st == PROBED:
                 g = depth[l]
                 j = cur[l]
                 togo = bound - g
                 pd = D[l, g, j, S_AXIS + 3]
                 r = 0
                 for i in range(cnt[l]):
+                    hc = get4(csym, sc[l, 3, i])
+                    hc = corner_unknown if hc == UNKNOWN4 else hc
                     d0 = dec[pd, get2(ptab, sc[l, 4, i])]
                     sc[l, 7, r] = i
                     sc[l, 5, r] = d0
-                    r += d0 < togo
+                    r += (d0 < togo) & (hc < togo)
                 for i in range(r):
                     src = sc[l, 7, i]
                     if src != i:
