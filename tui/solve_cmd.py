@@ -102,12 +102,17 @@ def format_result(record: dict) -> str:
         ln = record["length"]
         lines.append(f"length    {ln['htm']} HTM, {ln['qtm']} QTM")
     extra = []
-    if "phases" in record:
-        extra.append("phases " + " + ".join(str(p) for p in record["phases"]))
+    phases = record.get("phases") or []
+    if phases and not isinstance(phases[0], dict):
+        extra.append("phases " + " + ".join(str(p) for p in phases))
     if "lower_bound" in record:
         extra.append(f"lower bound {record['lower_bound']}")
     lines.append(f"time      {record['seconds']:.4f} s, {record['nodes']:,} nodes"
                  + ("; " + ", ".join(extra) if extra else ""))
+    for ph in phases if phases and isinstance(phases[0], dict) else []:
+        lines.append(f"  -> {ph['subgroup']:<30} {ph['length']:>2}  {ph['moves'] or '-'}")
+    for st in record.get("steps") or []:
+        lines.append(f"  {st['does']:<34} {st['alg']}")
     lines.append(f"solver    {record['solver']}, "
                  + ("optimal" if record["optimal"] else "not proven optimal")
                  + (", verified" if record["verified"] else ", NOT verified"))
