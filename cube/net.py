@@ -2,7 +2,8 @@
 
 Two character cells per sticker so stickers look square. Exact xterm-256 colours, so truecolor
 and 256-colour terminals look alike; letters instead of colour where colour cannot tell the
-faces apart (16 colours, NO_COLOR, output to a pipe), or on request.
+faces apart (16 colours, NO_COLOR, output to a pipe), or on request. The same layout draws the
+2x2x2 from its 24 stickers (n = 2 stickers a side instead of 3).
 """
 
 from __future__ import annotations
@@ -20,11 +21,29 @@ from .state import CubeState
 XTERM_256 = {"U": 231, "R": 196, "F": 40, "D": 226, "L": 208, "B": 21}
 """xterm-256 colour of each face's colour: white, red, green, yellow, orange, blue."""
 
-# Where each face's 3x3 block sits, in units of stickers (row, column).
-_LAYOUT = {"U": (0, 3), "L": (3, 0), "F": (3, 3), "R": (3, 6), "B": (3, 9), "D": (6, 3)}
 WIDTH = 24
 HEIGHT = 9
+"""Size of the 3x3x3 net in character cells (`net_size(2)` gives the 2x2x2's)."""
 _UNPAINTED_BG = 240
+
+
+def _layout(n: int) -> dict[str, tuple[int, int]]:
+    """Where each face's n x n block sits, in units of stickers (row, column)."""
+    return {"U": (0, n), "L": (n, 0), "F": (n, n), "R": (n, 2 * n), "B": (n, 3 * n),
+            "D": (2 * n, n)}
+
+
+def net_size(n: int = 3) -> tuple[int, int]:
+    """(width in cells, height in lines) of the net of a cube with n stickers a side."""
+    return 8 * n, 3 * n
+
+
+def side_of(stickers: int) -> int:
+    """Stickers a side for a sticker count: 54 -> 3, 24 -> 2."""
+    for n in (3, 2):
+        if stickers == 6 * n * n:
+            return n
+    raise ValueError(f"no cube has {stickers} stickers")
 
 
 def sticker_style(face: int, cursor: bool = False) -> Style:
@@ -39,24 +58,22 @@ def sticker_style(face: int, cursor: bool = False) -> Style:
                  bold=cursor)
 
 
-def net_position(index: int) -> tuple[int, int]:
+def net_position(index: int, n: int = 3) -> tuple[int, int]:
     """(row, column) of a facelet on the net, in stickers."""
-    r0, c0 = _LAYOUT[FACES[index // 9]]
-    k = index % 9
-    return r0 + k // 3, c0 + k % 3
+    r0, c0 = _layout(n)[FACES[index // (n * n)]]
+    k = index % (n * n)
+    return r0 + k // n, c0 + k % n
 
 
-_AT = {net_position(i): i for i in range(54)}
-
-
-def step_cursor(index: int, drow: int, dcol: int) -> int:
+def step_cursor(index: int, drow: int, dcol: int, n: int = 3) -> int:
     """The facelet reached from `index` by one step on the net, skipping the empty corners of
     the cross and wrapping around (right of B comes L, below D comes U)."""
-    row, col = net_position(index)
-    for _ in range(12):
-        row, col = (row + drow) % HEIGHT, (col + dcol) % (WIDTH // 2)
-        if (row, col) in _AT:
-            return _AT[(row, col)]
+    at = {net_position(i, n): i for i in range(6 * n * n)}
+    row, col = net_position(index, n)
+    for _ in range(4 * n):
+        row, col = (row + drow) % (3 * n), (col + dcol) % (4 * n)
+        if (row, col) in at:
+            return at[(row, col)]
     return index
 
 
@@ -64,7 +81,7 @@ class Net:
     """Renderable net of a state. `letters`: None = automatic, True = always, False = never;
     `scheme`: 'face' shows face letters (U R F D L B), 'colour' colour letters (W R G Y O B);
     `cursor`: a facelet index to highlight (paint mode); `colours`: 54 face ids (-1 for a
-    sticker not painted yet) instead of a state."""
+    sticker not painted yet) instead of a state; 24 of them draw a 2x2x2."""
 
     def __init__(self, state: CubeState | None = None, *, colours=None, letters: bool | None = None,
                  scheme: str = "face", cursor: int | None = None):
@@ -73,14 +90,16 @@ class Net:
         self.letters = letters
         self.scheme = scheme
         self.cursor = cursor
+        self.n = side_of(len(self.colours))
 
     def grid(self) -> list[list[int | None]]:
-        """9 rows of 12 cells: the facelet index (0..53) drawn there, or None for an empty cell."""
-        rows: list[list[int | None]] = [[None] * 12 for _ in range(HEIGHT)]
+        """3n rows of 4n cells: the facelet index drawn there, or None for an empty cell."""
+        n = self.n
+        rows: list[list[int | None]] = [[None] * (4 * n) for _ in range(3 * n)]
         for fi, f in enumerate(FACES):
-            r0, c0 = _LAYOUT[f]
-            for k in range(9):
-                rows[r0 + k // 3][c0 + k % 3] = fi * 9 + k
+            r0, c0 = _layout(n)[f]
+            for k in range(n * n):
+                rows[r0 + k // n][c0 + k % n] = fi * n * n + k
         return rows
 
     def _letter(self, face: int) -> str:
@@ -95,7 +114,8 @@ class Net:
         return console.no_color or console.color_system in (None, "standard")
 
     def __rich_measure__(self, console: Console, options: ConsoleOptions) -> Measurement:
-        return Measurement(WIDTH, WIDTH)
+        width = net_size(self.n)[0]
+        return Measurement(width, width)
 
     def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
         letters = self._use_letters(console)

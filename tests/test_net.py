@@ -77,3 +77,18 @@ def test_cursor_steps_across_faces_and_wraps():
     # from L1 going up the column is empty above L, so the cursor wraps within that column
     assert step_cursor(facelet_index("L1"), -1, 0) == facelet_index("L7")
     assert {net_position(i) for i in range(54)}.__len__() == 54
+
+
+def test_the_same_net_draws_a_2x2_from_24_stickers():
+    from cubelab.cube import pocket
+    from cubelab.cube.net import net_size, side_of
+    state = pocket.from_alg("R U").state
+    net = Net(colours=pocket.state_colours(state), letters=True)
+    c = console()
+    m = net.__rich_measure__(c, c.options)
+    assert (m.minimum, m.maximum) == (16, 16) and net_size(2) == (16, 6)
+    assert net.plain_text() == pocket.PocketNet(state).plain_text()
+    assert side_of(24) == 2 and side_of(54) == 3
+    # U3 (index 2) is above F1 (index 8); right of B2 (21) wraps round to L1 (16)
+    assert step_cursor(2, 1, 0, 2) == 8 and step_cursor(21, 0, 1, 2) == 16
+    assert {net_position(i, 2) for i in range(24)}.__len__() == 24

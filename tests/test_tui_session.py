@@ -223,3 +223,156 @@ def test_results_recorded_by_a_plain_front_end_can_be_applied(session):
     assert index == 0 and session.solutions[0].optimal
     session.execute(":apply 1")
     assert session.state.is_solved()
+
+
+# ---- the 2x2x2 and the puzzle switch ---------------------------------------------------------
+
+from cubelab.cube import pocket  # noqa: E402
+from cubelab.tui._puzzles import PUZZLES, Cube2, PocketRegistry  # noqa: E402
+from cubelab.tui.session import SearchRequest, help_text  # noqa: E402
+
+
+def test_switching_to_the_2x2_keeps_corners_and_is_one_undo_step(session):
+    session.execute("R U R' U'")
+    out = session.execute(":puzzle 2x2")
+    assert out.changed and "corners and the sequence" in out.message
+    assert session.puzzle.name == "2x2"
+    assert session.state == pocket.from_alg("R U R' U'").state
+    assert len(session.moves) == 4
+    assert session.solver_names() == ["pocket-htm", "pocket-qtm"]
+    assert session.execute(":solve").request == SolveRequest(("pocket-htm",), False)
+    session.execute("F2")
+    assert session.state == pocket.from_alg("R U R' U' F2").state
+    session.execute(":undo")
+    session.execute(":undo")                             # back across the switch
+    assert session.puzzle.name == "3x3" and session.state == alg_state("R U R' U'")
+    assert session.solver_names() == ["fake", "kociemba"]
+    session.execute(":redo")
+    assert session.puzzle.name == "2x2"
+
+
+def test_switching_back_replays_the_sequence_or_starts_solved(session):
+    session.execute(":puzzle 2")
+    session.execute("R U2 y F")
+    assert session.execute(":puzzle").changed            # no argument: the other cube
+    assert session.puzzle.name == "3x3" and session.state == alg_state("R U2 y F")
+    session.execute(":puzzle 2x2")
+    session.execute(":random 3")                         # a position without a sequence
+    out = session.execute(":puzzle 3x3")
+    assert session.state.is_identity() and "solved" in out.message
+    session.execute("Rw M")                              # wide turns and slices differ
+    out = session.execute(":puzzle 2x2")
+    assert session.state == pocket.PocketState.from_cube(alg_state("Rw M"))
+    assert session.moves == () and "dropped" in out.message
+    assert session.execute(":puzzle 2x2").message.startswith("already")
+    assert session.execute(":puzzle 4x4").error
+
+
+def test_2x2_commands(session):
+    session.execute(":puzzle 2x2")
+    bad = session.execute("R M")
+    assert bad.error and "no middle layer" in bad.message
+    assert session.preview("R M").error and session.state == pocket.PocketState.identity()
+    session.execute(":scramble 5")
+    moves = session.moves
+    assert len(moves) == Cube2.scramble_length and {m.family for m in moves} <= set("URF")
+    assert session.state == pocket.apply_moves(pocket.PocketState.identity(), moves)
+    session.execute(":invert")
+    assert session.state == pocket.apply_moves(pocket.PocketState.identity(), moves).inverse()
+    target = pocket.from_alg("F R' U2").state
+    assert session.execute(":facelets " + pocket.to_facelets(target)).changed
+    assert session.state == target
+    assert "appears" in session.execute(":facelets " + "U" * 24).message
+    twisted = pocket.PocketState(range(8), [1] + [0] * 7)
+    assert "unreachable" in session.execute(":facelets " + pocket.to_facelets(twisted)).message
+    session.execute(":reset")
+    assert session.state == pocket.PocketState.identity()
+    assert session.execute(":search 4 ll").error         # the search is a 3x3x3 tool
+
+
+@given(st.integers(0, 10**6))
+def test_random_2x2_positions_are_reachable_and_held_dlb_home(seed):
+    state = Cube2().random(seed)
+    assert pocket.is_reachable(state)
+    assert state.cp[pocket.DLB] == pocket.DLB and state.co[pocket.DLB] == 0
+    assert sorted(state.cp.tolist()) == list(range(8))
+
+
+def test_2x2_saves_load_onto_their_own_cube(session):
+    session.execute(":puzzle 2x2")
+    session.execute("R U F")
+    session.execute(":save pocket1")
+    session.execute(":puzzle 3x3")
+    out = session.execute(":load pocket1")
+    assert out.changed and "2x2x2" in out.message
+    assert session.puzzle.name == "2x2" and session.state == pocket.from_alg("R U F").state
+    assert len(session.moves) == 3
+
+
+def test_painting_a_2x2():
+    painting = Painting.of(pocket.from_alg("R").state)
+    assert len(painting.colours) == 24 and painting.verdict()[0]
+    painting.clear()
+    assert painting.colours == [-1] * 24
+    assert "24 stickers not painted yet" in painting.verdict()[1]
+    for face in pocket.state_colours(pocket.from_alg("U R").state):
+        painting.paint(int(face))
+    assert painting.verdict() == (True, "valid position: Enter uses it")
+    assert painting.state() == pocket.from_alg("U R").state
+
+
+def test_pocket_registry_names_one_solver_per_metric():
+    registry = PocketRegistry()
+    assert registry.solver_names() == ["pocket-htm", "pocket-qtm"]
+    assert registry.get_solver("pocket-qtm").metric == "qtm"
+    assert registry.get_solver("pocket-htm") is registry.get_solver("pocket-htm")
+    with pytest.raises(KeyError):
+        registry.get_solver("kociemba")
+    assert set(PUZZLES) == {"3x3", "2x2"}
+
+
+def test_help_says_how_undo_treats_a_switch():
+    text = help_text()
+    assert ":puzzle" in text and ":search" in text and "undo goes back" in text
+
+
+# ---- :search ------------------------------------------------------------------------------------
+
+def test_search_requests_and_their_errors(session):
+    request = session.execute(":search 6 qtm auf ll").request
+    assert isinstance(request, SearchRequest)
+    assert (request.max_length, request.metric, request.auf) == (6, "qtm", True)
+    assert request.predicate.name == "ll"
+    only = session.execute(":search 5 only UFR URB UBL").request
+    assert only.predicate.name == "only" and only.metric == "htm"
+    session.execute("R U")
+    here = session.execute(":search 3 equals").request
+    assert here.predicate.accepts(alg_state("R U"))
+    partial = session.execute(":search 3 equals R U ignore UFR").request
+    assert "ignoring UFR" in partial.predicate.description
+    for line, words in ((":search", "usage"), (":search 5", "usage"), (":search 0 ll", "between"),
+                        (":search 5 frob", "unknown predicate"), (":search 5 ll ignore UF", "ignore"),
+                        (":search 16 ll", "fits"), (":search 5 only XYZ", "no piece")):
+        out = session.execute(line)
+        assert out.error and words in out.message, (line, out.message)
+
+
+class _Found:
+    """What the session needs of a search result: its moves."""
+
+    def __init__(self, text):
+        self.moves = parse_moves(text)
+
+
+def test_apply_and_play_pick_from_the_list_shown_last(session):
+    session.solutions.append(SolutionRow("fake", session.state, parse_moves("U'")))
+    session.record_found([_Found("R U R' U'"), _Found("F2")])
+    assert session.execute(":apply 3").error
+    session.execute(":apply 2")
+    assert session.state == alg_state("F2")              # a search result applies anywhere
+    session.execute(":play")
+    session.step(10)
+    session.keep_playback()
+    assert session.state == alg_state("F2 R U R' U'")
+    session.listing = "solutions"
+    assert "another position" in session.execute(":apply 1").message

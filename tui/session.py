@@ -2,8 +2,10 @@
 
 Free of Textual so the plain REPL runs the same commands: a front end feeds lines to
 `Session.execute` and acts on the returned `Outcome` (print its message, and carry out its
-`request` when there is one: run solvers, show help). Letters are moves, so commands start with
-a colon. Every change of position is one step of the undo history.
+`request` when there is one: run solvers or a search, show help). Letters are moves, so
+commands start with a colon. Every change of position is one step of the undo history, and so
+is a switch between the 3x3x3 and the 2x2x2: each history entry knows its puzzle
+(tui/_puzzles.py), so undo walks back across a switch like across any change.
 """
 
 from __future__ import annotations
@@ -11,32 +13,32 @@ from __future__ import annotations
 import json
 import re
 import secrets
+import textwrap
 from dataclasses import dataclass, field
 from typing import Callable, Iterable
 
-import numpy as np
-
-from cubelab.cube.facelets import FaceletError, colours_from_text, state_colours, state_from_colours, to_facelets
-from cubelab.cube.facts import unreachable_reason
-from cubelab.cube.moves import apply_moves
+from cubelab.cube.facelets import FaceletError
 from cubelab.cube.notation import Move, NotationError, format_moves, invert_moves, parse
 from cubelab.cube.paths import state_dir
 from cubelab.cube.pieces import FACES
-from cubelab.cube.random_states import random_state
-from cubelab.cube.state import CubeState
+
+from ._puzzles import PUZZLES, POCKET_SOLVERS, face_scramble, puzzle_named, puzzle_of
 
 COMMANDS: dict[str, tuple[str, str]] = {
     "reset": ("", "back to the solved cube"),
-    "scramble": ("[seed]", "a 20-move random scramble from solved (same seed, same scramble)"),
+    "scramble": ("[seed]", "a random scramble from solved: 20 moves, 11 on the 2x2x2 (same seed, same scramble)"),
     "random": ("[seed]", "a uniformly random reachable position"),
-    "facelets": ("<54 chars>", "set the position from a facelet string (URFDLB order)"),
+    "facelets": ("<54|24 chars>", "set the position from a facelet string (URFDLB order)"),
     "undo": ("", "undo the last change"),
     "redo": ("", "redo what was undone"),
     "invert": ("", "replace the position (and its sequence) by its inverse"),
     "solve": ("[solver...]", "solve the position (default: the first solver available)"),
     "compare": ("[solver...]", "run several solvers side by side (default: all)"),
-    "apply": ("N", "apply solution N of the solver table"),
-    "play": ("[N]", "step through solution N move by move (default: the shortest)"),
+    "apply": ("N", "apply row N of the list on show (solutions, or search results)"),
+    "play": ("[N]", "step through row N move by move (default: the shortest)"),
+    "search": ("N [qtm] [auf] PRED", "sequences of up to N moves meeting PRED, one per class "
+               "(3x3x3)"),
+    "puzzle": ("[2x2|3x3]", "switch cubes (one undo step); the position's corners carry over"),
     "paint": ("", "paint stickers to enter a real cube's position"),
     "save": ("NAME", "save the position and its sequence in the state directory"),
     "load": ("NAME", "load a saved position"),
@@ -46,8 +48,11 @@ COMMANDS: dict[str, tuple[str, str]] = {
 """Command name -> (arguments, what it does); completion and help read it."""
 
 SCRAMBLE_LENGTH = 20
-SOLVER_PREFERENCE = ("kociemba", "thistlethwaite", "korf", "threecycle", "astar", "bfs")
+SOLVER_PREFERENCE = ("kociemba", "thistlethwaite", "korf", "threecycle", "astar", "bfs",
+                     "pocket-htm")
 """Which solver `:solve` picks when none is named: the first one installed, fast ones first."""
+SEARCH_MAX_LENGTH = 20
+SEARCH_PREDICATES = "ll, only PIECE..., corner-3cycle, edge-3cycle, orient, equals [ALG]"
 
 _NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$")
 
@@ -60,6 +65,20 @@ class SolveRequest:
 
     solvers: tuple[str, ...]
     compare: bool = False
+
+
+@dataclass(frozen=True)
+class SearchRequest:
+    """Run the algorithm search and list one sequence per class of effects it finds."""
+
+    predicate: object          # a cubelab.solvers.algsearch.Predicate
+    max_length: int
+    metric: str = "htm"
+    auf: bool = False
+
+    def describe(self) -> str:
+        return (f"{self.predicate.description}; up to {self.max_length} {self.metric.upper()}"
+                + (", classes up to AUF" if self.auf else ""))
 
 
 @dataclass(frozen=True)
@@ -80,14 +99,14 @@ class Outcome:
     error: bool = False
     column: int = 0                  # 1-based column of a notation error in the line, else 0
     changed: bool = False            # the position changed
-    request: SolveRequest | HelpRequest | PaintRequest | None = None
+    request: SolveRequest | SearchRequest | HelpRequest | PaintRequest | None = None
 
 
 @dataclass(frozen=True)
 class Preview:
     """A line read without executing it: the position it would give, or the error at its column."""
 
-    state: CubeState | None = None
+    state: object = None             # CubeState or PocketState, as the puzzle has it
     moves: tuple[Move, ...] = ()
     error: str = ""
     column: int = 0
@@ -99,9 +118,10 @@ class Preview:
 class Entry:
     """One position of the undo history and how it was reached."""
 
-    state: CubeState
+    state: object             # a CubeState (3x3) or a PocketState (2x2)
     moves: tuple[Move, ...]   # the sequence applied since the position was last set outright
     label: str                # what made the change, for the user
+    puzzle: str = "3x3"       # which cube: undo across a switch of puzzles restores it
 
 
 @dataclass
@@ -109,7 +129,7 @@ class SolutionRow:
     """One solver's result in the comparison table (updated while the solver runs)."""
 
     solver: str
-    for_state: CubeState
+    for_state: object
     moves: list[Move] | None = None
     seconds: float = 0.0
     nodes: int = 0
@@ -127,14 +147,14 @@ class SolutionRow:
 class Playback:
     """Stepping through a move list from a start position; `index` moves are done."""
 
-    start: CubeState
+    start: object
     moves: list[Move]
     index: int = 0
     label: str = ""
 
     @property
-    def state(self) -> CubeState:
-        return apply_moves(self.start, self.moves[:self.index])
+    def state(self):
+        return puzzle_of(self.start).apply(self.start, self.moves[:self.index])
 
     def step(self, delta: int) -> bool:
         new = min(max(self.index + delta, 0), len(self.moves))
@@ -154,35 +174,35 @@ class Painting:
 
     colours: list[int]
     cursor: int = 0
+    puzzle: str = "3x3"
 
     @classmethod
-    def of(cls, state: CubeState) -> "Painting":
-        return cls([int(c) for c in state_colours(state)])
+    def of(cls, state) -> "Painting":
+        puzzle = puzzle_of(state)
+        return cls(puzzle.colours(state), puzzle=puzzle.name)
 
     def paint(self, face: int, advance: bool = True) -> None:
         self.colours[self.cursor] = face
         if advance:
-            self.cursor = (self.cursor + 1) % 54
+            self.cursor = (self.cursor + 1) % len(self.colours)
 
     def clear(self) -> None:
-        self.colours = [-1] * 54
-        for face in range(6):
-            self.colours[face * 9 + 4] = face
+        self.colours = PUZZLES[self.puzzle].blank()
 
-    def state(self) -> CubeState:
-        """The painted position; FaceletError says what is wrong."""
+    def state(self):
+        """The painted position; a ValueError (FaceletError, PocketError) says what is wrong."""
         missing = sum(1 for c in self.colours if c < 0)
         if missing:
             raise FaceletError(f"{missing} sticker{'s' if missing > 1 else ''} not painted yet")
-        return state_from_colours(np.array(self.colours, dtype=np.int8))
+        return PUZZLES[self.puzzle].from_colours(self.colours)
 
     def verdict(self) -> tuple[bool, str]:
         """(usable, message): usable once the stickers form a valid assembly."""
         try:
             state = self.state()
-        except FaceletError as e:
+        except ValueError as e:
             return False, str(e)
-        reason = unreachable_reason(state)
+        reason = PUZZLES[self.puzzle].unreachable(state)
         if reason:
             return True, f"valid assembly, but {reason}"
         return True, "valid position: Enter uses it"
@@ -193,16 +213,22 @@ class Painting:
 class Session:
     """Positions with undo/redo, the solutions found for them, and the command interpreter.
 
-    `solver_names` says which solvers exist (a callable, so solvers installed later appear).
+    `solver_names` says which 3x3x3 solvers exist (a callable, so solvers installed later
+    appear), `pocket_solver_names` the 2x2x2's; `puzzle` is the cube to start with.
     """
 
     def __init__(self, solver_names: Callable[[], list[str]] | None = None,
-                 saves_dir=None):
-        self._solver_names = solver_names or (lambda: [])
+                 saves_dir=None, *, puzzle: str = "3x3",
+                 pocket_solver_names: Callable[[], list[str]] | None = None):
+        self._names_of = {"3x3": solver_names or (lambda: []),
+                          "2x2": pocket_solver_names or (lambda: list(POCKET_SOLVERS))}
         self._saves_dir = saves_dir
-        self.history: list[Entry] = [Entry(CubeState.identity(), (), "start")]
+        start = puzzle_named(puzzle)
+        self.history: list[Entry] = [Entry(start.identity(), (), "start", start.name)]
         self.cursor = 0
         self.solutions: list[SolutionRow] = []
+        self.found: list = []               # search results (algsearch.AlgClass), in order
+        self.listing = "solutions"          # which list :apply N and :play N pick from
         self.playback: Playback | None = None
         self.painting: Painting | None = None
 
@@ -212,49 +238,71 @@ class Session:
         return self.history[self.cursor]
 
     @property
-    def state(self) -> CubeState:
+    def state(self):
         return self.entry.state
+
+    @property
+    def puzzle(self):
+        """The cube of the current position (a tui._puzzles puzzle)."""
+        return PUZZLES[self.entry.puzzle]
 
     @property
     def moves(self) -> tuple[Move, ...]:
         return self.entry.moves
 
-    def shown_state(self) -> CubeState:
+    def shown_state(self):
         """What the net shows: the playback position while stepping, else the current one."""
         return self.playback.state if self.playback else self.state
 
     def solver_names(self) -> list[str]:
-        return list(self._solver_names())
+        """The solvers of the current puzzle."""
+        return list(self._names_of[self.puzzle.name]())
 
     # ---- changes (each one is an undo step) ----------------------------------------------
+    def _move_to(self, cursor: int) -> None:
+        before = self.entry.puzzle
+        self.cursor = cursor
+        self.playback = None
+        if self.entry.puzzle != before:
+            # rows solved one cube mean nothing on the other
+            self.solutions = []
+
     def _push(self, entry: Entry) -> None:
         del self.history[self.cursor + 1:]
         self.history.append(entry)
-        self.cursor += 1
-        self.playback = None
+        self._move_to(len(self.history) - 1)
 
     def apply(self, moves: Iterable[Move], label: str | None = None) -> None:
+        """Apply moves to the position; a ValueError (PocketError) if the puzzle lacks one."""
         moves = tuple(moves)
         label = label if label is not None else format_moves(moves)
-        self._push(Entry(apply_moves(self.state, moves), self.moves + moves, label))
+        state = self.puzzle.apply(self.state, moves)
+        self._push(Entry(state, self.moves + moves, label, self.puzzle.name))
 
-    def set_position(self, state: CubeState, label: str, moves: Iterable[Move] = ()) -> None:
-        self._push(Entry(state, tuple(moves), label))
+    def set_position(self, state, label: str, moves: Iterable[Move] = (),
+                     puzzle: str | None = None) -> None:
+        self._push(Entry(state, tuple(moves), label, puzzle or self.puzzle.name))
 
     def undo(self) -> Entry | None:
         """Step back; returns the entry undone, or None when there is nothing to undo."""
         if self.cursor == 0:
             return None
-        self.playback = None
-        self.cursor -= 1
+        self._move_to(self.cursor - 1)
         return self.history[self.cursor + 1]
 
     def redo(self) -> Entry | None:
         if self.cursor + 1 >= len(self.history):
             return None
-        self.playback = None
-        self.cursor += 1
+        self._move_to(self.cursor + 1)
         return self.entry
+
+    def turn(self, move_text: str) -> Outcome:
+        """One move from the keyboard cube."""
+        try:
+            self.apply(parse(move_text).flatten(), move_text)
+        except (NotationError, ValueError) as e:
+            return Outcome(str(e), error=True)
+        return Outcome(f"{move_text}   ({format_moves(self.moves[-12:])})", changed=True)
 
     # ---- reading lines --------------------------------------------------------------------
     def preview(self, line: str) -> Preview | None:
@@ -268,7 +316,10 @@ class Session:
             moves = tuple(parse(line).flatten())
         except NotationError as e:
             return Preview(error=str(e), column=e.column)
-        return Preview(apply_moves(self.state, moves), moves)
+        try:
+            return Preview(self.puzzle.apply(self.state, moves), moves)
+        except ValueError as e:           # a slice on the 2x2x2
+            return Preview(error=str(e))
 
     def execute(self, line: str) -> Outcome:
         """Run one line: moves, or a `:` command."""
@@ -297,13 +348,16 @@ class Session:
             return Outcome(str(e), error=True, column=e.column)
         if not moves:
             return Outcome("no moves (they cancel out)")
-        self.apply(moves, str(tree))
+        try:
+            self.apply(moves, str(tree))
+        except ValueError as e:
+            return Outcome(str(e), error=True)
         return Outcome(f"applied {len(moves)} move{'s' if len(moves) != 1 else ''}", changed=True)
 
     # ---- commands ---------------------------------------------------------------------------
     def _cmd_reset(self, args, rest) -> Outcome:
-        self.set_position(CubeState.identity(), ":reset")
-        return Outcome("solved cube", changed=True)
+        self.set_position(self.puzzle.identity(), ":reset")
+        return Outcome(f"solved {self.puzzle.title}", changed=True)
 
     def _seed(self, args) -> tuple[int | None, Outcome | None]:
         if not args:
@@ -317,24 +371,25 @@ class Session:
         seed, bad = self._seed(args)
         if bad:
             return bad
-        moves = scramble_moves(seed)
-        self.set_position(apply_moves(CubeState.identity(), moves), f":scramble {seed}", moves)
+        puzzle = self.puzzle
+        moves = puzzle.scramble(seed)
+        self.set_position(puzzle.apply(puzzle.identity(), moves), f":scramble {seed}", moves)
         return Outcome(f"scramble (seed {seed}): {format_moves(moves)}", changed=True)
 
     def _cmd_random(self, args, rest) -> Outcome:
         seed, bad = self._seed(args)
         if bad:
             return bad
-        self.set_position(random_state(seed), f":random {seed}")
+        self.set_position(self.puzzle.random(seed), f":random {seed}")
         return Outcome(f"random position (seed {seed})", changed=True)
 
     def _cmd_facelets(self, args, rest) -> Outcome:
         try:
-            state = state_from_colours(colours_from_text(rest))
-        except FaceletError as e:
+            state = self.puzzle.parse_facelets(rest)
+        except ValueError as e:
             return Outcome(str(e), error=True)
         self.set_position(state, ":facelets")
-        reason = unreachable_reason(state)
+        reason = self.puzzle.unreachable(state)
         return Outcome("position set" + (f" ({reason})" if reason else ""), changed=True)
 
     def _cmd_undo(self, args, rest) -> Outcome:
@@ -380,6 +435,110 @@ class Session:
             return bad
         return Outcome(f"comparing {', '.join(chosen)}", request=SolveRequest(chosen, True))
 
+    def _cmd_puzzle(self, args, rest) -> Outcome:
+        if not args:
+            name = "2x2" if self.puzzle.name == "3x3" else "3x3"
+        else:
+            try:
+                name = puzzle_named(args[0]).name
+            except KeyError:
+                return Outcome(f"no puzzle named {args[0]!r} (2x2 or 3x3)", error=True)
+        return self.switch_puzzle(name)
+
+    def switch_puzzle(self, name: str) -> Outcome:
+        """Hold the other cube: one undo step, carrying the position over (see _puzzles)."""
+        target = PUZZLES[name]
+        if target is self.puzzle:
+            return Outcome(f"already the {target.title}")
+        state, moves, how = target.carry(self.state, self.moves)
+        self.painting = None
+        self.set_position(state, f":puzzle {name}", moves, puzzle=name)
+        return Outcome(f"now the {target.title}: {how}", changed=True)
+
+    def _cmd_search(self, args, rest) -> Outcome:
+        usage = f"usage: :search N [htm|qtm] [auf] PREDICATE ({SEARCH_PREDICATES})"
+        if self.puzzle.name != "3x3":
+            return Outcome("the algorithm search works on the 3x3x3 (:puzzle 3x3)", error=True)
+        if not args or not args[0].isdigit():
+            return Outcome(usage, error=True)
+        max_length, words = int(args[0]), args[1:]
+        metric, auf = "htm", False
+        while words and words[0].lower() in ("htm", "qtm", "auf"):
+            if words[0].lower() == "auf":
+                auf = True
+            else:
+                metric = words[0].lower()
+            words = words[1:]
+        if not 1 <= max_length <= SEARCH_MAX_LENGTH:
+            return Outcome(f"N must lie between 1 and {SEARCH_MAX_LENGTH}", error=True)
+        if not words:
+            return Outcome(usage, error=True)
+        lowered = [w.lower() for w in words]
+        ignore: list[str] = []
+        if "ignore" in lowered:
+            at = lowered.index("ignore")
+            words, ignore = words[:at], words[at + 1:]
+            if not words or words[0].lower() != "equals" or not ignore:
+                return Outcome("ignore PIECES goes after equals ALG", error=True)
+        # the search engine imports numba: only now, when a search is asked for
+        from cubelab.solvers.algsearch import SearchTooBig, check_size, equals, parse_predicate
+        try:
+            check_size(metric, max_length)
+        except SearchTooBig:
+            longest = max(n for n in range(1, max_length) if _search_fits(metric, n))
+            return Outcome(f"{max_length} {metric.upper()} needs too much memory for the search; "
+                           f"up to {longest} {metric.upper()} fits", error=True)
+        try:
+            if [w.lower() for w in words] == ["equals"]:
+                reason = self.puzzle.unreachable(self.state)
+                if reason:
+                    return Outcome(f"no sequence reaches this position ({reason})", error=True)
+                predicate = equals(self.state, ignore)
+            else:
+                predicate = parse_predicate(words, ignore)
+        except ValueError as e:
+            return Outcome(str(e), error=True)
+        request = SearchRequest(predicate, max_length, metric, auf)
+        return Outcome(f"searching: {request.describe()}", request=request)
+
+    def record_found(self, classes) -> None:
+        """The classes a search has found so far become the list :apply N and :play N use."""
+        self.found = list(classes)
+        self.listing = "search"
+
+    def _pick(self, args, default_best: bool) -> tuple[int | None, Outcome | None]:
+        """The row of the list on show that `:apply N` / `:play [N]` name."""
+        if self.listing == "search":
+            if not self.found:
+                return None, Outcome("no search results yet", error=True)
+            if not args and default_best:
+                return 0, None          # results arrive shortest first
+            if not args or not args[0].isdigit() or not 1 <= int(args[0]) <= len(self.found):
+                return None, Outcome(f"give a result number from 1 to {len(self.found)}",
+                                     error=True)
+            return int(args[0]) - 1, None
+        return self._row(args, default_best)
+
+    def apply_found(self, index: int) -> Outcome:
+        """Apply search result `index` (a sequence: it applies to any position)."""
+        found = self.found[index]
+        try:
+            self.apply(found.moves, f"search result {index + 1}")
+        except ValueError as e:
+            return Outcome(str(e), error=True)
+        return Outcome(f"applied search result {index + 1}: {format_moves(found.moves)}",
+                       changed=True)
+
+    def play_found(self, index: int) -> Outcome:
+        found = self.found[index]
+        try:
+            self.puzzle.apply(self.state, found.moves)
+        except ValueError as e:
+            return Outcome(str(e), error=True)
+        self.playback = Playback(self.state, list(found.moves), 0, f"search result {index + 1}")
+        return Outcome(f"playing search result {index + 1}: left/right step, Enter keeps, "
+                       "Esc leaves", changed=True)
+
     def _row(self, args, default_best: bool) -> tuple[int | None, Outcome | None]:
         if not self.solutions:
             return None, Outcome("no solutions yet (:solve or :compare first)", error=True)
@@ -395,7 +554,7 @@ class Session:
             return None, Outcome(f"row {index + 1} has no solution", error=True)
         return index, None
 
-    def add_result(self, result, state: CubeState | None = None) -> int:
+    def add_result(self, result, state=None) -> int:
         """Record a finished SolveResult as a row (front ends without a live table use this);
         returns its index for `:apply N` / `:play N` (N = index + 1)."""
         state = self.state if state is None else state
@@ -404,13 +563,14 @@ class Session:
             result.solver, state, list(result.moves) if result.moves is not None else None,
             float(result.seconds), int(result.nodes), bool(result.optimal), result.status,
             solutions=len(result.solutions)))
+        self.listing = "solutions"
         return len(self.solutions) - 1
 
     def _cmd_apply(self, args, rest) -> Outcome:
-        index, bad = self._row(args, default_best=False)
+        index, bad = self._pick(args, default_best=False)
         if bad:
             return bad
-        return self.apply_solution(index)
+        return self.apply_found(index) if self.listing == "search" else self.apply_solution(index)
 
     def apply_solution(self, index: int) -> Outcome:
         row = self.solutions[index]
@@ -422,10 +582,10 @@ class Session:
         return Outcome(f"applied {row.solver}'s solution ({len(row.moves)} moves)", changed=True)
 
     def _cmd_play(self, args, rest) -> Outcome:
-        index, bad = self._row(args, default_best=True)
+        index, bad = self._pick(args, default_best=True)
         if bad:
             return bad
-        return self.play(index)
+        return self.play_found(index) if self.listing == "search" else self.play(index)
 
     def play(self, index: int) -> Outcome:
         row = self.solutions[index]
@@ -484,8 +644,9 @@ class Session:
         path, bad = self._save_path(args)
         if bad:
             return bad
-        record = {"facelets": to_facelets(self.state), "alg": format_moves(self.moves),
-                  "label": self.entry.label}
+        record = {"facelets": self.puzzle.to_facelets(self.state),
+                  "alg": format_moves(self.moves), "label": self.entry.label,
+                  "puzzle": self.puzzle.name}
         try:
             path.parent.mkdir(parents=True, exist_ok=True)
             tmp = path.with_suffix(".tmp")
@@ -501,7 +662,8 @@ class Session:
             return bad
         try:
             record = json.loads(path.read_text(encoding="utf-8"))
-            state = state_from_colours(colours_from_text(record["facelets"]))
+            puzzle = puzzle_named(record.get("puzzle", "3x3"))
+            state = puzzle.parse_facelets(record["facelets"])
             moves = parse(record.get("alg", "")).flatten()
         except FileNotFoundError:
             names = self.save_names()
@@ -510,10 +672,15 @@ class Session:
         except (OSError, ValueError, KeyError, TypeError) as e:
             return Outcome(f"cannot load {args[0]}: {e}", error=True)
         # the saved sequence only counts if it still describes the saved position
-        if apply_moves(CubeState.identity(), moves) != state:
+        try:
+            if puzzle.apply(puzzle.identity(), moves) != state:
+                moves = []
+        except ValueError:
             moves = []
-        self.set_position(state, f":load {args[0]}", moves)
-        return Outcome(f"loaded {args[0]}", changed=True)
+        switched = puzzle is not self.puzzle
+        self.set_position(state, f":load {args[0]}", moves, puzzle=puzzle.name)
+        return Outcome(f"loaded {args[0]}" + (f" (a {puzzle.title})" if switched else ""),
+                       changed=True)
 
     def save_names(self) -> list[str]:
         try:
@@ -543,30 +710,50 @@ class Session:
             pool = [n for n in self.solver_names() if n not in words[:-1]]
         elif name == "load":
             pool = self.save_names()
+        elif name == "puzzle" and len(words) == 1:
+            pool = list(PUZZLES)
         else:
             return []
         return [prefix + n for n in pool if n.startswith(words[-1])]
 
 
+def _search_fits(metric: str, max_length: int) -> bool:
+    from cubelab.solvers.algsearch import SearchTooBig, check_size
+    try:
+        check_size(metric, max_length)
+    except SearchTooBig:
+        return False
+    return True
+
+
 def scramble_moves(seed: int, length: int = SCRAMBLE_LENGTH) -> list[Move]:
-    """A random face-turn scramble: never the same face twice in a row, and never three turns on
-    one axis in a row (which would let two of them merge)."""
-    rng = np.random.default_rng(seed)
-    axis = {f: i % 3 for i, f in enumerate(FACES)}
-    out: list[Move] = []
-    while len(out) < length:
-        face = FACES[int(rng.integers(6))]
-        if out and out[-1].family == face:
-            continue
-        if len(out) >= 2 and axis[out[-1].family] == axis[out[-2].family] == axis[face]:
-            continue
-        out.append(Move(face, int(rng.integers(1, 4))))
-    return out
+    """A random face-turn scramble of the 3x3x3: never the same face twice in a row, and never
+    three turns on one axis in a row (which would let two of them merge)."""
+    return face_scramble(seed, length, FACES)
+
+
+HELP_NOTES = (
+    "Every change is one undo step, and so is a switch of cube (:puzzle, F4): undo goes back "
+    "to the other cube. Switching to the 2x2x2 keeps the 3x3x3's corners, and its sequence "
+    "when that means the same there; switching back replays the 2x2x2's sequence, else starts "
+    "solved.",
+    "On the 2x2x2, wide turns are rotations and slices do not exist; its solvers pocket-htm "
+    "and pocket-qtm are optimal in their metric.",
+    f"Search predicates: {SEARCH_PREDICATES}. 'equals' alone means the current position, "
+    "'equals ALG ignore UFR,UF' a partial one. :apply N and :play N use the list shown last "
+    "(solutions or search results).",
+)
+"""What the command table cannot say in one line: paragraphs for :help and the help screen."""
 
 
 def help_text() -> str:
     """The commands as text lines (the plain REPL prints this for :help)."""
     lines = ["Type moves (R U R' U', [R, U]3, [F: [R, U]], (R U)5 ...) and Enter; commands:"]
+    heads = {name: f"  :{name} {args}".rstrip() for name, (args, _) in COMMANDS.items()}
+    width = max(len(h) for h in heads.values()) + 2
     for name, (args, what) in COMMANDS.items():
-        lines.append(f"  :{name} {args}".ljust(24) + what)
+        lines.append(heads[name].ljust(width) + what)
+    for note in HELP_NOTES:
+        lines.append("")
+        lines.extend(textwrap.wrap(note, 88))
     return "\n".join(lines)
