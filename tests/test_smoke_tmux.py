@@ -11,6 +11,7 @@ import time
 
 import pytest
 
+from cubelab.cube import pocket
 from cubelab.cube.moves import alg_state
 from cubelab.cube.net import Net
 from cubelab.tui.history import read_entries
@@ -48,16 +49,29 @@ class Tmux:
 
 
 @pytest.fixture
-def tmux(tmp_path):
-    t = Tmux(f"cubelab-smoke-{os.getpid()}")
-    env = " ".join(f"CUBELAB_{name.upper()}_DIR={tmp_path / name}"
-                   for name in ("data", "cache", "state"))
-    command = f"env TERM=xterm-256color {env} {sys.executable} -m cubelab.tui.cli"
-    t.run("new-session", "-d", "-s", t.name, "-x", "80", "-y", "24", command)
-    try:
-        yield t
-    finally:
+def launch(tmp_path):
+    """Starts the program with the given arguments in its own tmux server (killed at the end)."""
+    servers = []
+
+    def start(*args: str) -> Tmux:
+        # a name per test: a server being killed must not be reused by the next test
+        t = Tmux(f"cubelab-smoke-{os.getpid()}-{tmp_path.name}-{len(servers)}")
+        env = " ".join(f"CUBELAB_{name.upper()}_DIR={tmp_path / name}"
+                       for name in ("data", "cache", "state"))
+        command = f"env TERM=xterm-256color {env} {sys.executable} -m cubelab.tui.cli"
+        t.run("new-session", "-d", "-s", t.name, "-x", "80", "-y", "24",
+              " ".join([command, *args]))
+        servers.append(t)
+        return t
+
+    yield start
+    for t in servers:
         t.run("kill-server")
+
+
+@pytest.fixture
+def tmux(launch):
+    return launch()
 
 
 def test_typed_sequence_shows_its_net_and_order(tmux, tmp_path):
@@ -76,3 +90,17 @@ def test_typed_sequence_shows_its_net_and_order(tmux, tmp_path):
     while time.monotonic() < deadline and not (tmp_path / "state" / "history").exists():
         time.sleep(0.1)
     assert read_entries(tmp_path / "state" / "history") == ["R U R' U'"]
+
+
+def test_the_app_starts_as_a_2x2_when_asked(launch):
+    tmux = launch("--puzzle", "2x2")
+    tmux.wait_for("facts · 2x2x2")
+    tmux.run("send-keys", "-t", tmux.name, "-l", "R U")
+    tmux.run("send-keys", "-t", tmux.name, "Enter")
+    tmux.run("send-keys", "-t", tmux.name, "F2")
+    expected = pocket.PocketNet(pocket.from_alg("R U").state).plain_text().splitlines()
+    tmux.wait_for("2 HTM  2 QTM")
+    lines = tmux.wait_for(expected[0].strip(), row=2)
+    net = [line[6:22].rstrip() for line in lines[2:8]]
+    assert net == expected
+    tmux.run("send-keys", "-t", tmux.name, "C-q")

@@ -335,3 +335,129 @@ async def test_escape_during_a_slow_table_build_frees_the_panel(make_app):
             if app.session.solutions[0].status == "cancelled":
                 break
         assert app.session.solutions[0].status == "cancelled"
+
+
+# ---- the 2x2x2 --------------------------------------------------------------------------------
+
+from cubelab.cube import pocket  # noqa: E402
+from cubelab.solvers.protocol import BOUND  # noqa: E402
+
+
+@pilot_test
+async def test_f4_switches_to_the_2x2_and_undo_switches_back(make_app):
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await type_line(pilot, "R U")
+        await pilot.press("f4")
+        assert app.session.puzzle.name == "2x2"
+        assert app.net.state == pocket.from_alg("R U").state
+        assert len(app.net.render().colours) == 24
+        assert app.net.has_class("-pocket")
+        facts = screen_text(app.query_one("#facts"))
+        assert "3-cycles" in facts and "edges" not in facts and "2 HTM  2 QTM" in facts
+        assert "2x2x2" in app.query_one("#facts").border_title
+        await type_line(pilot, "M")                      # no middle layer on a 2x2x2
+        assert "no middle layer" in message(app) and len(app.session.moves) == 2
+        app.net.focus()
+        await pilot.press("i")                           # the keyboard cube turns R
+        assert app.session.state == pocket.from_alg("R U R").state
+        await pilot.press("ctrl+z", "ctrl+z")
+        assert app.session.puzzle.name == "3x3" and app.session.state == alg_state("R U")
+        assert len(app.net.render().colours) == 54 and not app.net.has_class("-pocket")
+
+
+@pilot_test
+async def test_paint_mode_on_the_2x2(make_app):
+    app = make_app()
+    target = pocket.from_alg("U R'").state
+    async with app.run_test(size=(80, 24)) as pilot:
+        await type_line(pilot, ":puzzle 2x2")
+        await pilot.press("f3", "delete")
+        assert "24 stickers not painted yet" in message(app)
+        await pilot.press(*(COLOUR_OF_FACE[FACES[c]].lower() for c in pocket.state_colours(target)))
+        assert "valid position" in message(app)
+        await pilot.press("enter")
+        await pilot.pause()
+        assert app.session.state == target and app.net.mode == "turn"
+
+
+@pilot_test
+async def test_the_2x2_is_solved_optimally_with_the_pocket_solver(tmp_path):
+    app = CubeLabApp(solvers=FakeRegistry(), history=InputHistory(tmp_path / "history"),
+                     compare_time_limit=None, puzzle="2x2")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await type_line(pilot, "R U F' R2")
+        await type_line(pilot, ":solve")
+        for _ in range(1200):                            # the first run builds the table
+            await pilot.pause(0.05)
+            if isinstance(app.screen, BuildOfferScreen):
+                await pilot.press("y")
+            if app.session.solutions and app.session.solutions[0].status == "solved":
+                break
+        await wait_solvers(pilot, app, limit=60)
+        row = app.session.solutions[0]
+        assert row.solver == "pocket-htm" and row.optimal and len(row.moves) == 4
+        assert "1 pocket-htm: " in screen_text(app.query_one("#solution-detail"))
+        app.query_one("#solutions").focus()
+        await pilot.press("enter")
+        await pilot.pause()
+        assert app.session.state.is_rotation()
+
+
+# ---- :search ----------------------------------------------------------------------------------
+
+async def wait_search(pilot, app, limit: float = 90.0) -> None:
+    panel = app.search_panel
+    waited = 0.0
+    while panel.running or panel._timer is not None:
+        await pilot.pause(0.05)
+        waited += 0.05
+        assert waited < limit, "the search did not finish"
+    await pilot.pause()                                  # the Finished message is handled
+
+
+@pilot_test
+async def test_search_streams_results_then_applies_and_plays_them(make_app):
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await type_line(pilot, ":search 7 ll")
+        assert app.query_one("#lists").current == "search"
+        await wait_search(pilot, app)
+        found = app.session.found
+        table = app.query_one("#found")
+        assert found and table.row_count == len(found)
+        assert all(c.length <= 7 for c in found) and found[0].length == 6      # R U B U' B' R'
+        assert "classes found" in message(app)
+        assert found[0].moves[0].family in "URFDLB"
+        table.focus()
+        await pilot.press("down", "enter")
+        await pilot.pause()
+        effect = apply_moves(CubeState.identity(), found[1].moves)
+        assert app.session.state == effect
+        for slot in range(4, 8):                         # only the U layer changed
+            assert effect.cp[slot] == slot and effect.co[slot] == 0
+        await pilot.press("ctrl+z")
+        table.focus()
+        await pilot.press("p")
+        assert app.net.mode == "play" and app.session.playback.moves == list(found[1].moves)
+        await pilot.press("escape")
+        await pilot.press("f7")                          # back to the solver table
+        assert app.query_one("#lists").current == "solver"
+        assert app.session.listing == "solutions"
+
+
+@pilot_test
+async def test_escape_stops_a_long_search(make_app):
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await type_line(pilot, ":search 12 ll")
+        panel = app.search_panel
+        for _ in range(1800):                            # a fresh install compiles first
+            await pilot.pause(0.05)
+            if panel.run.counters[BOUND] >= 9:
+                break
+        await pilot.press("escape")
+        await wait_search(pilot, app, limit=5)
+        assert panel.run.result.status == "cancelled" and panel.run.result.lengths_done < 12
+        assert message(app).startswith("cancelled after length")
+        assert "cancelled" in screen_text(app.query_one("#search-progress"))

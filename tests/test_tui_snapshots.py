@@ -9,6 +9,7 @@ from __future__ import annotations
 import pytest
 
 from cubelab.solvers.fake import FakeRegistry
+from cubelab.tui._search_run import SearchRun
 from cubelab.tui.app import CubeLabApp
 from cubelab.tui.history import InputHistory
 
@@ -65,3 +66,53 @@ def test_solved_wide_140x36(snap_compare, app):
 
 def test_solved_80x24(snap_compare, app):
     assert snap_compare(app, run_before=_solve_and_freeze, terminal_size=(80, 24))
+
+
+def test_pocket_cube_80x24(snap_compare, app):
+    """The 2x2x2 after F4: its net centred in the same box, its facts, its solvers' table."""
+    assert snap_compare(app, press=[*"R U R' F", "enter", "f4"], terminal_size=(80, 24),
+                        run_before=steady)
+
+
+LAST_LAYER_UP_TO_7 = ("R U B U' B' R'", "U R U B U' B' R'", "U R B U B' U' R'",
+                      "U2 R U B U' B' R'", "R U R' U R U2 R'", "R U' L' U R' U' L",
+                      "R B U B' U' R'")
+"""Sequences shaped like the classes `:search 7 ll` lists (the look is what is tested here; the
+Pilot tests run the real search)."""
+
+
+class InstantSearch(SearchRun):
+    """A search run that 'finds' LAST_LAYER_UP_TO_7 at once, without numba or timing."""
+
+    def _work(self) -> None:
+        from cubelab.cube.moves import alg_state
+        from cubelab.cube.notation import metric_lengths, parse_moves
+        from cubelab.cube.symmetry import morph
+        from cubelab.solvers.algsearch import AlgClass, SearchResult
+        try:
+            for text in LAST_LAYER_UP_TO_7:
+                moves = parse_moves(text)
+                length = metric_lengths(moves)["htm"]
+                effect = alg_state(text)
+                self._found(AlgClass(moves, length, effect, morph(effect), {length: 16}))
+            self.result = SearchResult(self.request.predicate, "htm", self.request.max_length,
+                                       list(self.classes), 16 * len(self.classes), 0.25, "done",
+                                       self.request.max_length)
+        finally:
+            self.done.set()
+
+
+async def _search(pilot) -> None:
+    app = pilot.app
+    steady(pilot)
+    await pilot.press(*":search 7 ll", "enter")
+    for _ in range(100):
+        await pilot.pause(0.05)
+        if not app.search_panel.running and app.search_panel._timer is None:
+            break
+    await pilot.pause()
+
+
+def test_search_results_80x24(snap_compare, app, monkeypatch):
+    monkeypatch.setattr("cubelab.tui._search_panel.SearchRun", InstantSearch)
+    assert snap_compare(app, run_before=_search, terminal_size=(80, 24))

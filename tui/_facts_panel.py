@@ -2,44 +2,118 @@
 
 from __future__ import annotations
 
+import re
+
+from rich.console import Console, ConsoleOptions, RenderResult
+from rich.measure import Measurement
 from rich.table import Table
 from rich.text import Text
 from textual.widgets import Static
 
+from cubelab.cube import pocket
 from cubelab.cube.facts import facts
 from cubelab.cube.notation import Move, metric_lengths
 from cubelab.cube.state import CubeState
 
+_CYCLE = re.compile(r"\([^()]*\)\S*")
+_NO_3CYCLES = "none: odd permutation"
 
-def facts_table(state: CubeState, moves: tuple[Move, ...] | list[Move] | None) -> Table:
-    """Label/value rows, compact enough for 80x24: values wrap inside their column."""
-    f = facts(state)
+
+class Cycles:
+    """A list of cycles such as '(UFR DRF)+ (UBL URB)-' that wraps between cycles, never
+    inside one, so each cycle stays readable on its line (Rich would break at any space)."""
+
+    def __init__(self, text: str):
+        self.items = _CYCLE.findall(text) if text.startswith("(") else []
+        self.text = text
+
+    def __rich_measure__(self, console: Console, options: ConsoleOptions) -> Measurement:
+        if not self.items:
+            return Measurement.get(console, options, Text(self.text))
+        return Measurement(max(len(i) for i in self.items), len(" ".join(self.items)))
+
+    def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
+        if not self.items:
+            yield Text(self.text)
+            return
+        lines, line = [], ""
+        for item in self.items:
+            if line and len(line) + 1 + len(item) > options.max_width:
+                lines.append(line)
+                line = item
+            else:
+                line = f"{line} {item}" if line else item
+        lines.append(line)
+        yield Text("\n".join(lines), overflow="fold")
+
+
+def _three_cycles(text: str):
+    if not text:
+        return "-"
+    return _NO_3CYCLES if text.startswith("odd permutation") else Cycles(text)
+
+
+def _grid() -> Table:
     table = Table.grid(padding=(0, 1))
     table.add_column(style="bold", no_wrap=True)
     table.add_column(overflow="fold")
-    head = Text()
-    head.append(f"{f.order}", style="bold")
-    head.append(f"   parity {f.parity}   morph {f.morph}   centre {'yes' if f.in_centre else 'no'}")
-    table.add_row("order", head)
-    trace = "(" + ", ".join(str(t) for t in f.trace) + ")"
-    if f.reachable:
+    return table
+
+
+def _trace_row(table: Table, trace: str, reachable: bool, invariants) -> None:
+    if reachable:
         table.add_row("trace", Text(f"{trace} reachable", style="green"))
     else:
-        table.add_row("trace", Text(f"{trace} unreachable: " + "; ".join(f.invariants), style="red"))
-    table.add_row("corners", f.corner_cycles or "-")
-    table.add_row("edges", f.edge_cycles or "-")
-    table.add_row("3-cyc C", f.corner_3cycles or "-")
-    table.add_row("3-cyc E", f.edge_3cycles or "-")
+        table.add_row("trace", Text(f"{trace} unreachable: " + "; ".join(invariants), style="red"))
+
+
+def _head(order: int, parity: str, morph: int, centre: bool) -> Text:
+    head = Text()
+    head.append(f"{order}", style="bold")
+    head.append(f"   parity {parity}   morph {morph}   centre {'yes' if centre else 'no'}")
+    return head
+
+
+def facts_table(state: CubeState, moves: tuple[Move, ...] | list[Move] | None) -> Table:
+    """Label/value rows, compact enough for 80x24: the short rows first, then the cycle lists,
+    which wrap between cycles inside their column."""
+    f = facts(state)
+    table = _grid()
+    table.add_row("order", _head(f.order, f.parity, f.morph, f.in_centre))
+    _trace_row(table, "(" + ", ".join(str(t) for t in f.trace) + ")", f.reachable, f.invariants)
     if moves:
         n = metric_lengths(moves)
         table.add_row("moves", f"{n['htm']} HTM  {n['qtm']} QTM  {n['stm']} STM  {n['etm']} ETM")
     else:
         table.add_row("moves", Text("(no sequence)", style="dim"))
+    table.add_row("corners", Cycles(f.corner_cycles) if f.corner_cycles else "-")
+    table.add_row("edges", Cycles(f.edge_cycles) if f.edge_cycles else "-")
+    table.add_row("3-cyc C", _three_cycles(f.corner_3cycles))
+    table.add_row("3-cyc E", _three_cycles(f.edge_3cycles))
+    return table
+
+
+def pocket_facts_table(state: pocket.PocketState, moves) -> Table:
+    """The 2x2x2's rows: its facts describe the position held with DLB home."""
+    f = pocket.facts(state)
+    table = _grid()
+    table.add_row("order", _head(f["order"], f["parity"], f["morph"], f["in_centre"]))
+    _trace_row(table, f"({f['trace'][0]})", f["reachable"], f["invariants"])
+    if moves:
+        n = pocket.lengths(moves)
+        table.add_row("moves", f"{n['htm']} HTM  {n['qtm']} QTM")
+    else:
+        table.add_row("moves", Text("(no sequence)", style="dim"))
+    table.add_row("corners", Cycles(f["corner_cycles"]) if f["corner_cycles"] else "-")
+    table.add_row("3-cycles", _three_cycles(f["corner_3cycles"]))
     return table
 
 
 class FactsPanel(Static):
-    """Always visible; `show` redraws it for a position and the moves that reached it."""
+    """Always visible; `show` redraws it for a position (of either cube) and its moves."""
 
-    def show(self, state: CubeState, moves) -> None:
-        self.update(facts_table(state, moves))
+    def show(self, state, moves) -> None:
+        if isinstance(state, pocket.PocketState):
+            self.update(pocket_facts_table(state, moves))
+        else:
+            self.update(facts_table(state, moves))

@@ -12,18 +12,20 @@ from textual.screen import ModalScreen
 from textual.widgets import Static
 
 from .keymap import keymap_rows
-from .session import COMMANDS
+from .session import COMMANDS, HELP_NOTES
 
 KEYS = (
     ("F1", "this help"),
     ("F2", "sticker letters on/off"),
     ("F3", "paint mode (on the net)"),
+    ("F4", "switch between the 3x3x3 and the 2x2x2 (:puzzle)"),
     ("F5 / F6", "solve / compare solvers"),
+    ("F7", "show the solver table or the search results"),
     ("Ctrl+Z / Ctrl+Y", "undo / redo"),
-    ("Esc", "cancel solvers, leave paint or playback, clear the line"),
+    ("Esc", "cancel solvers and the search, leave paint or playback, clear the line"),
     ("Tab / Shift+Tab", "complete a command, or move focus: line, net, table"),
     ("Up / Down", "input history (shared with `cubelab repl`)"),
-    ("Enter on a row", "apply that solution; P steps through it on the net"),
+    ("Enter on a row", "apply that solution or sequence; P steps through it on the net"),
     ("Left / Right", "playback: step back / forward; Enter keeps, Esc leaves"),
     ("Ctrl+P", "command palette"),
     ("Ctrl+Q", "quit"),
@@ -33,18 +35,20 @@ KEYS = (
 def help_renderable() -> Group:
     commands = Table(title="commands (type them in the line; moves need no colon)",
                      show_header=False, box=None, title_justify="left")
+    # Text, not str: Rich would read "[seed]" or "[auf]" as markup and drop it
     for name, (args, what) in COMMANDS.items():
-        commands.add_row(f":{name} {args}".rstrip(), what)
+        commands.add_row(Text(f":{name} {args}".rstrip()), Text(what))
     keys = Table(title="keys", show_header=False, box=None, title_justify="left")
     for key, what in KEYS:
-        keys.add_row(key, what)
+        keys.add_row(Text(key), Text(what))
     cube = Table(title="keyboard cube (Tab to the net, then type)", show_header=False, box=None,
                  title_justify="left")
     pairs = [f"{k:5} {m}" for k, m in keymap_rows()]
     per_row = 4
     for i in range(0, len(pairs), per_row):
-        cube.add_row(*pairs[i:i + per_row])
-    return Group(commands, Text(""), keys, Text(""), cube)
+        cube.add_row(*(Text(p) for p in pairs[i:i + per_row]))
+    notes = Text("\n\n".join(HELP_NOTES))
+    return Group(commands, Text(""), notes, Text(""), keys, Text(""), cube)
 
 
 class HelpScreen(ModalScreen[None]):

@@ -8,14 +8,16 @@ from textual.message import Message
 from textual.reactive import reactive
 from textual.widget import Widget
 
-from cubelab.cube.net import Net, step_cursor
+from cubelab.cube.net import Net, side_of, step_cursor
 from cubelab.cube.state import CubeState
 
+from ._puzzles import puzzle_of
 from .keymap import CURSOR_KEYS, PAINT_KEYS, move_for_key
 
 
 class NetView(Widget, can_focus=True):
-    """Shows `state` (or the stickers being painted) as the coloured net.
+    """Shows `state` (or the stickers being painted) as the coloured net, of whichever cube
+    the state belongs to (a 3x3x3 CubeState or a 2x2x2 PocketState).
 
     Modes: "turn" (letter keys turn the cube, the csTimer/cubing.js map), "paint" (arrows move a
     cursor, colour keys paint) and "play" (left/right step through a solution). The widget only
@@ -27,7 +29,7 @@ class NetView(Widget, can_focus=True):
     ]
     """Enter keeps a painting or the position reached in playback."""
 
-    state: reactive[CubeState] = reactive(CubeState.identity, layout=False)
+    state: reactive[object] = reactive(CubeState.identity, layout=False)
     """The position drawn (outside paint mode)."""
     letters: reactive[bool] = reactive(False)
     """Draw sticker letters (the app decides: toggle, or automatic on poor colour terminals)."""
@@ -67,7 +69,7 @@ class NetView(Widget, can_focus=True):
     def render(self) -> Net:
         if self.mode == "paint" and self.colours is not None:
             return Net(colours=self.colours, letters=self.letters, cursor=self.cursor)
-        return Net(self.state, letters=self.letters)
+        return Net(colours=puzzle_of(self.state).colours(self.state), letters=self.letters)
 
     def action_commit(self) -> None:
         if self.mode in ("paint", "play"):
@@ -90,7 +92,8 @@ class NetView(Widget, can_focus=True):
 
     def _paint_key(self, event: Key) -> bool:
         if event.key in CURSOR_KEYS:
-            self.cursor = step_cursor(self.cursor, *CURSOR_KEYS[event.key])
+            side = side_of(len(self.colours)) if self.colours is not None else 3
+            self.cursor = step_cursor(self.cursor, *CURSOR_KEYS[event.key], side)
             return True
         if event.key == "backspace":
             self.post_message(self.Paint(self.cursor, -1))

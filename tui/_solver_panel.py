@@ -4,7 +4,8 @@ Each solver runs in its own daemon thread (its numba kernel releases the GIL), n
 thread: importing it, building or loading its tables (with a progress bar, after asking when they
 are missing) and searching. The thread only writes to its `SolverRun`; the panel reads those ten
 times a second, so counters, streamed solutions and the end of a run all reach the screen from
-one place.
+one place. Solutions are too long for a column at 80x24, so the highlighted row's solution is
+written out in full, wrapped, under the table.
 """
 
 from __future__ import annotations
@@ -19,17 +20,15 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical
 from textual.message import Message
-from textual.widgets import DataTable, Label, ProgressBar
+from textual.widgets import DataTable, Label, ProgressBar, Static
 
 from cubelab.cube.notation import format_moves, metric_lengths
-from cubelab.cube.state import CubeState
 
 from ._build_offer import BuildOfferScreen
 from .session import Session, SolutionRow
 
 POLL_SECONDS = 0.1
-COLUMNS = ("#", "solver", "status", "HTM", "QTM", "time", "nodes", "n/s", "bound", "opt",
-           "solution")
+COLUMNS = ("#", "solver", "status", "HTM", "QTM", "time", "nodes", "n/s", "bound", "opt")
 
 
 @dataclass
@@ -38,8 +37,9 @@ class SolverRun:
 
     name: str
     row: int
-    state: CubeState
+    state: object                    # CubeState, or PocketState for the 2x2x2's solvers
     time_limit: float | None
+    registry: object = None          # where the solver comes from (one per puzzle)
     counters: object = None          # the shared counter array the search writes
     cancel: object = None            # the one-element flag Esc raises
     phase: str = "starting"          # starting | offer | tables | search | done
@@ -118,12 +118,13 @@ class SolverPanel(Vertical):
     class Finished(Message):
         """Every run has ended (solved, cancelled, failed or skipped)."""
 
-    def __init__(self, session: Session, registry, **kwargs):
+    def __init__(self, session: Session, registries: dict, **kwargs):
         super().__init__(**kwargs)
         self.session = session
-        self.registry = registry
+        self.registries = registries
+        """Puzzle name -> the solver registry of that cube (solver_names, get_solver)."""
         self.runs: list[SolverRun] = []
-        self._solvers: dict[str, object] = {}
+        self._solvers: dict[tuple[int, str], object] = {}   # (registry id, name) -> solver
         self._timer = None
 
     def compose(self) -> ComposeResult:
@@ -131,6 +132,7 @@ class SolverPanel(Vertical):
         yield ProgressBar(id="solver-progress", show_eta=False)
         table = DataTable(id="solutions", cursor_type="row", zebra_stripes=True)
         yield table
+        yield Static("", id="solution-detail")
 
     def on_mount(self) -> None:
         self._rebuild_table()
@@ -144,6 +146,7 @@ class SolverPanel(Vertical):
     def start(self, names, compare: bool, time_limit: float | None = None) -> None:
         from cubelab.solvers.protocol import new_cancel, new_counters
         state = self.session.state
+        registry = self.registries[self.session.puzzle.name]
         rows = self.session.solutions
         if compare or any(r.for_state != state for r in rows):
             rows.clear()
@@ -155,7 +158,7 @@ class SolverPanel(Vertical):
                 index = len(rows) - 1
             else:
                 rows[index] = SolutionRow(name, state)
-            run = SolverRun(name, index, state, time_limit, new_counters(), new_cancel())
+            run = SolverRun(name, index, state, time_limit, registry, new_counters(), new_cancel())
             self.runs.append(run)
         self._rebuild_table()
         for run in self.runs:
@@ -191,10 +194,11 @@ class SolverPanel(Vertical):
     def _work(self, run: SolverRun) -> None:
         from cubelab.solvers.protocol import SolverError
         try:
-            solver = self._solvers.get(run.name)
+            key = (id(run.registry), run.name)
+            solver = self._solvers.get(key)
             if solver is None:
                 # one instance per solver for the whole session: its tables stay loaded
-                solver = self._solvers[run.name] = self.registry.get_solver(run.name)
+                solver = self._solvers[key] = run.registry.get_solver(run.name)
             missing = missing_tables(solver, run.name)
             if missing is not None:
                 run.phase = "offer"
@@ -257,6 +261,7 @@ class SolverPanel(Vertical):
             self._update_row(run, row)
             for column, value in zip(COLUMNS, self._cells(run.row, row, run)):
                 table.update_cell(str(run.row), column, value, update_width=True)
+        self._show_detail()
         preparing = [r for r in self.runs if r.phase == "tables" and not r.abandoned]
         self._show_progress(preparing[0] if preparing else None)
         if self.runs and not self.running and self._timer is not None:
@@ -308,13 +313,11 @@ class SolverPanel(Vertical):
             bound = "" if b == NO_VALUE else str(b)
             if row.seconds > 0:
                 rate = _count(row.nodes / row.seconds)
-        solution = format_moves(row.moves) if row.moves is not None else row.message
         return (
             str(index + 1), row.solver, Text(status, style=style),
             str(lengths["htm"]) if lengths else "", str(lengths["qtm"]) if lengths else "",
             f"{row.seconds:.2f}s" if row.seconds else "", _count(row.nodes) if row.nodes else "",
             rate, bound, ("yes" if row.optimal else "no") if row.status == "solved" else "",
-            solution,
         )
 
     def _rebuild_table(self) -> None:
@@ -328,6 +331,30 @@ class SolverPanel(Vertical):
             table.add_row(*self._cells(i, row, runs.get(i)), key=str(i))
         if 0 <= cursor < table.row_count:
             table.move_cursor(row=cursor)
+        self._show_detail()
+
+    def _show_detail(self) -> None:
+        """The highlighted row's whole solution (or why it has none), wrapped under the table."""
+        detail = self.query_one("#solution-detail", Static)
+        index = self._cursor_index()
+        rows = self.session.solutions
+        if index is None or index >= len(rows):
+            detail.update("")
+            detail.display = False
+            return
+        row = rows[index]
+        text = Text()
+        text.append(f"{index + 1} {row.solver}: ", style="bold")
+        if row.moves is not None:
+            text.append(format_moves(row.moves) or "(already solved)")
+        else:
+            text.append(row.message or row.status, style="dim")
+        detail.update(text)
+        detail.display = True
+
+    def on_data_table_row_highlighted(self, event: DataTable.RowHighlighted) -> None:
+        event.stop()
+        self._show_detail()
 
     def refresh_rows(self) -> None:
         """Redraw the table from the session (after a position change marks rows stale)."""

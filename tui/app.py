@@ -2,8 +2,10 @@
 
 `run_app()` is what `cubelab` runs with no sub-command. The app owns one `Session` (positions,
 undo/redo, the `:` commands) and shows it; solvers come from a registry with `solver_names()` and
-`get_solver(name)` (cubelab.solvers unless a test passes another), imported only when used, so
-the first screen paints before any solver module, table or numba is loaded.
+`get_solver(name)` (cubelab.solvers unless a test passes another; the 2x2x2 has its own),
+imported only when used, so the first screen paints before any solver module, table or numba is
+loaded. Below the cube, one list at a time: the solvers' comparison table or the results of
+`:search` (F7 switches).
 """
 
 from __future__ import annotations
@@ -17,17 +19,19 @@ from textual.app import App, ComposeResult, SystemCommand
 from textual.binding import Binding
 from textual.containers import Container, Horizontal, Vertical
 from textual.screen import Screen
-from textual.widgets import Footer, Input, Static
-
-from cubelab.cube.notation import format_moves, parse
+from textual.widgets import ContentSwitcher, Footer, Input, Static
 
 from ._facts_panel import FactsPanel
 from ._help_screen import HelpScreen
 from ._move_input import MoveInput
 from ._net_view import NetView
+from ._puzzles import PocketRegistry
+from ._search_panel import SearchPanel
 from ._solver_panel import SolverPanel
 from .history import InputHistory
-from .session import COMMANDS, HelpRequest, Outcome, PaintRequest, Session, SolveRequest
+from .session import (
+    COMMANDS, HelpRequest, Outcome, PaintRequest, SearchRequest, Session, SolveRequest,
+)
 
 COMPARE_TIME_LIMIT = 30.0
 """Seconds each solver gets in :compare (a plain :solve runs until it is done or cancelled)."""
@@ -44,25 +48,32 @@ class CubeLabApp(App):
         Binding("f1", "help", "help"),
         Binding("f2", "letters", "abc"),
         Binding("f3", "paint", "paint"),
+        Binding("f4", "puzzle", "cube"),
         Binding("f5", "solve", "solve"),
         Binding("f6", "compare", "compare"),
-        Binding("ctrl+z", "undo", "undo"),
-        Binding("ctrl+y", "redo", "redo"),
+        Binding("f7", "lists", "list"),
+        Binding("ctrl+z", "undo", "undo", show=False),
+        Binding("ctrl+y", "redo", "redo", show=False),
         Binding("escape", "cancel", "stop"),
     ]
-    """Function keys and control keys only: letters belong to the move line and the keyboard cube."""
+    """Function keys and control keys only: letters belong to the move line and the keyboard
+    cube. Undo and redo stay out of the footer (room at 80 columns); F1 lists them."""
 
     def __init__(self, solvers=None, history: InputHistory | None = None,
-                 compare_time_limit: float | None = COMPARE_TIME_LIMIT):
+                 compare_time_limit: float | None = COMPARE_TIME_LIMIT, *,
+                 puzzle: str = "3x3", pocket_solvers=None):
         super().__init__()
         if solvers is None:
             import cubelab.solvers as solvers
         self.registry = solvers
-        self.session = Session(solver_names=solvers.solver_names)
+        self.registries = {"3x3": solvers, "2x2": pocket_solvers or PocketRegistry()}
+        self.session = Session(solver_names=solvers.solver_names, puzzle=puzzle,
+                               pocket_solver_names=self.registries["2x2"].solver_names)
         self.history = history if history is not None else InputHistory()
         self.compare_time_limit = compare_time_limit
         self._auto_letters = False
         self._typing_message = False
+        self._puzzle_shown = ""
 
     # ---- layout ---------------------------------------------------------------------------
     def compose(self) -> ComposeResult:
@@ -71,7 +82,9 @@ class CubeLabApp(App):
                 with Horizontal(id="top"):
                     yield NetView(id="net")
                     yield FactsPanel(id="facts")
-            yield SolverPanel(self.session, self.registry, id="solver")
+            with ContentSwitcher(id="lists", initial="solver"):
+                yield SolverPanel(self.session, self.registries, id="solver")
+                yield SearchPanel(self.session, id="search")
         yield MoveInput(self.session, self.history, id="line",
                         placeholder="moves (R U R' U', [R, U]3 ...) or :help")
         yield Static("", id="message")
@@ -89,12 +102,17 @@ class CubeLabApp(App):
     def solver_panel(self) -> SolverPanel:
         return self.query_one(SolverPanel)
 
+    @property
+    def search_panel(self) -> SearchPanel:
+        return self.query_one(SearchPanel)
+
     def on_mount(self) -> None:
         # orange and red are one colour on 16-colour terminals, and NO_COLOR has none at all
         self._auto_letters = self.no_color or self.console.color_system in (None, "standard")
         self.net.letters = self._auto_letters
         self.query_one("#facts").border_title = "facts"
         self.solver_panel.border_title = "solvers"
+        self.search_panel.border_title = "search"
         self.refresh_position()
         self.say("type moves and Enter · F1 help · Tab to the net for the keyboard cube")
         self.line.focus()
@@ -104,26 +122,43 @@ class CubeLabApp(App):
         """Draw the net and the facts for the session (or for a preview of the typed line)."""
         s = self.session
         net = self.net
+        self._follow_puzzle()
+        name = "net" if s.puzzle.name == "3x3" else f"net {s.puzzle.title}"
         if s.painting is not None:
             net.mode = "paint"
             net.colours = tuple(s.painting.colours)
             net.cursor = s.painting.cursor
-            net.border_title = "net · paint"
+            net.border_title = f"{name} · paint"
             if s.painting.verdict()[0]:
                 self.query_one(FactsPanel).show(s.painting.state(), ())
             return
         if preview is not None:
-            state, moves, title = preview.state, s.moves + preview.moves, "net · preview"
+            state, moves, title = preview.state, s.moves + preview.moves, f"{name} · preview"
         elif s.playback is not None:
             pb = s.playback
             state, moves = pb.state, s.moves + tuple(pb.moves[:pb.index])
-            title = f"net · play {pb.index}/{len(pb.moves)}"
+            title = f"{name} · play {pb.index}/{len(pb.moves)}"
         else:
-            state, moves, title = s.state, s.moves, "net"
+            state, moves, title = s.state, s.moves, name
         net.mode = "play" if s.playback is not None else "turn"
         net.state = state
         net.border_title = title
         self.query_one(FactsPanel).show(state, moves)
+
+    def _follow_puzzle(self) -> None:
+        """After a switch of cube (a command, undo or redo): the old cube's solver runs stop
+        and their rows go (the session dropped them), and the panels say which cube is held."""
+        name = self.session.puzzle.name
+        if name == self._puzzle_shown:
+            return
+        first = not self._puzzle_shown
+        self._puzzle_shown = name
+        self.net.set_class(name == "2x2", "-pocket")
+        facts = self.query_one("#facts")
+        facts.border_title = "facts" if name == "3x3" else f"facts · {self.session.puzzle.title}"
+        if not first:
+            self.solver_panel.cancel()
+            self.solver_panel.refresh_rows()
 
     def say(self, text: str, error: bool = False, column: int = 0, typing: bool = False) -> None:
         """The message line under the input; a notation error gets a caret under its column.
@@ -141,6 +176,8 @@ class CubeLabApp(App):
         request = outcome.request
         if isinstance(request, SolveRequest):
             self.start_solvers(request)
+        elif isinstance(request, SearchRequest):
+            self.start_search(request)
         elif isinstance(request, HelpRequest):
             self.action_help()
         elif isinstance(request, PaintRequest):
@@ -185,8 +222,8 @@ class CubeLabApp(App):
 
     # ---- the keyboard cube, paint mode and playback on the net ----------------------------
     def on_net_view_turn(self, event: NetView.Turn) -> None:
-        self.session.apply(parse(event.move).flatten(), event.move)
-        self.say(f"{event.move}   ({format_moves(self.session.moves[-12:])})")
+        outcome = self.session.turn(event.move)
+        self.say(outcome.message, outcome.error)
         self.refresh_position()
 
     def enter_paint(self) -> None:
@@ -230,7 +267,38 @@ class CubeLabApp(App):
             self.say("solvers are still running (Esc cancels them)", error=True)
             return
         limit = self.compare_time_limit if request.compare else None
+        self.show_list("solver")
         panel.start(request.solvers, request.compare, time_limit=limit)
+
+    def start_search(self, request: SearchRequest) -> None:
+        panel = self.search_panel
+        if panel.running:
+            self.say("a search is still running (Esc stops it)", error=True)
+            return
+        self.show_list("search")
+        panel.start(request)
+
+    def show_list(self, which: str) -> None:
+        """Show the solver table ("solver") or the search results ("search") below the cube;
+        :apply N and :play N then pick from that list."""
+        self.query_one("#lists", ContentSwitcher).current = which
+        self.session.listing = "search" if which == "search" else "solutions"
+
+    def on_search_panel_apply_row(self, event: SearchPanel.ApplyRow) -> None:
+        self.session.listing = "search"
+        self.handle(self.session.apply_found(event.index))
+
+    def on_search_panel_play_row(self, event: SearchPanel.PlayRow) -> None:
+        self.session.listing = "search"
+        self.handle(self.session.play_found(event.index))
+
+    def on_search_panel_finished(self, event: SearchPanel.Finished) -> None:
+        found = len(self.session.found)
+        if event.error or not found or not event.complete:
+            self.say(event.summary, error=event.error)
+        else:
+            self.say(f"{found} class{'es' if found != 1 else ''} found · Enter on a row "
+                     "applies it, P plays it")
 
     def on_solver_panel_apply_row(self, event: SolverPanel.ApplyRow) -> None:
         self.handle(self.session.apply_solution(event.index))
@@ -240,6 +308,8 @@ class CubeLabApp(App):
 
     def on_solver_panel_finished(self, event: SolverPanel.Finished) -> None:
         rows = self.session.solutions
+        if not rows:
+            return          # the rows went with a switch of puzzle
         found = [r for r in rows if r.moves is not None]
         if found:
             best = min(found, key=lambda r: len(r.moves))
@@ -267,6 +337,15 @@ class CubeLabApp(App):
     def action_compare(self) -> None:
         self.handle(self.session.execute(":compare"))
 
+    def action_puzzle(self) -> None:
+        self.session.painting = None
+        self.handle(self.session.execute(":puzzle"))
+
+    def action_lists(self) -> None:
+        current = self.query_one("#lists", ContentSwitcher).current
+        self.show_list("search" if current == "solver" else "solver")
+        self.say("search results" if current == "solver" else "solvers")
+
     def action_undo(self) -> None:
         self.session.painting = None
         self.handle(self.session.execute(":undo"))
@@ -276,10 +355,13 @@ class CubeLabApp(App):
         self.handle(self.session.execute(":redo"))
 
     def action_cancel(self) -> None:
-        """Esc: stop solvers first, then leave paint mode or playback, then clear the line."""
+        """Esc: stop solvers and the search first, then leave paint mode or playback, then
+        clear the line."""
         s = self.session
-        if self.solver_panel.cancel():
-            self.say("cancelling solvers…")
+        stopped = [what for what, panel in (("solvers", self.solver_panel),
+                                            ("the search", self.search_panel)) if panel.cancel()]
+        if stopped:
+            self.say(f"cancelling {' and '.join(stopped)}…")
         elif s.painting is not None:
             s.painting = None
             self.say("left paint mode (nothing changed)")
@@ -299,20 +381,28 @@ class CubeLabApp(App):
                      "play", "paint", "saves", "help"):
             yield SystemCommand(f":{name}", COMMANDS[name][1],
                                 lambda name=name: self.handle(self.session.execute(":" + name)))
+        for puzzle in ("2x2", "3x3"):
+            yield SystemCommand(f":puzzle {puzzle}", f"hold the {puzzle}x{puzzle[0]} cube",
+                                lambda puzzle=puzzle: self.handle(
+                                    self.session.execute(f":puzzle {puzzle}")))
+        yield SystemCommand(":search 8 qtm ll", "the TIPE's last-layer algorithms (8 QTM)",
+                            lambda: self.handle(self.session.execute(":search 8 qtm ll")))
+        yield SystemCommand("Solvers / search results", "switch the list under the cube (F7)",
+                            self.action_lists)
         yield SystemCommand("Sticker letters", "show or hide letters on the stickers",
                             self.action_letters)
 
 
-def run_app(serve: bool = False, port: int = 8000) -> int:
+def run_app(serve: bool = False, port: int = 8000, puzzle: str = "3x3") -> int:
     """Run the workbench in this terminal, or serve it to a browser on localhost."""
     if serve:
-        return _serve(port)
-    CubeLabApp().run()
+        return _serve(port, puzzle)
+    CubeLabApp(puzzle=puzzle).run()
     return 0
 
 
-def _serve(port: int) -> int:
-    command = f"{shlex.quote(sys.executable)} -m cubelab.tui.cli"
+def _serve(port: int, puzzle: str = "3x3") -> int:
+    command = f"{shlex.quote(sys.executable)} -m cubelab.tui.cli --puzzle {shlex.quote(puzzle)}"
     try:
         from textual_serve.server import Server
     except ImportError:
