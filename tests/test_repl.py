@@ -2,6 +2,7 @@
 
 import json
 import os
+import signal
 import subprocess
 import sys
 
@@ -83,3 +84,60 @@ def test_interactive_prompt_in_a_pipe_input():
             assert repl_module._prompt_loop(r, vi=False) == 0
     assert r.session.history[1].label == "R U"
     assert r.session.entry.label.startswith(":scramble")
+
+
+def test_piped_2x2_session_with_the_optimal_solver():
+    proc = run_repl("R U R' U'\nM\n:solve\n:apply 1\n:puzzle 3x3\n", "--puzzle", "2x2", "--json")
+    records = [json.loads(x) for x in proc.stdout.splitlines()]
+    assert proc.returncode == 2                          # the slice line failed, the rest ran
+    assert records[0]["puzzle"] == "2x2" and records[0]["order"] == 6
+    assert len(records[0]["facelets"]) == 24
+    assert "no middle layer" in records[1]["error"]
+    sol = records[2]["solutions"][0]
+    assert sol["solver"] == "pocket-htm" and sol["optimal"] and sol["length"]["htm"] == 4
+    assert records[3]["order"] == 1 and records[3]["puzzle"] == "2x2"
+    assert records[4]["order"] == 1 and "puzzle" not in records[4]    # the 3x3x3 again
+    assert len(records[4]["facelets"]) == 54
+
+
+def test_plain_2x2_output_has_its_net():
+    proc = run_repl("R\n", "--puzzle", "2x2")
+    assert proc.returncode == 0
+    assert "    U F" in proc.stdout and "held DLB" in proc.stdout and "edges" not in proc.stdout
+
+
+def test_search_results_stream_and_apply():
+    proc = run_repl(":search 6 ll\n:apply 1\n:search 2 frob\n")
+    lines = proc.stdout.splitlines()
+    assert proc.returncode == 2                          # the unknown predicate
+    heading = lines.index("searching: only the U layer changes (not a U turn); up to 6 HTM")
+    assert lines[heading + 1].startswith("  1.  6  R U B U' B' R'")
+    assert lines[heading + 2].startswith("1 classes, 16 sequences, shortest 6")
+    assert "applied search result 1: R U B U' B' R'" in proc.stdout
+    assert "unknown predicate" in proc.stdout
+
+
+def test_search_in_json_mode_is_one_record():
+    proc = run_repl(":search 6 qtm ll\n", "--json")
+    (record,) = [json.loads(x) for x in proc.stdout.splitlines()]
+    search = record["search"]
+    assert search["status"] == "done" and search["complete_to"] == 6
+    assert [c["moves"] for c in search["classes"]] == ["R U B U' B' R'"]
+
+
+def test_ctrl_c_stops_a_search_and_the_repl_goes_on():
+    env = dict(os.environ, PYTHONUNBUFFERED="1")
+    proc = subprocess.Popen([sys.executable, "-m", "cubelab.tui.cli", "repl", "--no-net"],
+                            stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, env=env)
+    proc.stdin.write(":search 12 ll\nR\n")
+    proc.stdin.close()
+    lines = []
+    for line in proc.stdout:                             # the first class: the search is on
+        lines.append(line)
+        if line.startswith("  1."):
+            break
+    proc.send_signal(signal.SIGINT)
+    rest = proc.stdout.read()
+    assert proc.wait(timeout=30) == 0
+    assert "cancelled after length" in rest
+    assert "order        4" in rest                      # the next line still ran

@@ -34,6 +34,9 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--serve", action="store_true",
                         help="serve the TUI to a browser on localhost (textual-serve)")
     parser.add_argument("--port", type=int, default=8000, help="port for --serve")
+    # its own dest: a sub-command's --puzzle default must not overwrite it, nor it theirs
+    parser.add_argument("--puzzle", dest="app_puzzle", choices=("3x3", "2x2"), default="3x3",
+                        help="the cube the TUI starts with (default %(default)s; F4 switches)")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     for name in _COMMAND_MODULES:
         try:
@@ -52,7 +55,7 @@ def main(argv: list[str] | None = None) -> int:
     try:
         if args.command is None:
             from cubelab.tui.app import run_app
-            return run_app(serve=args.serve, port=args.port) or 0
+            return run_app(serve=args.serve, port=args.port, puzzle=args.app_puzzle) or 0
         return args.func(args) or 0
     except InputError as e:
         print(f"cubelab: {e}", file=sys.stderr)

@@ -3,7 +3,9 @@
 It speaks the workbench's command language (tui/session.py) and shares its history file. After
 each line it prints the net (the same renderable as the TUI) and the facts. With standard input
 not a terminal it executes the lines it reads, as plain text or JSON Lines (`--json`), keeps going
-after errors, and exits 2 at the end if any line failed.
+after errors, and exits 2 at the end if any line failed. `--puzzle 2x2` starts on the 2x2x2
+(`:puzzle` switches at any time); `:search` prints what it finds as it finds it, and Ctrl-C
+stops it (or a solver) without leaving the REPL.
 """
 
 from __future__ import annotations
@@ -23,6 +25,8 @@ def register(sub) -> None:
     p.add_argument("--no-net", action="store_true", help="print the facts without the net")
     p.add_argument("--time-limit", type=float, default=10.0,
                    help="seconds each solver may take for :solve / :compare (default %(default)s)")
+    p.add_argument("--puzzle", choices=("3x3", "2x2"), default="3x3",
+                   help="the cube to start with (default %(default)s; :puzzle switches)")
     p.set_defaults(func=run)
 
 
@@ -30,11 +34,15 @@ class Repl:
     """Executes lines against a Session and renders what happened; front-end independent."""
 
     def __init__(self, console, json_mode: bool = False, letters: bool = False,
-                 show_net: bool = True, time_limit: float = 10.0, registry=None):
+                 show_net: bool = True, time_limit: float = 10.0, registry=None,
+                 puzzle: str = "3x3", pocket_registry=None):
         from cubelab import solvers
+        from ._puzzles import PocketRegistry
         from .session import Session
         self.registry = registry or solvers
-        self.session = Session(solver_names=self.registry.solver_names)
+        self.registries = {"3x3": self.registry, "2x2": pocket_registry or PocketRegistry()}
+        self.session = Session(solver_names=self.registry.solver_names, puzzle=puzzle,
+                               pocket_solver_names=self.registries["2x2"].solver_names)
         self.console = console
         self.json_mode = json_mode
         self.letters = letters
@@ -45,7 +53,7 @@ class Repl:
 
     # ---- one line ---------------------------------------------------------------------------
     def handle(self, number: int, line: str) -> dict:
-        from .session import HelpRequest, PaintRequest, SolveRequest, help_text
+        from .session import HelpRequest, PaintRequest, SearchRequest, SolveRequest, help_text
         outcome = self.session.execute(line)
         record: dict = {"line": number, "input": line}
         if outcome.error:
@@ -63,6 +71,11 @@ class Repl:
             record["message"] = "paint mode needs the workbench (cubelab); use :facelets here"
         elif isinstance(outcome.request, SolveRequest):
             record["solutions"] = self._solve(outcome.request.solvers)
+        elif isinstance(outcome.request, SearchRequest):
+            if not self.json_mode:
+                self._emit(record)          # the heading first: results stream under it
+                record = dict(record, message="")
+            record["search"] = self._search(outcome.request)
         if outcome.changed or not line.strip().startswith(":") or "solutions" in record:
             record.update(self._facts())
         self._emit(record)
@@ -70,24 +83,59 @@ class Repl:
 
     def _facts(self) -> dict:
         from cubelab.cube.notation import format_moves, metric_lengths
+        s = self.session
+        if s.puzzle.name == "2x2":
+            from cubelab.cube.pocket import PocketPosition, facts_record as pocket_record
+            return pocket_record(PocketPosition(s.state, tuple(s.moves), format_moves(s.moves)))
         from .facts_cmd import facts_record
         from cubelab.cube.positions import Position
-        s = self.session
         pos = Position(s.state, tuple(s.moves), format_moves(s.moves))
         rec = facts_record(pos)
         rec["length"] = metric_lengths(s.moves)
         return rec
+
+    def _search(self, request) -> dict:
+        """Run the search, printing each class as it is found (text mode); Ctrl-C stops it."""
+        from ._search_run import SearchRun
+        numbered = [0]
+
+        def show(cls) -> None:
+            numbered[0] += 1
+            if not self.json_mode:
+                self.console.print(search_line(numbered[0], cls), highlight=False, markup=False,
+                                   soft_wrap=True)
+
+        run = SearchRun(request, on_class=show).start()
+        try:
+            while not run.done.wait(0.1):
+                pass
+        except KeyboardInterrupt:
+            run.stop()
+            run.done.wait()
+        self.session.record_found(run.classes)
+        if run.error:
+            self.failures += 1
+        out = {"predicate": request.predicate.name, "max_length": request.max_length,
+               "metric": request.metric, "auf": request.auf, "summary": run.summary()}
+        if run.result is not None:
+            res = run.result
+            out.update(status=res.status, sequences=res.sequences, complete_to=res.lengths_done,
+                       seconds=round(res.seconds, 3))
+        out["classes"] = [c.as_dict() for c in run.classes]
+        return out
 
     def _solve(self, names) -> list[dict]:
         from cubelab.solvers.protocol import SolverError, new_cancel, new_counters
         from .session import SolutionRow
         results = []
         self.session.solutions = []
+        self.session.listing = "solutions"
+        registry = self.registries[self.session.puzzle.name]
         for name in names:
             row = SolutionRow(solver=name, for_state=self.session.state)
             self.session.solutions.append(row)
             try:
-                solver = self.registry.get_solver(name)
+                solver = registry.get_solver(name)
             except KeyError as e:
                 row.status, row.message = "error", str(e.args[0])
                 results.append({"solver": name, "error": row.message})
@@ -95,6 +143,7 @@ class Repl:
             counters, cancel = new_counters(), new_cancel()
             self.cancel = cancel
             box: dict = {}
+            done = threading.Event()
 
             def work():
                 try:
@@ -104,15 +153,18 @@ class Repl:
                     box["error"] = str(e)
                 except Exception as e:  # a solver bug must not end the session
                     box["error"] = f"{type(e).__name__}: {e}"
+                finally:
+                    done.set()
 
-            worker = threading.Thread(target=work, daemon=True)
-            worker.start()
+            threading.Thread(target=work, daemon=True).start()
+            # an Event, not Thread.join: a Ctrl-C inside join() can mark a running thread
+            # finished on Python 3.11
             try:
-                while worker.is_alive():
-                    worker.join(0.1)
+                while not done.wait(0.1):
+                    pass
             except KeyboardInterrupt:
                 cancel[0] = 1
-                worker.join()
+                done.wait()
             if "error" in box:
                 row.status, row.message = "error", box["error"]
                 results.append({"solver": name, "error": box["error"]})
@@ -120,7 +172,9 @@ class Repl:
             result = box["result"]
             row.moves, row.seconds, row.nodes = result.moves, result.seconds, result.nodes
             row.optimal, row.status = result.optimal, result.status
-            results.append(result.to_json())
+            record = result.to_json()
+            record["solver"] = name     # as asked for: pocket-htm and pocket-qtm are one class
+            results.append(record)
         return results
 
     # ---- output -----------------------------------------------------------------------------
@@ -145,13 +199,27 @@ class Repl:
                     f"{sol['seconds']:.3f} s, {sol['nodes']} nodes"
                     f"{', optimal' if sol['optimal'] else ''}, {sol['status']}]",
                     highlight=False, markup=False)
+        if "search" in record:
+            self.console.print(record["search"]["summary"], highlight=False, markup=False)
         if "facelets" in record:
-            from cubelab.cube.net import Net
-            from .facts_cmd import format_facts
+            letters = True if self.letters else None
+            if record.get("puzzle") == "2x2":
+                from cubelab.cube.pocket import PocketNet, format_facts
+                net = PocketNet(self.session.shown_state(), letters=letters)
+            else:
+                from cubelab.cube.net import Net
+                from .facts_cmd import format_facts
+                net = Net(self.session.shown_state(), letters=letters)
             if self.show_net:
-                self.console.print(Net(self.session.shown_state(),
-                                       letters=True if self.letters else None))
+                self.console.print(net)
             self.console.print(format_facts(record), highlight=False, markup=False)
+
+
+def search_line(number: int, cls) -> str:
+    """One search result as a line: its number for :apply N, length, sequence, what it does."""
+    d = cls.as_dict()
+    return (f"{number:>3}. {cls.length:>2}  {d['moves']:<30} corners {d['corners']}; "
+            f"edges {d['edges']}; order {d['order']}; morph {d['morph']}")
 
 
 def _prompt_loop(repl: Repl, vi: bool) -> int:
@@ -196,7 +264,7 @@ def run(args) -> int:
         raise InputError("--time-limit must be positive")
     interactive = sys.stdin.isatty() and sys.stdout.isatty() and not args.json
     repl = Repl(Console(), json_mode=args.json, letters=args.letters, show_net=not args.no_net,
-                time_limit=args.time_limit)
+                time_limit=args.time_limit, puzzle=args.puzzle)
     if interactive:
         return _prompt_loop(repl, args.vi)
     for number, raw in enumerate(sys.stdin, start=1):
