@@ -397,7 +397,7 @@ async def test_the_2x2_is_solved_optimally_with_the_pocket_solver(tmp_path):
         await wait_solvers(pilot, app, limit=60)
         row = app.session.solutions[0]
         assert row.solver == "pocket-htm" and row.optimal and len(row.moves) == 4
-        assert "1 pocket-htm: " in screen_text(app.query_one("#solution-detail"))
+        assert "1 pocket-htm (4 moves): " in screen_text(app.query_one("#solution-detail"))
         app.query_one("#solutions").focus()
         await pilot.press("enter")
         await pilot.pause()

@@ -344,10 +344,12 @@ class SolverPanel(Vertical):
             return
         row = rows[index]
         text = Text()
-        text.append(f"{index + 1} {row.solver}: ", style="bold")
         if row.moves is not None:
+            # the count says how much is there when the text runs past the lines shown
+            text.append(f"{index + 1} {row.solver} ({len(row.moves)} moves): ", style="bold")
             text.append(format_moves(row.moves) or "(already solved)")
         else:
+            text.append(f"{index + 1} {row.solver}: ", style="bold")
             text.append(row.message or row.status, style="dim")
         detail.update(text)
         detail.display = True
