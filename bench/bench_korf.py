@@ -191,7 +191,7 @@ def summarize(rows, threads):
     return {
         "cubes": len(rows), "solved_optimally": len(lengths),
         "mean_s": statistics.mean(secs), "median_s": statistics.median(secs), "max_s": max(secs),
-        "mean_length": statistics.mean(lengths) if lengths else None,
+        "mean_length": round(statistics.mean(lengths), 2) if lengths else None,
         "nodes": nodes, "mnodes_per_s_per_core_wall": nodes / max(wall, 1e-9) / threads / 1e6,
         "mnodes_per_cpu_s": nodes / max(cpu, 1e-9) / 1e6,
     }

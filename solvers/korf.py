@@ -317,7 +317,8 @@ def _prepare_korf1997(arrays, max_depth) -> _Prepared:
     ctab, etab_a, etab_b = (hugepage_copy(a) for a in arrays)
     mt = move_tables()
     unknown = 99 if max_depth is None else max_depth + 1
-    args = (ks.allowed_moves(), mt.cperm, mt.twist, mt.edge_cubie, ctab, etab_a, etab_b, unknown)
+    lists, counts = ks.move_lists()
+    args = (lists, counts, mt.cperm, mt.twist, mt.edge_cubie, ctab, etab_a, etab_b, unknown)
 
     def root(state: CubeState) -> np.ndarray:
         node = np.empty(ks.K_LEN, np.int64)
@@ -330,7 +331,8 @@ def _prepare_korf1997(arrays, max_depth) -> _Prepared:
         ks.korf_child(node, m, out, mt.cperm, mt.twist, mt.edge_cubie)
 
     return _Prepared("korf1997", ks.korf_search, args, root, child,
-                     lambda node: ks.korf_h(node, ctab, etab_a, etab_b, unknown), unknown)
+                     lambda node: ks.korf_h(node, ctab, etab_a, etab_b, unknown), unknown,
+                     ks.LANES)
 
 
 def _warm_up(p: _Prepared) -> None:

@@ -25,8 +25,13 @@ from cubelab.tables.korf_coords import N_TWIST, rank_placement
 from cubelab.tables.korf_phase import phase_entry
 from cubelab.tables.packed import UNKNOWN2, UNKNOWN4, get2, get4
 
+from .korf_prefetch import prefetch
+
 MAX_DEPTH = 24
 PUBLISH_EVERY = 4096
+LANES = 8
+"""Depth-first searches a kernel interleaves in one thread."""
+IDLE, SELECT, PROBED = -1, 0, 1
 
 # Node state of the strong kernel: corner permutation, then (sorted slice, flip, twist,
 # distance) for each of the three axes.
@@ -152,90 +157,123 @@ def korf_h(state, ctab, etab_a, etab_b, unknown):
 
 
 @njit(cache=True, nogil=True)
-def korf_search(items, paths, i0, i1, g0, bound, allowed, cperm_move, twist_move, edge_cubie,
-                ctab, etab_a, etab_b, unknown, live, slot, stop, cancel, sol):
-    """The korf1997 search: max of the corner and the two six-edge databases."""
-    st = np.empty((MAX_DEPTH + 1, K_LEN), np.int64)
-    mv = np.empty(MAX_DEPTH + 1, np.int64)
-    path = np.empty(MAX_DEPTH + 1, np.int64)
+def korf_search(items, paths, i0, i1, g0, bound, move_lists, n_moves, cperm_move, twist_move,
+                edge_cubie, ctab, etab_a, etab_b, unknown, live, slot, stop, cancel, sol):
+    """The korf1997 search: the max of the corner and the two six-edge databases, in LANES
+    interleaved depth-first searches (as korf_strong explains): a lane's select stage computes
+    its children's three entries and prefetches them, its next stage probes and descends."""
+    nl = LANES
+    D = np.empty((nl, MAX_DEPTH + 1, 18, K_LEN), np.int64)
+    dmove = np.empty((nl, MAX_DEPTH + 1, 18), np.int64)
+    nk = np.zeros((nl, MAX_DEPTH + 1), np.int64)
+    ki = np.zeros((nl, MAX_DEPTH + 1), np.int64)
+    path = np.empty((nl, MAX_DEPTH + 1), np.int64)
+    depth = np.full(nl, g0 - 1, np.int64)
+    cur = np.zeros(nl, np.int64)
+    stage = np.zeros(nl, np.int64)
+    cnt = np.zeros(nl, np.int64)
+    sc = np.empty((nl, 3, 18), np.int64)
     pos = np.empty(6, np.int64)
+    next_item = i0
+    active = nl
     nodes = 0
     published = 0
-    for it in range(i0, i1):
-        if stop[0] or cancel[0]:
-            break
-        for k in range(K_LEN):
-            st[g0, k] = items[it, k]
-        for k in range(g0):
-            path[k] = paths[it, k]
-        if g0 + korf_h(st[g0], ctab, etab_a, etab_b, unknown) > bound:
-            continue
-        if g0 == bound:
-            for k in range(bound):
-                sol[k] = path[k]
-            stop[0] = 1
+    while active > 0:
+        for l in range(nl):
+            st = stage[l]
+            if st == IDLE:
+                continue
+            if st == SELECT:
+                while True:
+                    g = depth[l]
+                    if g < g0:
+                        if next_item >= i1:
+                            stage[l] = IDLE
+                            active -= 1
+                            break
+                        it = next_item
+                        next_item += 1
+                        for k in range(K_LEN):
+                            D[l, g0, 0, k] = items[it, k]
+                        for k in range(g0):
+                            path[l, k] = paths[it, k]
+                        if g0 + korf_h(D[l, g0, 0], ctab, etab_a, etab_b, unknown) > bound:
+                            continue
+                        depth[l] = g0
+                        nk[l, g0] = 1
+                        ki[l, g0] = 0
+                        continue
+                    if ki[l, g] >= nk[l, g]:
+                        depth[l] = g - 1
+                        continue
+                    j = ki[l, g]
+                    ki[l, g] += 1
+                    if g > g0:
+                        path[l, g - 1] = dmove[l, g, j]
+                    if g == bound:
+                        for k in range(bound):
+                            sol[k] = path[l, k]
+                        stop[0] = 1
+                        live[slot] += nodes - published
+                        return 1, nodes
+                    cur[l] = j
+                    last = path[l, g - 1] // 3 + 1 if g > 0 else 0
+                    nm = n_moves[last]
+                    pcp = D[l, g, j, K_CP]
+                    ptw = D[l, g, j, K_TW]
+                    for i in range(nm):
+                        m = move_lists[last, i]
+                        cp1 = cperm_move[pcp, m]
+                        t1 = twist_move[ptw, m]
+                        D[l, g + 1, i, K_CP] = cp1
+                        D[l, g + 1, i, K_TW] = t1
+                        dmove[l, g + 1, i] = m
+                        e = np.int64(cp1) * N_TWIST + t1
+                        sc[l, 0, i] = e
+                        prefetch(ctab, e >> 1)
+                        for half in range(2):
+                            ori = 0
+                            for q in range(6):
+                                x = edge_cubie[m, D[l, g, j, K_EDGE + 6 * half + q]]
+                                D[l, g + 1, i, K_EDGE + 6 * half + q] = x
+                                pos[q] = x >> 1
+                                ori = 2 * ori + (x & 1)
+                            e = rank_placement(pos, 6, 12) * 64 + ori
+                            sc[l, 1 + half, i] = e
+                            if half == 0:
+                                prefetch(etab_a, e >> 1)
+                            else:
+                                prefetch(etab_b, e >> 1)
+                    cnt[l] = nm
+                    nodes += nm
+                    stage[l] = PROBED
+                    break
+            else:
+                g = depth[l]
+                togo = bound - g
+                w = 0
+                for i in range(cnt[l]):
+                    hc = get4(ctab, sc[l, 0, i])
+                    ha = get4(etab_a, sc[l, 1, i])
+                    hb = get4(etab_b, sc[l, 2, i])
+                    hc = unknown if hc == UNKNOWN4 else hc
+                    ha = unknown if ha == UNKNOWN4 else ha
+                    hb = unknown if hb == UNKNOWN4 else hb
+                    keep = (hc < togo) & (ha < togo) & (hb < togo)
+                    if w != i:
+                        for k in range(K_LEN):
+                            D[l, g + 1, w, k] = D[l, g + 1, i, k]
+                        dmove[l, g + 1, w] = dmove[l, g + 1, i]
+                    w += keep
+                nk[l, g + 1] = w
+                ki[l, g + 1] = 0
+                depth[l] = g + 1
+                stage[l] = SELECT
+        if nodes - published >= PUBLISH_EVERY:
             live[slot] += nodes - published
-            return 1, nodes
-        g = g0
-        mv[g] = -1
-        while g >= g0:
-            m = mv[g] + 1
-            last = path[g - 1] // 3 + 1 if g > 0 else 0
-            while m < 18 and allowed[last, m] == 0:
-                m += 1
-            if m >= 18:
-                g -= 1
-                continue
-            mv[g] = m
-            nodes += 1
-            if (nodes & (PUBLISH_EVERY - 1)) == 0:
-                live[slot] += nodes - published
-                published = nodes
-                if stop[0] or cancel[0]:
-                    return 0, nodes
-            togo = bound - g
-            s = st[g]
-            c = st[g + 1]
-            cp1 = cperm_move[s[K_CP], m]
-            t1 = twist_move[s[K_TW], m]
-            h = get4(ctab, np.int64(cp1) * N_TWIST + t1)
-            if h == UNKNOWN4:
-                h = unknown
-            if h >= togo:
-                continue
-            ori = 0
-            for j in range(6):
-                x = edge_cubie[m, s[K_EDGE + j]]
-                c[K_EDGE + j] = x
-                pos[j] = x >> 1
-                ori = 2 * ori + (x & 1)
-            h = get4(etab_a, rank_placement(pos, 6, 12) * 64 + ori)
-            if h == UNKNOWN4:
-                h = unknown
-            if h >= togo:
-                continue
-            ori = 0
-            for j in range(6, 12):
-                x = edge_cubie[m, s[K_EDGE + j]]
-                c[K_EDGE + j] = x
-                pos[j - 6] = x >> 1
-                ori = 2 * ori + (x & 1)
-            h = get4(etab_b, rank_placement(pos, 6, 12) * 64 + ori)
-            if h == UNKNOWN4:
-                h = unknown
-            if h >= togo:
-                continue
-            path[g] = m
-            if g + 1 == bound:
-                for k in range(bound):
-                    sol[k] = path[k]
-                stop[0] = 1
-                live[slot] += nodes - published
-                return 1, nodes
-            c[K_CP] = cp1
-            c[K_TW] = t1
-            g += 1
-            mv[g] = -1
+            published = nodes
+            if stop[0] or cancel[0]:
+                return 0, nodes
     live[slot] += nodes - published
     return 0, nodes
 
