@@ -106,7 +106,22 @@ def test_plain_2x2_output_has_its_net():
     assert "    U F" in proc.stdout and "held DLB" in proc.stdout and "edges" not in proc.stdout
 
 
-def test_search_results_stream_and_apply():
+@pytest.fixture
+def search_kernels():
+    """The search's numba kernels, compiled once for every xdist worker: the first to get the
+    lock compiles into the shared cache directory, the others wait and then load (compiling in
+    two workers at once would only slow both)."""
+    import fcntl
+    from pathlib import Path
+    lock = Path(os.environ["CUBELAB_CACHE_DIR"]) / "tests-search-kernels.lock"
+    lock.parent.mkdir(parents=True, exist_ok=True)
+    with open(lock, "w") as f:
+        fcntl.flock(f, fcntl.LOCK_EX)
+        from cubelab.solvers.algsearch import last_layer, search
+        search(last_layer(), 2, "qtm")
+
+
+def test_search_results_stream_and_apply(search_kernels):
     proc = run_repl(":search 6 ll\n:apply 1\n:search 2 frob\n")
     lines = proc.stdout.splitlines()
     assert proc.returncode == 2                          # the unknown predicate
@@ -117,7 +132,7 @@ def test_search_results_stream_and_apply():
     assert "unknown predicate" in proc.stdout
 
 
-def test_search_in_json_mode_is_one_record():
+def test_search_in_json_mode_is_one_record(search_kernels):
     proc = run_repl(":search 6 qtm ll\n", "--json")
     (record,) = [json.loads(x) for x in proc.stdout.splitlines()]
     search = record["search"]
@@ -125,7 +140,7 @@ def test_search_in_json_mode_is_one_record():
     assert [c["moves"] for c in search["classes"]] == ["R U B U' B' R'"]
 
 
-def test_ctrl_c_stops_a_search_and_the_repl_goes_on():
+def test_ctrl_c_stops_a_search_and_the_repl_goes_on(search_kernels):
     env = dict(os.environ, PYTHONUNBUFFERED="1")
     proc = subprocess.Popen([sys.executable, "-m", "cubelab.tui.cli", "repl", "--no-net"],
                             stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, env=env)

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import functools
+import os
 
 import pytest
 
@@ -406,6 +407,21 @@ async def test_the_2x2_is_solved_optimally_with_the_pocket_solver(tmp_path):
 
 # ---- :search ----------------------------------------------------------------------------------
 
+@pytest.fixture
+def search_kernels():
+    """The search's numba kernels, compiled once for every xdist worker: the first to get the
+    lock compiles into the shared cache directory, the others wait and then load (compiling in
+    two workers at once would only slow both)."""
+    import fcntl
+    from pathlib import Path
+    lock = Path(os.environ["CUBELAB_CACHE_DIR"]) / "tests-search-kernels.lock"
+    lock.parent.mkdir(parents=True, exist_ok=True)
+    with open(lock, "w") as f:
+        fcntl.flock(f, fcntl.LOCK_EX)
+        from cubelab.solvers.algsearch import last_layer, search
+        search(last_layer(), 2, "qtm")
+
+
 async def wait_search(pilot, app, limit: float = 90.0) -> None:
     panel = app.search_panel
     waited = 0.0
@@ -417,7 +433,7 @@ async def wait_search(pilot, app, limit: float = 90.0) -> None:
 
 
 @pilot_test
-async def test_search_streams_results_then_applies_and_plays_them(make_app):
+async def test_search_streams_results_then_applies_and_plays_them(make_app, search_kernels):
     app = make_app()
     async with app.run_test(size=(80, 24)) as pilot:
         await type_line(pilot, ":search 7 ll")
@@ -447,7 +463,7 @@ async def test_search_streams_results_then_applies_and_plays_them(make_app):
 
 
 @pilot_test
-async def test_escape_stops_a_long_search(make_app):
+async def test_escape_stops_a_long_search(make_app, search_kernels):
     app = make_app()
     async with app.run_test(size=(80, 24)) as pilot:
         await type_line(pilot, ":search 12 ll")
