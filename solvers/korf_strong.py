@@ -81,6 +81,7 @@ def strong_search(items, paths, i0, i1, g0, bound, move_lists, n_moves, cperm_mo
     # D[l, g]: the nodes at depth g waiting in lane l (D[l, g0, 0] is its start node)
     D = np.empty((nl, MAX_DEPTH + 1, 18, S_LEN), np.int64)
     dmove = np.empty((nl, MAX_DEPTH + 1, 18), np.int64)
+    kidx = np.zeros((nl, MAX_DEPTH + 1, 18), np.int64)   # rows of D[l, g] still to search
     nk = np.zeros((nl, MAX_DEPTH + 1), np.int64)
     ki = np.zeros((nl, MAX_DEPTH + 1), np.int64)
     path = np.empty((nl, MAX_DEPTH + 1), np.int64)
@@ -118,11 +119,12 @@ def strong_search(items, paths, i0, i1, g0, bound, move_lists, n_moves, cperm_mo
                         depth[l] = g0
                         nk[l, g0] = 1
                         ki[l, g0] = 0
+                        kidx[l, g0, 0] = 0
                         continue
                     if ki[l, g] >= nk[l, g]:
                         depth[l] = g - 1
                         continue
-                    j = ki[l, g]
+                    j = kidx[l, g, ki[l, g]]
                     ki[l, g] += 1
                     if g > g0:
                         path[l, g - 1] = dmove[l, g, j]
@@ -176,13 +178,9 @@ def strong_search(items, paths, i0, i1, g0, bound, move_lists, n_moves, cperm_mo
                     sc[l, 7, r] = i
                     sc[l, 5, r] = d0
                     r += (d0 < togo) & (hc < togo)
-                for i in range(r):
-                    src = sc[l, 7, i]
-                    if src != i:
-                        for k in range(S_AXIS + 3):
-                            D[l, g + 1, i, k] = D[l, g + 1, src, k]
-                        dmove[l, g + 1, i] = dmove[l, g + 1, src]
-                    D[l, g + 1, i, S_AXIS + 3] = sc[l, 5, i]
+                for ii in range(r):
+                    i = sc[l, 7, ii]
+                    D[l, g + 1, i, S_AXIS + 3] = sc[l, 5, ii]
                     m = dmove[l, g + 1, i]
                     for a in range(1, 3):
                         b = S_AXIS + 4 * a
@@ -194,7 +192,7 @@ def strong_search(items, paths, i0, i1, g0, bound, move_lists, n_moves, cperm_mo
                         D[l, g + 1, i, b + 1] = y
                         D[l, g + 1, i, b + 2] = z
                         e = _phase_index(x, y, z, ss_info, flip_conj, twist_conj)
-                        sc[l, 4 + a, i] = e
+                        sc[l, 4 + a, ii] = e
                         prefetch(ptab, e >> 2)
                 cnt[l] = r
                 stage[l] = SIDES if r > 0 else SELECT
@@ -205,18 +203,16 @@ def strong_search(items, paths, i0, i1, g0, bound, move_lists, n_moves, cperm_mo
                 p1 = D[l, g, j, S_AXIS + 7]
                 p2 = D[l, g, j, S_AXIS + 11]
                 w = 0
-                for i in range(cnt[l]):
+                for ii in range(cnt[l]):
+                    i = sc[l, 7, ii]
                     d0 = D[l, g + 1, i, S_AXIS + 3]
-                    d1 = dec[p1, get2(ptab, sc[l, 5, i])]
-                    d2 = dec[p2, get2(ptab, sc[l, 6, i])]
+                    d1 = dec[p1, get2(ptab, sc[l, 5, ii])]
+                    d2 = dec[p2, get2(ptab, sc[l, 6, ii])]
                     keep = (d1 < togo) & (d2 < togo) & ~((d0 != 0) & (d0 == d1) & (d1 == d2)
                                                         & (d0 + 1 >= togo))
-                    if w != i:
-                        for k in range(S_LEN):
-                            D[l, g + 1, w, k] = D[l, g + 1, i, k]
-                        dmove[l, g + 1, w] = dmove[l, g + 1, i]
-                    D[l, g + 1, w, S_AXIS + 7] = d1
-                    D[l, g + 1, w, S_AXIS + 11] = d2
+                    D[l, g + 1, i, S_AXIS + 7] = d1
+                    D[l, g + 1, i, S_AXIS + 11] = d2
+                    kidx[l, g + 1, w] = i
                     w += keep
                 nk[l, g + 1] = w
                 ki[l, g + 1] = 0
