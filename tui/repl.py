@@ -96,6 +96,7 @@ class Repl:
 
     def _search(self, request) -> dict:
         """Run the search, printing each class as it is found (text mode); Ctrl-C stops it."""
+        from cubelab.solvers.protocol import BOUND
         from ._search_run import SearchRun
         numbered = [0]
 
@@ -106,9 +107,14 @@ class Repl:
                                    soft_wrap=True)
 
         run = SearchRun(request, on_class=show).start()
+        told = self.json_mode or not self.console.is_terminal
         try:
             while not run.done.wait(0.1):
-                pass
+                if not told and run.elapsed() > 1.0 and run.counters[BOUND] == 0:
+                    told = True     # no length started yet: numba is compiling the kernels
+                    self.console.print("(compiling the search kernels: the first search on this "
+                                       "machine takes some seconds; Ctrl-C stops it)",
+                                       highlight=False, markup=False, style="dim")
         except KeyboardInterrupt:
             run.stop()
             run.done.wait()
