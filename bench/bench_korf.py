@@ -153,9 +153,10 @@ def bench_correctness(sets, per_length, lengths, time_limit):
                 failures.append((n, "longer than the scramble", found))
             rows.append({"scramble": n, "found": found, "bfs": reference, "two_phase": best})
         done = [r for r in rows if r["scramble"] == n]
-        log(f"[correctness] {n:2d} moves: optimal lengths "
-            f"{[next(iter(set(v for v in r['found'].values() if v is not None)), None) for r in done]}"
-            f" checked by {how or 'the sets agreeing'}")
+        optimal = [min((v for v in r["found"].values() if v is not None), default=None)
+                   for r in done]
+        log(f"[correctness] {n:2d} moves: optimal lengths {optimal} checked by "
+            f"{how or 'the sets agreeing'}")
     log(f"[correctness] {len(rows)} scrambles, {len(failures)} failures {failures or ''}")
     return {"rows": rows, "failures": failures}
 
@@ -175,8 +176,8 @@ def solve_many(solver, states, time_limit, label):
         rows.append({"length": r.length["htm"] if r.optimal else None,
                      "lower_bound": r.lower_bound, "optimal": r.optimal, "seconds": wall,
                      "cpu_seconds": cpu, "nodes": r.nodes})
-        log(f"  {label} #{i + 1}: {'%2d' % r.length['htm'] if r.optimal else '>=%d' % r.lower_bound}"
-            f"{'*' if r.optimal else ' '} {wall:8.2f} s  {r.nodes:>14,} nodes  "
+        shown = f"{r.length['htm']:2d}*" if r.optimal else f">={r.lower_bound} "
+        log(f"  {label} #{i + 1}: {shown} {wall:8.2f} s  {r.nodes:>14,} nodes  "
             f"{r.nodes / max(wall, 1e-9) / solver.threads / 1e6:6.2f} M/s/core wall  "
             f"{r.nodes / max(cpu, 1e-9) / 1e6:6.2f} M/s per CPU-second")
     return rows

@@ -133,19 +133,12 @@ def edge_backward(table, d, lo, hi, edge_cubie, cancel):
 
 
 @njit(cache=True, nogil=True)
-def _gather_rows(raw, rep):
-    out = new_packed4_nb(len(rep) * N_TWIST)
+def _gather_rows(raw, rep, out):
     for c in range(len(rep)):
         src = np.int64(rep[c]) * N_TWIST
         dst = c * N_TWIST
         for t in range(N_TWIST):
             set4(out, dst + t, get4(raw, src + t))
-    return out
-
-
-@njit(cache=True, nogil=True)
-def new_packed4_nb(n):
-    return np.full((n + 1) // 2, 0xFF, np.uint8)
 
 
 def reduce_corners(raw: np.ndarray) -> np.ndarray:
@@ -153,7 +146,9 @@ def reduce_corners(raw: np.ndarray) -> np.ndarray:
     permutation (2,768 x 2,187 entries, 3 MB: it stays in the caches). Look a state up by
     conjugating it onto its representative (see korf_coords.CornerSymTables)."""
     from .korf_coords import corner_sym_tables
-    out = _gather_rows(raw, corner_sym_tables().rep)
+    rep = corner_sym_tables().rep
+    out = new_packed4(len(rep) * N_TWIST)
+    _gather_rows(raw, rep, out)
     out.flags.writeable = False
     return out
 
@@ -172,7 +167,8 @@ def build_corners(ctx=None, max_depth: int | None = None) -> tuple[np.ndarray, L
     set4(table, 0, 0)
     stats = run_levels(
         ctx, n_rows=N_CPERM, total=N_CORNERS, initial=1, chunk_rows=256, max_depth=max_depth,
-        forward=lambda d, lo, hi, part: corner_forward(table, d, lo, hi, mt.cperm, mt.twist, cancel),
+        forward=lambda d, lo, hi, part: corner_forward(table, d, lo, hi, mt.cperm, mt.twist,
+                                                       cancel),
         backward=lambda d, lo, hi: corner_backward(table, d, lo, hi, mt.cperm, mt.twist, cancel))
     return table, stats
 

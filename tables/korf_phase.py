@@ -191,7 +191,8 @@ def build_phase(ctx=None, max_depth: int | None = None) -> tuple[np.ndarray, Lev
     bounds = [PHASE_CLASSES * i // parts for i in range(parts + 1)]
 
     def forward(d, lo, hi, part):
-        return phase_forward(table, d, lo, hi, bounds[part], bounds[part + 1], st.rep, st.stab, st.n_stab, st.rep_fmask,
+        return phase_forward(table, d, lo, hi, bounds[part], bounds[part + 1], st.rep, st.stab,
+                             st.n_stab, st.rep_fmask,
                              st.ss_cls, st.ss_sym, st.ss_fmask, st.flip_conj, st.twist_conj,
                              mt.sslice, mt.flip, mt.twist, cancel)
 

@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from cubelab.cube.moves import FACE_MOVES, alg_state, move_state, rotations
+from cubelab.cube.moves import FACE_MOVES, alg_state, move_state
 from cubelab.cube.random_states import random_state
 from cubelab.cube.state import CubeState
 from cubelab.cube.symmetry import conjugate
@@ -71,7 +71,8 @@ def test_move_tables_follow_the_cubie_model(seed):
     for m, move in enumerate(FACE_MOVES):
         after = s * move_state(move)
         assert kc.phase_coords(after) == (mt.sslice[ss, m], mt.flip[f, m], mt.twist[t, m])
-        assert kc.corner_coord(after) == int(mt.cperm[corner // 2187, m]) * 2187 + int(mt.twist[t, m])
+        expected = int(mt.cperm[corner // 2187, m]) * 2187 + int(mt.twist[t, m])
+        assert kc.corner_coord(after) == expected
         assert (mt.edge_cubie[m, cubies] == kc.edge_cubies(after)).all()
 
 
@@ -179,12 +180,23 @@ def test_phase_table_matches_breadth_first_search(phase4, ball3):
                 assert _phase_value(table, conjugate(s, k)) == d % 3
 
 
-def test_phase_table_is_the_same_seen_from_any_rotation(phase4):
+def test_exact_distances_are_read_back_from_the_mod_3_table(phase4, ball3):
+    from cubelab.solvers.korf_search import phase_distance
+    from cubelab.tables.korf_phase import solved_coords
     table, _ = phase4
-    s = alg_state("R2 F U' B")
-    for r in rotations()[:6]:
-        t = (r * s * r.inverse()).normalized()
-        assert _phase_value(table, t) in (0, 1, 2, 3)
+    sym, mt = kc.sym_tables(), kc.move_tables()
+    best = _first_reached(ball3, kc.phase_coords)
+    for i, ((ss, f, t), d) in enumerate(best.items()):
+        if i % 7:
+            continue
+        got = phase_distance(table, ss, f, t, 5, sym.ss_cls, sym.ss_sym, sym.ss_fmask,
+                             sym.flip_conj, sym.twist_conj, mt.sslice, mt.flip, mt.twist,
+                             solved_coords()[0])
+        assert got == d
+    # beyond the depth the table was built to, the walk reports depth + 1
+    far = kc.phase_coords(random_state(3))
+    assert phase_distance(table, *far, 5, sym.ss_cls, sym.ss_sym, sym.ss_fmask, sym.flip_conj,
+                          sym.twist_conj, mt.sslice, mt.flip, mt.twist, solved_coords()[0]) == 5
 
 
 def test_backward_levels_agree_with_forward_levels():
@@ -233,7 +245,8 @@ def test_phase_backward_level_agrees_with_forward_level(phase4):
                       sym.flip_conj, sym.twist_conj, mt.sslice, mt.flip, mt.twist, cancel)
     backward = table[a:b].copy()
     table[a:b] = saved
-    kp.phase_forward(table, 4, 0, kp.n_rows(), 0, kt.PHASE_CLASSES, sym.rep, sym.stab, sym.n_stab, sym.rep_fmask,
+    kp.phase_forward(table, 4, 0, kp.n_rows(), 0, kt.PHASE_CLASSES, sym.rep, sym.stab,
+                     sym.n_stab, sym.rep_fmask,
                      sym.ss_cls, sym.ss_sym, sym.ss_fmask, sym.flip_conj, sym.twist_conj,
                      mt.sslice, mt.flip, mt.twist, cancel)
     assert (table[a:b] == backward).all()
@@ -249,3 +262,19 @@ def test_table_sets_name_their_tables():
         kt.table_set("huge")
     from cubelab.tables.store import registered
     assert {"korf.phase", "korf.corners", "korf.edges-a", "korf.edges-b"} <= set(registered())
+
+
+def test_corner_database_on_symmetry_representatives_reads_the_same(ball3):
+    from cubelab.tables.korf_pdb import build_corners, reduce_corners
+    raw, _ = build_corners(None, 4)
+    reduced = reduce_corners(raw)
+    cst, sym = kc.corner_sym_tables(), kc.sym_tables()
+    assert cst.n_classes == 2768
+    states = list(ball3)[::5] + [random_state(seed) for seed in range(50)]
+    for s in states:
+        c = kc.corner_coord(s)
+        p, t = divmod(c, 2187)
+        k = cst.cp_sym[p]
+        entry = int(cst.cp_cls[p]) * 2187 + int(sym.twist_conj[k, t])
+        assert get4(reduced, entry) == get4(raw, c)
+        assert cst.cperm_conj[p, k] == cst.rep[cst.cp_cls[p]]
