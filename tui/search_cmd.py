@@ -85,6 +85,9 @@ def run(args) -> int:
               f"{', classes up to AUF too' if args.auf else ''}")
         print(f"{'len':>3}  {'first sequence found':<34} {'cycles':<24}")
     outcome: dict = {}
+    # waited on instead of Thread.join: on Python 3.11 a Ctrl-C landing inside join() can mark
+    # a still-running thread as finished
+    done = threading.Event()
 
     def work():
         try:
@@ -92,14 +95,15 @@ def run(args) -> int:
                                        on_class=on_class, counters=counters, cancel=cancel)
         except BaseException as e:  # re-raised in the main thread
             outcome["error"] = e
+        finally:
+            done.set()
 
     worker = threading.Thread(target=work, name="algsearch", daemon=True)
     worker.start()
     interrupted = False
     try:
-        while worker.is_alive():
-            worker.join(0.2)
-            if tty and worker.is_alive():
+        while not done.wait(0.2):
+            if tty:
                 with lock:
                     sys.stderr.write(f"\rsearching length {counters[BOUND]}: "
                                      f"{counters[NODES]:,} first halves, {counters[BEST]:,} classes")
@@ -108,7 +112,7 @@ def run(args) -> int:
     except KeyboardInterrupt:
         interrupted = True
         cancel[0] = 1
-        worker.join()
+        done.wait()
     with lock:
         clear_bar()
     if "error" in outcome:
