@@ -81,3 +81,9 @@ def test_chart_places_points_and_legend():
     plot = lines[1:8]
     assert "*" in plot[0] and "*" in plot[-1]   # 100 at the top, 1 at the bottom
     assert text.count("o") >= 2 + 1
+
+
+def test_chart_keeps_the_last_x_label_whole():
+    chart = LineChart("t", {"a": [(x, float(x)) for x in range(1, 15)]}, width=64, height=5)
+    axis_labels = chart.plain_text().splitlines()[-2]
+    assert axis_labels.split()[-2] == "14" and axis_labels.endswith("depth")

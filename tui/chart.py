@@ -75,13 +75,18 @@ class LineChart:
                         [(len(prefix) + c, styles[r][c]) for c in range(plot_w) if styles[r][c]]))
         axis = " " * label_w + " +" + "-" * plot_w
         out.append((axis, []))
-        ticks = [" "] * plot_w
+        # room past the right edge so the last label is never cut ("14", not "1")
+        ticks = [" "] * (plot_w + 4)
+        free = 0
         for x in sorted(set(xs)):
             c, _ = cell(x, y0)
-            for i, ch in enumerate(str(int(x))):
-                if c + i < plot_w:
-                    ticks[c + i] = ch
-        out.append((" " * (label_w + 2) + "".join(ticks) + f"  {self.x_label}", []))
+            label = str(int(x))
+            if c < free:
+                continue        # labels too close to the previous one are skipped
+            for i, ch in enumerate(label):
+                ticks[c + i] = ch
+            free = c + len(label) + 1
+        out.append((" " * (label_w + 2) + "".join(ticks).rstrip() + f"  {self.x_label}", []))
         legend = "   ".join(f"{MARKERS[k % len(MARKERS)]} {name}"
                             for k, name in enumerate(self.series))
         out.append((" " * (label_w + 2) + legend, []))
