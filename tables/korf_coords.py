@@ -21,6 +21,8 @@ import cubelab.tables  # noqa: F401  (numba cache location, before numba)
 from numba import njit
 
 from cubelab.cube.moves import FACE_MOVES, move_state
+# the orientation coordinates are the two-phase solver's: one definition of twist and flip
+from cubelab.tables.kociemba_coords import flip_of, set_flip, set_twist, twist_of  # noqa: F401
 from cubelab.cube.state import CubeState
 from cubelab.cube.symmetry import (
     N_UD_SYMMETRIES, conjugate, conjugate_all, inverse_symmetry_arrays, is_mirrored,
@@ -82,42 +84,6 @@ def unrank_placement(r, k, n, out):
             p += 1
         out[i] = p
         used |= 1 << p
-
-
-@njit(cache=True, nogil=True)
-def twist_of(co):
-    t = 0
-    for i in range(7):
-        t = 3 * t + co[i]
-    return t
-
-
-@njit(cache=True, nogil=True)
-def set_twist(t, co):
-    s = 0
-    for i in range(6, -1, -1):
-        co[i] = t % 3
-        s += co[i]
-        t //= 3
-    co[7] = (3 - s % 3) % 3
-
-
-@njit(cache=True, nogil=True)
-def flip_of(eo):
-    f = 0
-    for i in range(11):
-        f = 2 * f + eo[i]
-    return f
-
-
-@njit(cache=True, nogil=True)
-def set_flip(f, eo):
-    s = 0
-    for i in range(10, -1, -1):
-        eo[i] = f & 1
-        s += eo[i]
-        f >>= 1
-    eo[11] = s & 1
 
 
 @njit(cache=True, nogil=True)
