@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 import sys
 
-from .inputs import add_position_arguments, positions_from_file, single_position
+from .inputs import add_position_arguments, print_file_records, single_position
 
 
 def register(sub) -> None:
@@ -90,25 +90,10 @@ def run(args) -> int:
 
 
 def _run_file(args) -> int:
-    status = 0
-    for number, text, pos in positions_from_file(args.file):
-        if isinstance(pos, Exception):
-            status = 2
-            record = {"error": str(pos), "line": number, "input": text}
-            if args.json:
-                print(json.dumps(record), flush=True)
-            else:
-                print(f"line {number}: {pos}", file=sys.stderr)
-            continue
-        record = facts_record(pos, args.show_class)
-        record["line"] = number
-        if args.json:
-            print(json.dumps(record), flush=True)
-        else:
-            print(f"# line {number}: {text}")
-            print(format_facts(record))
-            print()
-    return status
+    from cubelab.cube.positions import PositionError, parse_position
+    return print_file_records(
+        args.file, lambda text: facts_record(parse_position(text), args.show_class), args.json,
+        format_facts, (PositionError,))
 
 
 def _pocket_record(text: str) -> dict:
@@ -120,25 +105,9 @@ def _run_pocket(args) -> int:
     """The 2x2x2: the same command with its own model, net and facts."""
     from cubelab.cube.pocket import PocketError, PocketNet, format_facts as pocket_format, parse_position
     from .errors import InputError
-    from .inputs import file_lines
     if args.file:
-        status = 0
-        for number, text in file_lines(args.file):
-            try:
-                record = _pocket_record(text)
-                record["line"] = number
-            except PocketError as e:
-                status = 2
-                record = {"error": str(e), "line": number, "input": text}
-            if args.json:
-                print(json.dumps(record), flush=True)
-            elif "error" in record:
-                print(f"line {number}: {record['error']}", file=sys.stderr)
-            else:
-                print(f"# line {number}: {text}")
-                print(pocket_format(record))
-                print()
-        return status
+        return print_file_records(args.file, _pocket_record, args.json, pocket_format,
+                                  (PocketError,))
     if args.facelets is not None and args.alg:
         raise InputError("give either an alg or --facelets, not both")
     text = "facelets: " + args.facelets if args.facelets is not None else " ".join(args.alg)

@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
+import json
 import sys
-from typing import Iterator
+from typing import Callable, Iterator
 
 from cubelab.tui.errors import InputError
 from cubelab.cube.positions import Position, PositionError, from_alg, from_facelets, parse_position
@@ -49,3 +50,27 @@ def positions_from_file(path: str) -> Iterator[tuple[int, str, Position | Positi
             yield number, text, parse_position(text)
         except PositionError as e:
             yield number, text, e
+
+
+def print_file_records(path: str, record_for: Callable[[str], dict], as_json: bool,
+                       format_record: Callable[[dict], str], errors=(ValueError,)) -> int:
+    """Run `record_for` on each line of a --file and print the records in order: JSON Lines
+    (bad lines as {"error", "line", "input"} records) or text (errors on stderr). Returns the
+    exit status: 2 if any line was bad."""
+    status = 0
+    for number, text in file_lines(path):
+        try:
+            record = record_for(text)
+            record["line"] = number
+        except errors as e:
+            status = 2
+            record = {"error": str(e), "line": number, "input": text}
+        if as_json:
+            print(json.dumps(record), flush=True)
+        elif "error" in record:
+            print(f"line {number}: {record['error']}", file=sys.stderr)
+        else:
+            print(f"# line {number}: {text}")
+            print(format_record(record))
+            print()
+    return status

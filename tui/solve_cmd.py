@@ -212,7 +212,7 @@ def _run_pocket(args) -> int:
     from cubelab.cube.pocket import PocketError, parse_position
     from cubelab.solvers.pocket import PocketSolver
     from .cli import InputError
-    from .inputs import file_lines
+    from .inputs import print_file_records
     solver = PocketSolver(args.metric)
     prepare(solver)
 
@@ -230,20 +230,4 @@ def _run_pocket(args) -> int:
         record = record_for(text)
         print(json.dumps(record) if args.json else format_result(record))
         return 0
-    status = 0
-    for number, text in file_lines(args.file):
-        try:
-            record = record_for(text)
-            record["line"] = number
-        except InputError as e:
-            status = 2
-            record = {"error": str(e), "line": number, "input": text}
-        if args.json:
-            print(json.dumps(record), flush=True)
-        elif "error" in record:
-            print(f"line {number}: {record['error']}", file=sys.stderr)
-        else:
-            print(f"# line {number}: {text}")
-            print(format_result(record))
-            print()
-    return status
+    return print_file_records(args.file, record_for, args.json, format_result, (InputError,))
