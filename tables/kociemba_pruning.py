@@ -39,6 +39,37 @@ def _fill_images(table, base, t, stab, conj, value):
 
 
 @njit(cache=True, nogil=True)
+def _sweep_block(table, c, size, nmoves, ncls, nsym, coord_move, conj, stab, cur, nxt, backward):
+    """One depth step over the block of class c (size entries): forward, mark the unreached
+    neighbours of entries at `cur`; backward, mark unreached entries with a neighbour at `cur`.
+    Move k sends the class to ncls[k] (through symmetry nsym[k]) and the coordinate x to
+    conj[coord_move[x, k], nsym[k]]. Returns how many entries were set."""
+    base = c * size
+    added = 0
+    for x in range(size):
+        val = get2(table, base + x)
+        if backward:
+            if val != 3:
+                continue
+            for k in range(nmoves):
+                x2 = conj[coord_move[x, k], nsym[k]]
+                if get2(table, ncls[k] * size + x2) == cur:
+                    set2(table, base + x, nxt)
+                    added += 1 + _fill_images(table, base, x, stab[c], conj, nxt)
+                    break
+        else:
+            if val != cur:
+                continue
+            for k in range(nmoves):
+                x2 = conj[coord_move[x, k], nsym[k]]
+                nb = ncls[k] * size
+                if get2(table, nb + x2) == 3:
+                    set2(table, nb + x2, nxt)
+                    added += 1 + _fill_images(table, nb, x2, stab[ncls[k]], conj, nxt)
+    return added
+
+
+@njit(cache=True, nogil=True)
 def build_phase1(fs_cls, fs_rep, fs_stab, flip_move, slice_move, twist_move, twist_conj,
                  counters, cancel):
     """2-bit table over class * 2187 + twist (twist conjugated into the class's frame)."""
@@ -68,28 +99,8 @@ def build_phase1(fs_cls, fs_rep, fs_stab, flip_move, slice_move, twist_move, twi
                 v = fs_cls[(slice_move[comb * 24, m] // 24) * N_FLIP + flip_move[flip, m]]
                 ncls[m] = v >> 4
                 nsym[m] = v & 15
-            base = c * N_TWIST
-            for t in range(N_TWIST):
-                val = get2(table, base + t)
-                if backward:
-                    if val != 3:
-                        continue
-                    for m in range(18):
-                        t2 = twist_conj[twist_move[t, m], nsym[m]]
-                        if get2(table, ncls[m] * N_TWIST + t2) == cur:
-                            set2(table, base + t, nxt)
-                            added += 1 + _fill_images(table, base, t, fs_stab[c], twist_conj, nxt)
-                            break
-                else:
-                    if val != cur:
-                        continue
-                    for m in range(18):
-                        t2 = twist_conj[twist_move[t, m], nsym[m]]
-                        nb = ncls[m] * N_TWIST
-                        if get2(table, nb + t2) == 3:
-                            set2(table, nb + t2, nxt)
-                            added += 1 + _fill_images(table, nb, t2, fs_stab[ncls[m]],
-                                                      twist_conj, nxt)
+            added += _sweep_block(table, c, N_TWIST, 18, ncls, nsym, twist_move, twist_conj,
+                                  fs_stab, cur, nxt, backward)
         if added == 0:
             break
         filled += added
@@ -126,28 +137,8 @@ def build_phase2(cp_cls, cp_rep, cp_stab, cp_move, edge8_move, edge8_conj, p2mov
                 v = cp_cls[cp_move[rep, p2moves[k]]]
                 ncls[k] = v >> 4
                 nsym[k] = v & 15
-            base = c * N_PERM8
-            for e in range(N_PERM8):
-                val = get2(table, base + e)
-                if backward:
-                    if val != 3:
-                        continue
-                    for k in range(10):
-                        e2 = edge8_conj[edge8_move[e, k], nsym[k]]
-                        if get2(table, ncls[k] * N_PERM8 + e2) == cur:
-                            set2(table, base + e, nxt)
-                            added += 1 + _fill_images(table, base, e, cp_stab[c], edge8_conj, nxt)
-                            break
-                else:
-                    if val != cur:
-                        continue
-                    for k in range(10):
-                        e2 = edge8_conj[edge8_move[e, k], nsym[k]]
-                        nb = ncls[k] * N_PERM8
-                        if get2(table, nb + e2) == 3:
-                            set2(table, nb + e2, nxt)
-                            added += 1 + _fill_images(table, nb, e2, cp_stab[ncls[k]],
-                                                      edge8_conj, nxt)
+            added += _sweep_block(table, c, N_PERM8, 10, ncls, nsym, edge8_move, edge8_conj,
+                                  cp_stab, cur, nxt, backward)
         if added == 0:
             break
         filled += added
