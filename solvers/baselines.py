@@ -87,13 +87,20 @@ class BFSSolver:
     """Plain breadth-first search from the position, level by level, with a depth bound."""
 
     name = "bfs"
+    puzzle = "3x3"
     description = ("Breadth-first search: every position 1, 2, 3... moves away until the solved "
                    "one appears; optimal, and refuses positions deeper than its bound.")
 
     def __init__(self, max_depth: int = 5):
         self.max_depth = max_depth
 
-    def prepare(self, progress=None, cancel=None) -> None:
+    def table_specs(self) -> tuple:
+        return ()
+
+    def missing_tables(self) -> list:
+        return []
+
+    def prepare(self, progress=None, cancel=None, log=None) -> None:
         """Nothing to load or build."""
 
     def solve(self, state: CubeState, *, max_length=None, time_limit=None, on_solution=None,
@@ -285,6 +292,7 @@ class AStarSolver:
     """A* over positions, f = moves so far + max(twist x flip, corner permutation) databases."""
 
     name = "astar"
+    puzzle = "3x3"
     description = ("A* search with an admissible pattern-database heuristic (corner twist x edge "
                    "flip, corner permutation); optimal, bounded by a number of expanded nodes.")
 
@@ -294,7 +302,13 @@ class AStarSolver:
         self._code_moves = None
         self._lock = threading.Lock()
 
-    def prepare(self, progress=None, cancel=None) -> None:
+    def table_specs(self) -> tuple:
+        return ()
+
+    def missing_tables(self) -> list:
+        return []     # its two small databases are built in memory by prepare (a second)
+
+    def prepare(self, progress=None, cancel=None, log=None) -> None:
         with self._lock:
             if self._pdb is None:
                 if progress is not None:

@@ -19,7 +19,8 @@ _solver = None
 def _init(name: str, options: dict) -> None:
     global _solver
     from cubelab.solvers import get_solver
-    _solver = get_solver(name, **options)
+    # the name was checked by the command line; tests use the hidden stand-in
+    _solver = get_solver(name, include_hidden=True, **options)
     _solver.prepare()
 
 

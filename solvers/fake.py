@@ -19,6 +19,7 @@ import numpy as np
 from cubelab.cube.moves import FACE_MOVES, apply_moves, move_state
 from cubelab.cube.notation import Move, invert_moves
 from cubelab.cube.state import CubeState
+from cubelab.tables.store import TableSpec
 from cubelab.solvers.protocol import (
     BEST, BOUND, NODES, SOLUTIONS, Deadline, Solution, SolveResult, SolverError, check_solvable,
     new_cancel, new_counters, verify,
@@ -68,11 +69,20 @@ def shortest_solution(state: CubeState, counters=None) -> list[Move] | None:
     return best
 
 
+def _build_nothing(ctx):
+    raise RuntimeError("the fake solver's table is pretend: prepare() fakes its build")
+
+
+_PRETEND_TABLE = TableSpec("fake.pretend", "fake", {}, _build_nothing,
+                           description="the fake solver's pretend table", expected_bytes=1 << 20)
+
+
 class FakeSolver:
     """Implements the solver protocol quickly and predictably (see the module docstring)."""
 
     name = "fake"
     description = "test stand-in: shortest solution within 6 moves, streamed with padding"
+    puzzle = "3x3"
 
     def __init__(self, step_seconds: float = 0.05, improvements: int = 2,
                  tables_built: bool = True, build_steps: int = 5, build_seconds: float = 0.02):
@@ -82,12 +92,15 @@ class FakeSolver:
         self.build_steps = build_steps
         self.build_seconds = build_seconds
 
-    def tables_ready(self) -> bool:
-        """Whether prepare() has nothing to build (the UI offers to build when it is False)."""
-        return self._built
+    def table_specs(self) -> tuple:
+        return (_PRETEND_TABLE,)
+
+    def missing_tables(self) -> list:
+        """The pretend table until prepare() has "built" it (the UI offers to build it)."""
+        return [] if self._built else [_PRETEND_TABLE]
 
     def prepare(self, progress: Callable[[int, int], None] | None = None,
-                cancel: np.ndarray | None = None) -> None:
+                cancel: np.ndarray | None = None, log=None) -> None:
         if self._built:
             return
         for step in range(self.build_steps):
@@ -151,16 +164,21 @@ class FakeSolver:
 
 
 class FakeRegistry:
-    """A solver source for the UI that offers the fake solver (one shared instance, so a
-    "built" table stays built across solves), with the same two functions as cubelab.solvers."""
+    """A solver source for the UI that offers the fake solver for the 3x3x3 (one shared
+    instance, so a "built" table stays built across solves) and the real solvers of the 2x2x2
+    (they are fast), with the same two functions as cubelab.solvers.Registry."""
 
     def __init__(self, **options):
         self.solver = FakeSolver(**options)
 
-    def solver_names(self) -> list[str]:
-        return ["fake"]
+    def solver_names(self, puzzle: str = "3x3") -> list[str]:
+        from cubelab.solvers import solver_names
+        return ["fake"] if puzzle == "3x3" else solver_names(puzzle)
 
-    def get_solver(self, name: str, **options) -> FakeSolver:
+    def get_solver(self, name: str, puzzle: str = "3x3", **options):
+        if puzzle != "3x3":
+            from cubelab.solvers import get_solver
+            return get_solver(name, puzzle, **options)
         if name != "fake":
             raise KeyError(f"unknown solver {name!r} (choose from fake)")
         return self.solver

@@ -24,7 +24,7 @@ from cubelab.cube.moves import FACE_MOVES
 from cubelab.cube.state import CubeState
 from cubelab.solvers.protocol import (
     BEST, LOWER_BOUND, NODES, SOLUTIONS, Solution, SolveResult, SolverError,
-    check_solvable, new_cancel, new_counters, verify,
+    check_solvable, missing_tables, new_cancel, new_counters, verify,
 )
 from cubelab.tables.kociemba_coords import PHASE2_MOVES, binomials
 from cubelab.tables.kociemba_tables import load_tables, move_cubies
@@ -89,6 +89,7 @@ class KociembaSolver:
 
     name = "kociemba"
     description = "Kociemba's two-phase: near-optimal in milliseconds, improving with time"
+    puzzle = "3x3"
 
     def __init__(self, tables: str = "full", directions: int = 6, phase2_cap: int = 10,
                  threads: int = 1):
@@ -109,6 +110,13 @@ class KociembaSolver:
         self.compile_seconds = 0.0
 
     # ---- tables and kernels ---------------------------------------------------------------
+    def table_specs(self) -> tuple:
+        from cubelab.tables.kociemba_tables import SPECS
+        return SPECS
+
+    def missing_tables(self) -> list:
+        return [] if self._tables is not None else missing_tables(self.table_specs())
+
     def prepare(self, progress=None, cancel=None, log=None) -> None:
         """Load (or build, about a minute the first time) the tables and compile the kernels."""
         with self._lock:

@@ -21,7 +21,7 @@ from cubelab.cube.state import CubeState
 
 from .protocol import (
     BEST, BOUND, LOWER_BOUND, NODES, PHASE, Deadline, Solution, SolveResult,
-    SolverError, check_solvable, new_cancel, new_counters, verify,
+    SolverError, check_solvable, missing_tables, new_cancel, new_counters, verify,
 )
 
 SPLIT_DEPTH = 3
@@ -54,6 +54,7 @@ class KorfSolver:
 
     name = "korf"
     description = "Korf's optimal IDA* with pattern databases (proves the optimal length)"
+    puzzle = "3x3"
 
     def __init__(self, tables: str = "strong", *, threads: int = 2,
                  table_depth: int | None = None, fallback: bool = True,
@@ -72,6 +73,12 @@ class KorfSolver:
         self._two_phase = None
 
     # ---- tables -----------------------------------------------------------------------------
+    def table_specs(self) -> tuple:
+        return self.table_set.specs
+
+    def missing_tables(self) -> list:
+        return [] if self._prepared is not None else missing_tables(self.table_specs())
+
     def prepare(self, progress=None, cancel=None, log=None) -> None:
         """Load or build the table set and compile the search kernel."""
         with self._lock:

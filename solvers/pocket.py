@@ -19,7 +19,8 @@ from cubelab.cube.pocket import (
 )
 from cubelab.cube.state import CubeState
 from cubelab.solvers.protocol import (
-    BEST, BOUND, LOWER_BOUND, NODES, SOLUTIONS, Solution, SolveResult, SolverError, new_counters,
+    BEST, BOUND, LOWER_BOUND, NODES, SOLUTIONS, Solution, SolveResult, SolverError,
+    missing_tables, new_counters,
 )
 from cubelab.tables.pocket_tables import (
     SPECS, distance_table, encode, index_of, metric_moves,
@@ -27,12 +28,11 @@ from cubelab.tables.pocket_tables import (
 
 
 def as_pocket(state) -> PocketState:
-    """A PocketState as is; a CubeState's corners (its 2x2x2 part)."""
+    """The state itself; SolverError for anything that is not a 2x2x2 position (a 3x3x3's
+    corners are not its solution)."""
     if isinstance(state, PocketState):
         return state
-    if isinstance(state, CubeState):
-        return PocketState.from_cube(state)
-    raise TypeError(f"cannot read a 2x2x2 position from {type(state).__name__}")
+    raise SolverError(f"the 2x2x2 solver solves the 2x2x2, not a {type(state).__name__}")
 
 
 class PocketSolver:
@@ -40,6 +40,7 @@ class PocketSolver:
 
     name = "pocket"
     description = "2x2x2: optimal from the complete distance table (3,674,160 positions)"
+    puzzle = "2x2"
 
     def __init__(self, metric: str = "htm"):
         if metric not in SPECS:
@@ -49,9 +50,11 @@ class PocketSolver:
         self._moves = metric_moves(metric)
         self._move_states = [move_state(m) for m in self._moves]
 
-    def tables_ready(self) -> bool:
-        from cubelab.tables.store import table_path
-        return self._table is not None or table_path(SPECS[self.metric]).exists()
+    def table_specs(self) -> tuple:
+        return (SPECS[self.metric],)
+
+    def missing_tables(self) -> list:
+        return [] if self._table is not None else missing_tables(self.table_specs())
 
     def prepare(self, progress: Callable[[int, int], None] | None = None,
                 cancel: np.ndarray | None = None, log=None) -> None:

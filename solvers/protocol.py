@@ -1,10 +1,9 @@
 """The one protocol every solver implements, and what a solve returns.
 
-A solver is an object with a `name`, a `solve(state, *, max_length=None, time_limit=None,
-on_solution=None, counters=None, cancel=None) -> SolveResult` method, and a `prepare(progress=None,
-cancel=None)` method that loads or builds its tables and compiles its kernels (solve calls it
-when needed). The UI never blocks on a solver: it runs `solve` in a thread, polls `counters`
-about ten times a second, and sets `cancel[0] = 1` to stop it.
+A solver (see `Solver`) names the puzzle it solves, lists the tables it needs and which of them
+are missing, prepares (loads or builds its tables, compiles its kernels; solve calls it when
+needed) and solves. The UI never blocks on a solver: it runs `solve` in a thread, polls
+`counters` about ten times a second, and sets `cancel[0] = 1` to stop it.
 """
 
 from __future__ import annotations
@@ -110,11 +109,25 @@ class SolveResult:
 
 
 class Solver(Protocol):
+    """What every solver offers; callers use exactly this surface, never probe for more."""
+
     name: str
     description: str
+    puzzle: str
+    """"3x3" or "2x2": solve refuses a position of another puzzle."""
+
+    def table_specs(self) -> tuple:
+        """The store's TableSpecs that prepare loads or builds (empty if none)."""
+
+    def missing_tables(self) -> list:
+        """The specs among table_specs() that are neither on disk nor in this process (the UI
+        offers to build them, with their sizes, before a solve)."""
 
     def prepare(self, progress: Callable[[int, int], None] | None = None,
-                cancel: np.ndarray | None = None) -> None: ...
+                cancel: np.ndarray | None = None,
+                log: Callable[[str], None] | None = None) -> None:
+        """Load or build the tables and compile the kernels; progress(done, total) follows the
+        work, log(message) says what is being done, cancel stops it (nothing half-built stays)."""
 
     def solve(self, state: CubeState, *, max_length: int | None = None,
               time_limit: float | None = None,
@@ -123,8 +136,25 @@ class Solver(Protocol):
               cancel: np.ndarray | None = None) -> SolveResult: ...
 
 
+def missing_tables(specs) -> list:
+    """The specs whose table is neither built on disk (a header that checks out) nor held in
+    memory by this process."""
+    if not specs:
+        return []
+    from cubelab.tables.store import table_status
+    missing = []
+    for spec in specs:
+        status = table_status(spec)
+        if not (status["built"] or status["in_memory"]):
+            missing.append(spec)
+    return missing
+
+
 def check_solvable(state: CubeState) -> CubeState:
-    """The state relative to its centres, or SolverError naming the invariant that fails."""
+    """The state relative to its centres, or SolverError naming the invariant that fails (or
+    saying that the position is not a 3x3x3's)."""
+    if not isinstance(state, CubeState):
+        raise SolverError(f"this solver solves the 3x3x3, not a {type(state).__name__}")
     reason = unreachable_reason(state)
     if reason:
         raise SolverError(f"cannot solve: {reason}")

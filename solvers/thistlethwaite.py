@@ -32,7 +32,7 @@ from cubelab.tables.thistlethwaite_tables import (
 
 from .commutators import cancel as cancel_moves
 from .protocol import (BEST, NODES, PHASE, Deadline, Solution, SolveResult, check_solvable,
-                       new_cancel, new_counters, verify)
+                       missing_tables, new_cancel, new_counters, verify)
 
 MAX_PLY = 64
 ROUNDS = ((0, 0, 0), (0, 1, 0))
@@ -168,12 +168,20 @@ class ThistlethwaiteSolver:
     description = ("Thistlethwaite's four phases G0 > G1 > G2 > G3 > solved with exact "
                    "distance tables; tries every optimal and near-optimal solution of phases 1-3 "
                    "and keeps the shortest total.")
+    puzzle = "3x3"
 
     def __init__(self, rounds=ROUNDS, node_budget: int = NODE_BUDGET):
         self.rounds = tuple(tuple(r) for r in rounds)
         self.node_budget = node_budget
         self._tables: ThistlethwaiteTables | None = None
         self._lock = threading.Lock()
+
+    def table_specs(self) -> tuple:
+        from cubelab.tables.thistlethwaite_tables import DISTANCE_SPECS, LOOKUP_SPEC, MOVE_SPECS
+        return (LOOKUP_SPEC,) + MOVE_SPECS + DISTANCE_SPECS
+
+    def missing_tables(self) -> list:
+        return [] if self._tables is not None else missing_tables(self.table_specs())
 
     def prepare(self, progress=None, cancel=None, log=None) -> None:
         with self._lock:

@@ -241,13 +241,20 @@ class ThreeCycleSolver:
     description = ("Elementary method: at most one quarter turn for parity, then corner and "
                    "edge 3-cycles and pair twists, each a commutator [setup: [A, B]] found by "
                    "search; annotated steps, then the flat moves after cancellation.")
+    puzzle = "3x3"
 
     def __init__(self):
         self._lock = threading.Lock()
         self._sets: list[PieceSet] | None = None
         self.table: CommutatorTable | None = None
 
-    def prepare(self, progress=None, cancel=None) -> None:
+    def table_specs(self) -> tuple:
+        return ()
+
+    def missing_tables(self) -> list:
+        return []
+
+    def prepare(self, progress=None, cancel=None, log=None) -> None:
         with self._lock:
             if self._sets is not None:
                 return

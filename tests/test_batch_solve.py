@@ -24,7 +24,17 @@ def test_refused_positions_come_back_as_error_records():
     assert records[0]["length"]["htm"] == 1 and "error" in records[1]
 
 
-def test_cli_file_with_jobs(tmp_path, capsys):
+def test_cli_refuses_hidden_and_other_puzzles_solvers(capsys):
+    assert main(["solve", "--solver", "fake", "R U"]) == 2
+    assert "unknown solver 'fake'" in capsys.readouterr().err
+    assert main(["solve", "--solver", "pocket-htm", "R U"]) == 2
+    assert "solves the 2x2" in capsys.readouterr().err
+
+
+def test_cli_file_with_jobs(tmp_path, capsys, monkeypatch):
+    import cubelab.solvers
+    monkeypatch.setitem(cubelab.solvers._REGISTRY, "fake",
+                        cubelab.solvers.Entry("cubelab.solvers.fake", "FakeSolver"))
     f = tmp_path / "in.txt"
     f.write_text("\n".join(["R U F", "R U ]", "facelets: XYZ", "D B"]) + "\n")
     status = main(["solve", "--solver", "fake", "--json", "--jobs", "2", "--file", str(f)])

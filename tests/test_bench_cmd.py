@@ -16,7 +16,8 @@ from cubelab.tui.cli import main
 
 @pytest.fixture
 def fake_registered(monkeypatch):
-    monkeypatch.setitem(cubelab.solvers._REGISTRY, "fake", ("cubelab.solvers.fake", "FakeSolver"))
+    monkeypatch.setitem(cubelab.solvers._REGISTRY, "fake",
+                        cubelab.solvers.Entry("cubelab.solvers.fake", "FakeSolver"))
 
 
 def test_scrambles_never_turn_a_face_twice_in_a_row():

@@ -260,9 +260,11 @@ def test_solver_distance_is_at_most_the_scramble(metric):
         assert result.length[metric] <= P.lengths(pos.moves)[metric]
 
 
-def test_solver_accepts_a_cube_state_and_refuses_unreachable():
+def test_solver_refuses_a_3x3_state_and_unreachable():
     from cubelab.cube.moves import alg_state
-    assert PocketSolver().solve(alg_state("R U R' U' M2")).verified
+    # a 3x3x3's corners solved is not the 3x3x3 solved: the solver must not pretend it is
+    with pytest.raises(SolverError, match="solves the 2x2x2"):
+        PocketSolver().solve(alg_state("R U R' U' M2"))
     with pytest.raises(SolverError, match="twist"):
         PocketSolver().solve(P.PocketState(range(8), [2, 0, 0, 0, 0, 0, 0, 0]))
 

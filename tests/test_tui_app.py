@@ -230,7 +230,7 @@ async def test_missing_tables_are_offered_and_built(make_app):
         assert isinstance(app.screen, BuildOfferScreen)
         await pilot.press("y")
         await wait_solvers(pilot, app)
-        assert app.registry.solver.tables_ready()
+        assert not app.registry.solver.missing_tables()
         assert app.session.solutions[0].status == "solved"
 
 
@@ -247,7 +247,7 @@ async def test_declining_the_tables_skips_the_solver(make_app):
         await pilot.press("n")
         await wait_solvers(pilot, app)
         assert app.session.solutions[0].status == "skipped"
-        assert not app.registry.solver.tables_ready()
+        assert app.registry.solver.missing_tables()
 
 
 @pilot_test

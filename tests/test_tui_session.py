@@ -23,7 +23,8 @@ from cubelab.tui.session import (
 
 @pytest.fixture
 def session(tmp_path):
-    return Session(solver_names=lambda: ["fake", "kociemba"], saves_dir=tmp_path / "saves")
+    return Session(solver_names=lambda puzzle: ["fake", "kociemba"] if puzzle == "3x3"
+                   else REGISTRY.solver_names(puzzle), saves_dir=tmp_path / "saves")
 
 
 def test_moves_apply_and_every_change_undoes(session):
@@ -210,9 +211,9 @@ def test_fake_solutions_solve_and_are_no_longer_than_the_scramble(moves):
 def test_fake_prepare_reports_progress():
     steps = []
     solver = FakeSolver(tables_built=False, build_steps=3, build_seconds=0)
-    assert not solver.tables_ready()
+    assert solver.missing_tables()
     solver.prepare(progress=lambda done, total: steps.append((done, total)))
-    assert steps == [(1, 3), (2, 3), (3, 3)] and solver.tables_ready()
+    assert steps == [(1, 3), (2, 3), (3, 3)] and not solver.missing_tables()
     assert np.all(new_cancel() == 0)
 
 
@@ -228,7 +229,8 @@ def test_results_recorded_by_a_plain_front_end_can_be_applied(session):
 # ---- the 2x2x2 and the puzzle switch ---------------------------------------------------------
 
 from cubelab.cube import pocket  # noqa: E402
-from cubelab.tui._puzzles import PUZZLES, Cube2, PocketRegistry  # noqa: E402
+from cubelab.solvers import REGISTRY  # noqa: E402
+from cubelab.tui._puzzles import PUZZLES, Cube2  # noqa: E402
 from cubelab.tui.session import SearchRequest, help_text  # noqa: E402
 
 
@@ -321,13 +323,16 @@ def test_painting_a_2x2():
     assert painting.state() == pocket.from_alg("U R").state
 
 
-def test_pocket_registry_names_one_solver_per_metric():
-    registry = PocketRegistry()
-    assert registry.solver_names() == ["pocket-htm", "pocket-qtm"]
-    assert registry.get_solver("pocket-qtm").metric == "qtm"
-    assert registry.get_solver("pocket-htm") is registry.get_solver("pocket-htm")
-    with pytest.raises(KeyError):
-        registry.get_solver("kociemba")
+def test_the_registry_names_one_2x2_solver_per_metric_and_keeps_puzzles_apart():
+    assert REGISTRY.solver_names("2x2") == ["pocket-htm", "pocket-qtm"]
+    assert REGISTRY.get_solver("pocket-qtm", "2x2").metric == "qtm"
+    with pytest.raises(KeyError, match="solves the 3x3"):
+        REGISTRY.get_solver("kociemba", "2x2")
+    with pytest.raises(KeyError, match="solves the 2x2"):
+        REGISTRY.get_solver("pocket-htm", "3x3")
+    with pytest.raises(KeyError, match="unknown solver 'fake'"):
+        REGISTRY.get_solver("fake", "3x3")
+    assert "fake" not in REGISTRY.solver_names("3x3")
     assert set(PUZZLES) == {"3x3", "2x2"}
 
 

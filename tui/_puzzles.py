@@ -194,29 +194,6 @@ def puzzle_named(text: str):
     return PUZZLES[aliases.get(key, key)]
 
 
-POCKET_SOLVERS = {"pocket-htm": "htm", "pocket-qtm": "qtm"}
-"""The 2x2x2's solver names -> the metric the optimal solver is optimal in."""
-
-
-class PocketRegistry:
-    """The 2x2x2's solvers with the two functions of cubelab.solvers (solver_names,
-    get_solver): the optimal solver once per metric, kept so a loaded table stays loaded."""
-
-    def __init__(self):
-        self._solvers: dict[str, object] = {}
-
-    def solver_names(self) -> list[str]:
-        return list(POCKET_SOLVERS)
-
-    def get_solver(self, name: str, **options):
-        if name not in POCKET_SOLVERS:
-            raise KeyError(f"unknown solver {name!r} (choose from {', '.join(POCKET_SOLVERS)})")
-        if name not in self._solvers:
-            from cubelab.solvers.pocket import PocketSolver
-            self._solvers[name] = PocketSolver(POCKET_SOLVERS[name])
-        return self._solvers[name]
-
-
 if __name__ == "__main__":
     for puzzle in PUZZLES.values():
         moves = puzzle.scramble(1)

@@ -10,7 +10,6 @@ written out in full, wrapped, under the table.
 
 from __future__ import annotations
 
-import inspect
 import threading
 import time
 from dataclasses import dataclass, field
@@ -39,7 +38,7 @@ class SolverRun:
     row: int
     state: object                    # CubeState, or PocketState for the 2x2x2's solvers
     time_limit: float | None
-    registry: object = None          # where the solver comes from (one per puzzle)
+    puzzle: str = "3x3"              # the puzzle the solver is asked for
     counters: object = None          # the shared counter array the search writes
     cancel: object = None            # the one-element flag Esc raises
     phase: str = "starting"          # starting | offer | tables | search | done
@@ -64,21 +63,9 @@ class SolverRun:
         return end - self.search_started
 
 
-def missing_tables(solver, name: str) -> str | None:
-    """What a solver still has to build before it can search ("" if it cannot say what), or
-    None when nothing is missing. Asks the solver's `tables_ready()` when it has one; otherwise
-    looks for the files of the tables registered for it (of its `table_set` if it names one)."""
-    ready = getattr(solver, "tables_ready", None)
-    if ready is not None:
-        return None if ready() else ""
-    try:
-        from cubelab.tables.store import registered, table_path
-        table_set = getattr(solver, "table_set", None)
-        specs = list(getattr(table_set, "specs", None) or
-                     [s for s in registered().values() if s.solver == name])
-        absent = [s for s in specs if not table_path(s).exists()]
-    except Exception:
-        return None   # no way to tell: prepare() still shows its progress
+def describe_missing(absent: list) -> str | None:
+    """What a solver still has to build before it can search (its missing_tables()), or None
+    when nothing is missing."""
     if not absent:
         return None
     size = sum(s.expected_bytes or 0 for s in absent)
@@ -118,13 +105,13 @@ class SolverPanel(Vertical):
     class Finished(Message):
         """Every run has ended (solved, cancelled, failed or skipped)."""
 
-    def __init__(self, session: Session, registries: dict, **kwargs):
+    def __init__(self, session: Session, registry, **kwargs):
         super().__init__(**kwargs)
         self.session = session
-        self.registries = registries
-        """Puzzle name -> the solver registry of that cube (solver_names, get_solver)."""
+        self.registry = registry
+        """Where solvers come from (solver_names(puzzle), get_solver(name, puzzle))."""
         self.runs: list[SolverRun] = []
-        self._solvers: dict[tuple[int, str], object] = {}   # (registry id, name) -> solver
+        self._solvers: dict[tuple[str, str], object] = {}   # (puzzle, name) -> solver
         self._timer = None
 
     def compose(self) -> ComposeResult:
@@ -146,7 +133,7 @@ class SolverPanel(Vertical):
     def start(self, names, compare: bool, time_limit: float | None = None) -> None:
         from cubelab.solvers.protocol import new_cancel, new_counters
         state = self.session.state
-        registry = self.registries[self.session.puzzle.name]
+        puzzle = self.session.puzzle.name
         rows = self.session.solutions
         if compare or any(r.for_state != state for r in rows):
             rows.clear()
@@ -158,7 +145,7 @@ class SolverPanel(Vertical):
                 index = len(rows) - 1
             else:
                 rows[index] = SolutionRow(name, state)
-            run = SolverRun(name, index, state, time_limit, registry, new_counters(), new_cancel())
+            run = SolverRun(name, index, state, time_limit, puzzle, new_counters(), new_cancel())
             self.runs.append(run)
         self._rebuild_table()
         for run in self.runs:
@@ -194,12 +181,12 @@ class SolverPanel(Vertical):
     def _work(self, run: SolverRun) -> None:
         from cubelab.solvers.protocol import SolverError
         try:
-            key = (id(run.registry), run.name)
+            key = (run.puzzle, run.name)
             solver = self._solvers.get(key)
             if solver is None:
                 # one instance per solver for the whole session: its tables stay loaded
-                solver = self._solvers[key] = run.registry.get_solver(run.name)
-            missing = missing_tables(solver, run.name)
+                solver = self._solvers[key] = self.registry.get_solver(run.name, run.puzzle)
+            missing = describe_missing(solver.missing_tables())
             if missing is not None:
                 run.phase = "offer"
                 if not self._ask_build(run, missing):
@@ -208,11 +195,8 @@ class SolverPanel(Vertical):
             if run.cancel[0]:
                 return
             run.phase = "tables"
-            options = {}
-            if "log" in inspect.signature(solver.prepare).parameters:
-                options["log"] = lambda message: setattr(run, "note", str(message))
             solver.prepare(progress=lambda done, total: setattr(run, "progress", (done, total)),
-                           cancel=run.cancel, **options)
+                           cancel=run.cancel, log=lambda message: setattr(run, "note", str(message)))
             if run.cancel[0]:
                 return
             run.phase = "search"

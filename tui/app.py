@@ -1,9 +1,9 @@
 """The Textual workbench: the net, the move line, the facts and the solvers on one screen.
 
 `run_app()` is what `cubelab` runs with no sub-command. The app owns one `Session` (positions,
-undo/redo, the `:` commands) and shows it; solvers come from a registry with `solver_names()` and
-`get_solver(name)` (cubelab.solvers unless a test passes another; the 2x2x2 has its own),
-imported only when used, so the first screen paints before any solver module, table or numba is
+undo/redo, the `:` commands) and shows it; solvers come from a registry with
+`solver_names(puzzle)` and `get_solver(name, puzzle)` (cubelab.solvers.REGISTRY unless a test
+passes another), imported only when used, so the first screen paints before any solver module, table or numba is
 loaded. Below the cube, one list at a time: the solvers' comparison table or the results of
 `:search` (F7 switches).
 """
@@ -25,7 +25,6 @@ from ._facts_panel import FactsPanel
 from ._help_screen import HelpScreen
 from ._move_input import MoveInput
 from ._net_view import NetView
-from ._puzzles import PocketRegistry
 from ._search_panel import SearchPanel
 from ._solver_panel import SolverPanel
 from .history import InputHistory
@@ -61,14 +60,12 @@ class CubeLabApp(App):
 
     def __init__(self, solvers=None, history: InputHistory | None = None,
                  compare_time_limit: float | None = COMPARE_TIME_LIMIT, *,
-                 puzzle: str = "3x3", pocket_solvers=None):
+                 puzzle: str = "3x3"):
         super().__init__()
         if solvers is None:
-            import cubelab.solvers as solvers
+            from cubelab.solvers import REGISTRY as solvers
         self.registry = solvers
-        self.registries = {"3x3": solvers, "2x2": pocket_solvers or PocketRegistry()}
-        self.session = Session(solver_names=solvers.solver_names, puzzle=puzzle,
-                               pocket_solver_names=self.registries["2x2"].solver_names)
+        self.session = Session(solver_names=solvers.solver_names, puzzle=puzzle)
         self.history = history if history is not None else InputHistory()
         self.compare_time_limit = compare_time_limit
         self._auto_letters = False
@@ -83,7 +80,7 @@ class CubeLabApp(App):
                     yield NetView(id="net")
                     yield FactsPanel(id="facts")
             with ContentSwitcher(id="lists", initial="solver"):
-                yield SolverPanel(self.session, self.registries, id="solver")
+                yield SolverPanel(self.session, self.registry, id="solver")
                 yield SearchPanel(self.session, id="search")
         yield MoveInput(self.session, self.history, id="line",
                         placeholder="moves (R U R' U', [R, U]3 ...) or :help")

@@ -35,14 +35,12 @@ class Repl:
 
     def __init__(self, console, json_mode: bool = False, letters: bool = False,
                  show_net: bool = True, time_limit: float = 10.0, registry=None,
-                 puzzle: str = "3x3", pocket_registry=None):
-        from cubelab import solvers
-        from ._puzzles import PocketRegistry
+                 puzzle: str = "3x3"):
+        from cubelab.solvers import REGISTRY
         from .session import Session
-        self.registry = registry or solvers
-        self.registries = {"3x3": self.registry, "2x2": pocket_registry or PocketRegistry()}
-        self.session = Session(solver_names=self.registry.solver_names, puzzle=puzzle,
-                               pocket_solver_names=self.registries["2x2"].solver_names)
+        self.registry = registry or REGISTRY
+        self._solvers: dict[tuple[str, str], object] = {}   # kept: loaded tables stay loaded
+        self.session = Session(solver_names=self.registry.solver_names, puzzle=puzzle)
         self.console = console
         self.json_mode = json_mode
         self.letters = letters
@@ -136,12 +134,14 @@ class Repl:
         results = []
         self.session.solutions = []
         self.session.listing = "solutions"
-        registry = self.registries[self.session.puzzle.name]
+        puzzle = self.session.puzzle.name
         for name in names:
             row = SolutionRow(solver=name, for_state=self.session.state)
             self.session.solutions.append(row)
             try:
-                solver = registry.get_solver(name)
+                solver = self._solvers.get((puzzle, name))
+                if solver is None:
+                    solver = self._solvers[puzzle, name] = self.registry.get_solver(name, puzzle)
             except KeyError as e:
                 row.status, row.message = "error", str(e.args[0])
                 results.append({"solver": name, "error": row.message})

@@ -22,7 +22,7 @@ from cubelab.cube.notation import Move, NotationError, format_moves, invert_move
 from cubelab.cube.paths import state_dir
 from cubelab.cube.pieces import FACES
 
-from ._puzzles import PUZZLES, POCKET_SOLVERS, face_scramble, puzzle_named, puzzle_of
+from ._puzzles import PUZZLES, face_scramble, puzzle_named, puzzle_of
 
 COMMANDS: dict[str, tuple[str, str]] = {
     "reset": ("", "back to the solved cube"),
@@ -213,15 +213,13 @@ class Painting:
 class Session:
     """Positions with undo/redo, the solutions found for them, and the command interpreter.
 
-    `solver_names` says which 3x3x3 solvers exist (a callable, so solvers installed later
-    appear), `pocket_solver_names` the 2x2x2's; `puzzle` is the cube to start with.
+    `solver_names(puzzle)` says which solvers a puzzle has (a callable, so solvers installed
+    later appear); `puzzle` is the cube to start with.
     """
 
-    def __init__(self, solver_names: Callable[[], list[str]] | None = None,
-                 saves_dir=None, *, puzzle: str = "3x3",
-                 pocket_solver_names: Callable[[], list[str]] | None = None):
-        self._names_of = {"3x3": solver_names or (lambda: []),
-                          "2x2": pocket_solver_names or (lambda: list(POCKET_SOLVERS))}
+    def __init__(self, solver_names: Callable[[str], list[str]] | None = None,
+                 saves_dir=None, *, puzzle: str = "3x3"):
+        self._names_of = solver_names or (lambda puzzle: [])
         self._saves_dir = saves_dir
         start = puzzle_named(puzzle)
         self.history: list[Entry] = [Entry(start.identity(), (), "start", start.name)]
@@ -256,7 +254,7 @@ class Session:
 
     def solver_names(self) -> list[str]:
         """The solvers of the current puzzle."""
-        return list(self._names_of[self.puzzle.name]())
+        return list(self._names_of(self.puzzle.name))
 
     # ---- changes (each one is an undo step) ----------------------------------------------
     def _move_to(self, cursor: int) -> None:

@@ -29,12 +29,12 @@ def register(sub) -> None:
 
 
 def make_solver(args):
-    """The solver named on the command line, or InputError."""
+    """The solver named on the command line (one a user may choose), or InputError."""
     from cubelab.solvers import get_solver
-    from .cli import InputError
+    from .errors import InputError
     options = {} if args.tables is None else {"tables": args.tables}
     try:
-        return get_solver(args.solver, **options)
+        return get_solver(args.solver, "3x3", **options)
     except KeyError as e:
         raise InputError(e.args[0]) from None
     except (TypeError, ValueError) as e:
@@ -69,12 +69,8 @@ def prepare(solver) -> None:
     """Load or build the solver's tables before the first solve, showing progress."""
     from cubelab.tables.store import BuildCancelled
     progress, log = _progress_printer()
-    import inspect
-    kwargs = {"progress": progress}
-    if "log" in inspect.signature(solver.prepare).parameters:
-        kwargs["log"] = log    # solvers that report which table they are building
     try:
-        solver.prepare(**kwargs)
+        solver.prepare(progress=progress, log=log)
     except BuildCancelled:
         raise KeyboardInterrupt from None
     if progress is not None:
