@@ -58,7 +58,8 @@ def log(*args):
 
 def bench_tables(sets):
     from cubelab.tables.korf_tables import table_set
-    from cubelab.tables.store import table_path, _read_header, load_or_build
+    from cubelab.tables.fileformat import read_header
+    from cubelab.tables.store import table_path, load_or_build
     out = {}
     for name in sets:
         ts = table_set(name)
@@ -67,7 +68,7 @@ def bench_tables(sets):
             start = time.perf_counter()
             load_or_build(spec, log=lambda m: None)
             loaded = time.perf_counter() - start
-            header, _ = _read_header(table_path(spec), spec)
+            header, _ = read_header(table_path(spec), spec)
             rows.append({"table": spec.name, "bytes": header["nbytes"],
                          "build_s": header["build_seconds"], "load_s": round(loaded, 2)})
         out[name] = {"tables": rows, "bytes": sum(r["bytes"] for r in rows),

@@ -58,8 +58,8 @@ def _selected(name: str, only, skip) -> bool:
 
 
 def bench_registered(only, skip, as_json: bool) -> list[dict]:
-    from cubelab.tables import store
-    specs = store.registered()
+    from cubelab.tables import catalog, store
+    specs = catalog.registered()
     rows = []
     for spec in dependency_order(specs):
         if not _selected(spec.name, only, skip):

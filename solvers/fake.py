@@ -19,7 +19,7 @@ import numpy as np
 from cubelab.cube.moves import FACE_MOVES, apply_moves, move_state
 from cubelab.cube.notation import Move, invert_moves
 from cubelab.cube.state import CubeState
-from cubelab.tables.store import TableSpec
+from cubelab.tables.spec import TableSpec
 from cubelab.solvers.protocol import (
     BEST, BOUND, NODES, SOLUTIONS, Deadline, Solution, SolveResult, SolverError, check_solvable,
     new_cancel, new_counters, verify,

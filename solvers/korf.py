@@ -353,14 +353,11 @@ def _warm_up(p: _Prepared) -> None:
 def _two_phase_ready() -> bool:
     """Whether the two-phase solver is installed and its tables are at hand (building them
     could take far longer than the time the fallback gets)."""
-    from . import solver_names
+    from . import get_solver, solver_names
     if "kociemba" not in solver_names():
         return False
     try:
-        from cubelab.tables.store import registered, table_status
-        specs = [s for s in registered().values() if s.solver == "kociemba"]
-        return bool(specs) and all(table_status(s)["built"] or table_status(s)["in_memory"]
-                                   for s in specs)
+        return not get_solver("kociemba").missing_tables()
     except Exception:   # a status we cannot read means: do not count on it
         return False
 

@@ -17,7 +17,8 @@ from .kociemba_coords import (
     edge_product, flip_of, rank_perm, set_flip, set_slice_sorted, set_twist, slice_sorted_of,
     unrank_perm,
 )
-from .store import TableSpec, load_or_build, register
+from .spec import TableSpec, register
+from .store import load_or_build
 
 VERSION = 1
 N_FLIPSLICE_CLASSES = 64430

@@ -9,7 +9,8 @@ from functools import lru_cache
 
 import numpy as np
 
-from .store import TableSpec, load_or_build, register
+from .spec import TableSpec, register
+from .store import load_or_build
 
 FORMAT = 1
 """Bump when a builder's output changes for the same parameters."""

@@ -13,7 +13,8 @@ import numpy as np
 
 from cubelab.cube.pocket import DLB, N_POSITIONS, SOLVER_MOVES, move_state, rotations
 from cubelab.tables.counting import conjugate_into, multiply, symmetry_table
-from cubelab.tables.store import TableSpec, load_or_build, register
+from cubelab.tables.spec import TableSpec, register
+from cubelab.tables.store import load_or_build
 
 from numba import njit
 

@@ -1,107 +1,33 @@
-"""The on-disk table cache: specs, a checked file format, atomic writes, locking, load-or-build.
+"""Loading tables: from this process's cache, from their checked files, or built (under a lock,
+written atomically) — plus the status, verification and removal of one table.
 
-A table file `<data dir>/tables/v<FORMAT_VERSION>/<name>.npt` holds a 24-byte prefix (magic,
-format version, header length, CRC-32 of the header), a JSON header (name, solver, params,
-dtype, shape, nbytes, CRC-32 of the data, build time), then the data at a 64-byte aligned
-offset, loaded by memory mapping. Anything that does not match what the spec asks for is rebuilt,
-and the `log` callback is told why.
+Files live at `<data dir>/tables/v<FORMAT_VERSION>/<name>.npt` (format: fileformat.py) and are
+memory mapped. Anything that does not match what the spec asks for is rebuilt, and the `log`
+callback is told why.
 """
 
 from __future__ import annotations
 
 import errno
-import json
 import logging
 import os
-import re
-import struct
-import tempfile
 import threading
 import time
-import zlib
 from contextlib import ExitStack
-from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Callable
 
 import numpy as np
 
 from cubelab.cube.paths import data_dir
 
-from . import registry
-from .lock import LockBusy, file_lock
-
-FORMAT_VERSION = 1
-MAGIC = b"CUBELABT"
-_PREFIX = struct.Struct("<8sIII")   # magic, format version, header length, header crc32
-_PREFIX_PAD = 8                    # prefix occupies 24 bytes, header starts there
-_ALIGN = 64
-_CHUNK = 1 << 24
-SUFFIX = ".npt"
-NOT_BUILT = "not built"
+from . import spec as specs
+from .fileformat import (
+    FORMAT_VERSION, NOT_BUILT, SUFFIX, TableProblem, map_data, read_header, write_table,
+)
+from .lock import file_lock
+from .spec import BuildCancelled, TableError, TableSpec, resolve
 
 _log = logging.getLogger("cubelab.tables")
-_NAME_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]*$")
-
-
-class BuildCancelled(Exception):
-    """A build stopped because its cancel flag was raised; nothing was written."""
-
-
-class TableError(RuntimeError):
-    """A table could not be loaded or built (unknown name, dependency cycle, bad builder)."""
-
-
-def canonical_params(params: dict) -> str:
-    return json.dumps(params, sort_keys=True, separators=(",", ":"))
-
-
-@dataclass(frozen=True, eq=False)
-class TableSpec:
-    """What defines a table: its name, the parameters its content depends on, and its builder."""
-
-    name: str
-    solver: str
-    params: dict
-    build: Callable[["BuildContext"], np.ndarray]
-    description: str = ""
-    deps: tuple[str, ...] = ()
-    expected_bytes: int | None = None
-    _key: str = field(init=False, repr=False, compare=False)
-
-    def __post_init__(self):
-        if not _NAME_RE.match(self.name):
-            raise ValueError(f"table name {self.name!r}: use letters, digits, '.', '_' or '-'")
-        try:
-            key = canonical_params(self.params)
-        except TypeError as e:
-            raise ValueError(f"table {self.name}: params must be plain JSON values ({e})") from None
-        object.__setattr__(self, "_key", key)
-        object.__setattr__(self, "deps", tuple(self.deps))
-
-    @property
-    def params_key(self) -> str:
-        """The params as canonical JSON: equal keys mean equal table content."""
-        return self._key
-
-
-def register(spec: TableSpec) -> TableSpec:
-    """Add a spec to the process-wide registry (idempotent by name)."""
-    return registry.register(spec)
-
-
-def registered() -> dict[str, TableSpec]:
-    """Every spec, after importing the known table modules."""
-    return registry.registered()
-
-
-def resolve(spec_or_name) -> TableSpec:
-    if isinstance(spec_or_name, TableSpec):
-        return spec_or_name
-    try:
-        return registry.lookup(spec_or_name)
-    except KeyError:
-        raise TableError(f"unknown table {spec_or_name!r}") from None
 
 
 def tables_dir() -> Path:
@@ -111,6 +37,11 @@ def tables_dir() -> Path:
 def table_path(spec) -> Path:
     name = spec.name if isinstance(spec, TableSpec) else str(spec)
     return tables_dir() / f"{name}{SUFFIX}"
+
+
+def lock_path(spec) -> Path:
+    path = table_path(spec)
+    return path.with_name(path.name + ".lock")
 
 
 # ---- the build context ------------------------------------------------------------------
@@ -174,170 +105,15 @@ def _say(log, message: str, level=logging.INFO) -> None:
         _log.log(level, message)
 
 
-# ---- the file format --------------------------------------------------------------------
-
-def _crc(view: memoryview) -> int:
-    crc = 0
-    for start in range(0, len(view), _CHUNK):
-        crc = zlib.crc32(view[start:start + _CHUNK], crc)
-    return crc
-
-
-def _flat_bytes(arr: np.ndarray) -> memoryview:
-    return memoryview(arr.reshape(-1).view(np.uint8)) if arr.size else memoryview(b"")
-
-
-def _encode_header(spec: TableSpec, arr: np.ndarray, crc: int, seconds: float) -> bytes:
-    header = {
-        "name": spec.name,
-        "solver": spec.solver,
-        "params": json.loads(spec.params_key),
-        "dtype": arr.dtype.str,
-        "shape": list(arr.shape),
-        "nbytes": int(arr.nbytes),
-        "crc32": crc,
-        "build_seconds": round(seconds, 3),
-        "created": time.strftime("%Y-%m-%dT%H:%M:%S%z"),
-    }
-    body = json.dumps(header, sort_keys=True).encode()
-    prefix = _PREFIX.pack(MAGIC, FORMAT_VERSION, len(body), zlib.crc32(body))
-    head = prefix + bytes(_PREFIX_PAD) + body
-    return head + bytes(-len(head) % _ALIGN)
-
-
-class _Problem(Exception):
-    """Why a file cannot be used (the message goes to the user)."""
-
-
-def _data_offset(header_len: int) -> int:
-    n = _PREFIX.size + _PREFIX_PAD + header_len
-    return n + (-n % _ALIGN)
-
-
-def _read_header(path: Path, spec: TableSpec) -> tuple[dict, int]:
-    """The header and data offset of a file that looks right for `spec`, or _Problem."""
-    try:
-        size = path.stat().st_size
-        with open(path, "rb") as f:
-            prefix = f.read(_PREFIX.size + _PREFIX_PAD)
-            if not (prefix.startswith(MAGIC) or MAGIC.startswith(prefix)):
-                raise _Problem("not a cubelab table file (foreign or damaged)")
-            if len(prefix) < _PREFIX.size + _PREFIX_PAD:
-                raise _Problem(f"truncated ({size} bytes, shorter than a header)")
-            magic, version, hlen, hcrc = _PREFIX.unpack(prefix[:_PREFIX.size])
-            if version != FORMAT_VERSION:
-                raise _Problem(f"written in table format {version}, this program reads "
-                               f"format {FORMAT_VERSION}")
-            body = f.read(hlen)
-    except FileNotFoundError:
-        raise _Problem(NOT_BUILT) from None
-    except OSError as e:
-        raise _Problem(f"cannot read ({e.strerror})") from None
-    if len(body) < hlen:
-        raise _Problem(f"truncated ({size} bytes, inside the header)")
-    if zlib.crc32(body) != hcrc:
-        raise _Problem("header damaged (checksum mismatch)")
-    try:
-        header = json.loads(body)
-        dtype = np.dtype(header["dtype"])
-        shape = tuple(int(n) for n in header["shape"])
-        nbytes = int(header["nbytes"])
-        int(header["crc32"])
-    except (ValueError, KeyError, TypeError) as e:
-        raise _Problem(f"header damaged ({e})") from None
-    if header.get("name") != spec.name:
-        raise _Problem(f"the file holds table {header.get('name')!r}")
-    stored = canonical_params(header.get("params"))
-    if stored != spec.params_key:
-        raise _Problem(f"parameters changed ({_params_diff(header.get('params'), spec.params)})")
-    if dtype.hasobject or int(np.prod(shape, dtype=np.int64)) * dtype.itemsize != nbytes:
-        raise _Problem("header damaged (dtype and shape disagree with the size)")
-    offset = _data_offset(hlen)
-    if size < offset + nbytes:
-        raise _Problem(f"truncated ({size} of {offset + nbytes} bytes)")
-    if size > offset + nbytes:
-        raise _Problem(f"damaged ({size - offset - nbytes} unexpected trailing bytes)")
-    return header, offset
-
-
-def _params_diff(old, new) -> str:
-    if not isinstance(old, dict):
-        return f"stored {old!r}"
-    new = json.loads(canonical_params(new))
-    parts = []
-    for key in sorted(set(old) | set(new)):
-        if old.get(key, "<absent>") != new.get(key, "<absent>"):
-            parts.append(f"{key}: {old.get(key, '<absent>')!r} -> {new.get(key, '<absent>')!r}")
-    return "; ".join(parts) or "reordered"
-
-
-def _map_data(path: Path, header: dict, offset: int, check: bool) -> np.ndarray:
-    """The data as a read-only array mapped from the file; with check, its CRC is verified."""
-    dtype, shape, nbytes = np.dtype(header["dtype"]), tuple(header["shape"]), header["nbytes"]
-    if nbytes == 0:
-        arr = np.empty(shape, dtype=dtype)
-        arr.flags.writeable = False
-        return arr
-    try:
-        raw = np.memmap(path, dtype=np.uint8, mode="r", offset=offset, shape=(nbytes,))
-    except (OSError, ValueError) as e:
-        raise _Problem(f"cannot map ({e})") from None
-    if check and _crc(memoryview(raw)) != header["crc32"]:
-        raise _Problem("data damaged (checksum mismatch)")
-    arr = raw.view(np.ndarray).view(dtype).reshape(shape)
-    arr.flags.writeable = False
-    return arr
-
+# ---- the in-process cache and load_or_build
 
 def _try_load(spec: TableSpec, path: Path) -> tuple[np.ndarray | None, str | None]:
     try:
-        header, offset = _read_header(path, spec)
-        return _map_data(path, header, offset, check=True), None
-    except _Problem as p:
+        header, offset = read_header(path, spec)
+        return map_data(path, header, offset, check=True), None
+    except TableProblem as p:
         return None, str(p)
 
-
-def _write(spec: TableSpec, path: Path, arr: np.ndarray, seconds: float) -> None:
-    """Write atomically: a temporary file in the same directory, fsynced, then renamed."""
-    data = _flat_bytes(arr)
-    head = _encode_header(spec, arr, _crc(data), seconds)
-    fd, tmp = tempfile.mkstemp(prefix=f".{spec.name}.", suffix=".tmp", dir=path.parent)
-    try:
-        with os.fdopen(fd, "wb") as f:
-            _write_all(f, head)
-            for start in range(0, len(data), _CHUNK):
-                _write_all(f, data[start:start + _CHUNK])
-            f.flush()
-            os.fsync(f.fileno())
-        os.replace(tmp, path)
-    except BaseException:
-        try:
-            os.unlink(tmp)
-        except OSError:
-            pass
-        raise
-    _fsync_dir(path.parent)
-
-
-def _write_all(f, chunk) -> None:
-    # One place every byte goes through, so tests can make the disk "full".
-    f.write(chunk)
-
-
-def _fsync_dir(directory: Path) -> None:
-    try:
-        fd = os.open(directory, os.O_RDONLY)
-    except OSError:
-        return
-    try:
-        os.fsync(fd)
-    except OSError:
-        pass  # some file systems refuse fsync on directories; the rename is still done
-    finally:
-        os.close(fd)
-
-
-# ---- the in-process cache and load_or_build ----------------------------------------------
 
 _cache: dict[str, tuple[str, np.ndarray, bool]] = {}   # name -> (params key, array, on disk)
 _cache_lock = threading.Lock()
@@ -350,7 +126,7 @@ def _drop(name: str) -> None:
         _cache.pop(name, None)
 
 
-registry.on_replace(_drop)
+specs.on_replace(_drop)
 
 
 def _cached(spec: TableSpec) -> np.ndarray | None:
@@ -434,7 +210,7 @@ def _load_or_build(spec: TableSpec, progress, cancel, log) -> tuple[np.ndarray, 
             return arr, True
         arr, seconds = _run_build(spec, progress, cancel, log)
         try:
-            _write(spec, path, arr, seconds)
+            write_table(spec, path, arr, seconds)
         except OSError as e:
             _say(log, _unsaved_message(spec, path.parent, e), logging.WARNING)
             return arr, False
@@ -502,10 +278,10 @@ def table_status(spec) -> dict:
     problem = None
     size = spec.expected_bytes
     try:
-        _read_header(path, spec)
+        read_header(path, spec)
         size = path.stat().st_size
         built = True
-    except (_Problem, OSError) as p:
+    except (TableProblem, OSError) as p:
         built = False
         problem = None if str(p) == NOT_BUILT else str(p)
     with _cache_lock:
@@ -522,41 +298,11 @@ def verify_table(spec) -> str | None:
     """None if the file is complete and its checksum matches, else the reason."""
     spec = resolve(spec)
     try:
-        header, offset = _read_header(table_path(spec), spec)
-        _map_data(table_path(spec), header, offset, check=True)
-    except _Problem as p:
+        header, offset = read_header(table_path(spec), spec)
+        map_data(table_path(spec), header, offset, check=True)
+    except TableProblem as p:
         return str(p)
     return None
-
-
-def lock_path(spec) -> Path:
-    path = table_path(spec)
-    return path.with_name(path.name + ".lock")
-
-
-def clear_stray_files() -> list[str]:
-    """Delete what no registered spec accounts for: files of tables no longer registered and
-    temporary files left by builds that were killed (not those of builds still running).
-    Returns the names of what was removed."""
-    directory = tables_dir()
-    if not directory.is_dir():
-        return []
-    known = {table_path(s).name for s in registered().values()}
-    removed = []
-    for path in sorted(directory.iterdir()):
-        if path.name.endswith(SUFFIX) and path.name not in known:
-            name = path.name[:-len(SUFFIX)]
-        elif path.name.startswith(".") and path.name.endswith(".tmp"):
-            name = path.name[1:-len(".tmp")].rsplit(".", 1)[0]
-        else:
-            continue
-        try:
-            with file_lock(directory / f"{name}{SUFFIX}.lock", wait=False):
-                path.unlink()
-        except (LockBusy, OSError):
-            continue
-        removed.append(path.name)
-    return removed
 
 
 def clear_table(spec) -> bool:

@@ -38,7 +38,8 @@ import numpy as np
 import cubelab.tables  # noqa: F401  (numba cache location, before numba)
 from numba import njit
 
-from .store import TableSpec, load_or_build, register
+from .spec import TableSpec, register
+from .store import load_or_build
 
 VERSION = 1
 

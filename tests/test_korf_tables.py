@@ -260,7 +260,7 @@ def test_table_sets_name_their_tables():
     assert kt.table_set("strong", 5).specs[0].name == "korf.phase-d5"
     with pytest.raises(ValueError):
         kt.table_set("huge")
-    from cubelab.tables.store import registered
+    from cubelab.tables.catalog import registered
     assert {"korf.phase", "korf.corners", "korf.edges-a", "korf.edges-b"} <= set(registered())
 
 

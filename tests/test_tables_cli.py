@@ -5,8 +5,9 @@ import json
 import numpy as np
 import pytest
 
-from cubelab.tables import registry, store
-from cubelab.tables.store import TableSpec, table_path, tables_dir
+from cubelab.tables import catalog, spec as spec_register, store
+from cubelab.tables.spec import TableSpec
+from cubelab.tables.store import table_path, tables_dir
 from cubelab.tui.cli import main
 
 
@@ -22,17 +23,17 @@ def _doubles(ctx):
 @pytest.fixture
 def specs(fresh_dirs, monkeypatch):
     """Two tiny registered tables (one depending on the other) and nothing else."""
-    monkeypatch.setattr(registry, "TABLE_MODULES", ())
-    saved = dict(registry._specs)
-    registry._specs.clear()
+    monkeypatch.setattr(catalog, "TABLE_MODULES", ())
+    saved = dict(spec_register._specs)
+    spec_register._specs.clear()
     store.forget_cache()
-    a = store.register(TableSpec("test.cli.cubes", "test", {"n": 10}, _cubes, "cubes",
+    a = spec_register.register(TableSpec("test.cli.cubes", "test", {"n": 10}, _cubes, "cubes",
                                  expected_bytes=400))
-    b = store.register(TableSpec("test.cli.doubles", "other", {}, _doubles, "doubles",
+    b = spec_register.register(TableSpec("test.cli.doubles", "other", {}, _doubles, "doubles",
                                  deps=("test.cli.cubes",)))
     yield a, b
-    registry._specs.clear()
-    registry._specs.update(saved)
+    spec_register._specs.clear()
+    spec_register._specs.update(saved)
     store.forget_cache()
 
 

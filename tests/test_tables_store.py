@@ -9,10 +9,11 @@ import time
 import numpy as np
 import pytest
 
-from cubelab.tables import registry, store
+from cubelab.tables import catalog, fileformat, spec as spec_register, store
+from cubelab.tables.fileformat import FORMAT_VERSION, NOT_BUILT
 from cubelab.tables.lock import LockBusy, file_lock
-from cubelab.tables.store import (FORMAT_VERSION, BuildCancelled, TableError, TableSpec,
-                                  clear_table, load_or_build, table_path, table_status,
+from cubelab.tables.spec import BuildCancelled, TableError, TableSpec
+from cubelab.tables.store import (clear_table, load_or_build, table_path, table_status,
                                   verify_table)
 
 BUILDS = {"count": 0}
@@ -37,8 +38,8 @@ def tables(fresh_dirs):
     BUILDS["count"] = 0
     yield fresh_dirs
     store.forget_cache()
-    for name in [n for n in registry._specs if n.startswith("test.")]:
-        registry.unregister(name)
+    for name in [n for n in spec_register._specs if n.startswith("test.")]:
+        spec_register.unregister(name)
 
 
 class Log(list):
@@ -76,8 +77,8 @@ def test_build_save_load(tables):
 
 
 def test_registry_and_names(tables):
-    s = store.register(spec())
-    assert store.registered()["test.squares"] is s
+    s = spec_register.register(spec())
+    assert catalog.registered()["test.squares"] is s
     assert load_or_build("test.squares").shape == (32, 2)
     with pytest.raises(TableError):
         load_or_build("test.nope")
@@ -90,7 +91,7 @@ def test_registry_and_names(tables):
 def test_status_before_building(tables):
     st = table_status(spec(expected_bytes=512))
     assert not st["built"] and st["bytes"] == 512 and st["problem"] is None
-    assert verify_table(spec()) == store.NOT_BUILT
+    assert verify_table(spec()) == NOT_BUILT
 
 
 def test_clear(tables):
@@ -205,16 +206,16 @@ def test_changed_params(tables):
 
 
 def test_reregistering_drops_the_cached_copy(tables):
-    store.register(spec(n=64))
+    spec_register.register(spec(n=64))
     a = load_or_build("test.squares")
-    store.register(spec(n=96))
+    spec_register.register(spec(n=96))
     assert load_or_build("test.squares").shape == (48, 2) and a.shape == (32, 2)
 
 
 # ---- dependencies, threads, cancel --------------------------------------------------------
 
 def test_dependencies_are_loaded_through_the_context(tables):
-    store.register(spec())
+    spec_register.register(spec())
 
     def doubled(ctx):
         return np.asarray(ctx.load("test.squares")) * 2
@@ -225,8 +226,8 @@ def test_dependencies_are_loaded_through_the_context(tables):
 
 
 def test_dependency_cycles_are_refused(tables):
-    store.register(TableSpec("test.a", "test", {}, lambda ctx: ctx.load("test.b")))
-    store.register(TableSpec("test.b", "test", {}, lambda ctx: ctx.load("test.a")))
+    spec_register.register(TableSpec("test.a", "test", {}, lambda ctx: ctx.load("test.b")))
+    spec_register.register(TableSpec("test.b", "test", {}, lambda ctx: ctx.load("test.a")))
     with pytest.raises(TableError, match="cycle"):
         load_or_build("test.a")
 
@@ -299,7 +300,7 @@ def test_interrupted_write_leaves_no_debris(tables, monkeypatch):
     def boom(f, chunk):
         raise KeyboardInterrupt
 
-    monkeypatch.setattr(store, "_write_all", boom)
+    monkeypatch.setattr(fileformat, "_write_all", boom)
     with pytest.raises(KeyboardInterrupt):
         load_or_build(spec())
     assert _debris(tables) == []
@@ -311,7 +312,7 @@ def test_full_disk_keeps_the_table_in_memory(tables, monkeypatch):
     def full(f, chunk):
         raise OSError(errno.ENOSPC, "No space left on device")
 
-    monkeypatch.setattr(store, "_write_all", full)
+    monkeypatch.setattr(fileformat, "_write_all", full)
     log = Log()
     a = load_or_build(spec(), log=log)
     assert a.shape == (32, 2)
@@ -349,7 +350,7 @@ def test_read_only_file_system_message(tables, monkeypatch):
     def rofs(f, chunk):
         raise OSError(errno.EROFS, "Read-only file system")
 
-    monkeypatch.setattr(store, "_write_all", rofs)
+    monkeypatch.setattr(fileformat, "_write_all", rofs)
     log = Log()
     load_or_build(spec(), log=log)
     assert any("read-only (Read-only file system)" in m for m in log)
@@ -408,12 +409,12 @@ def test_lock_is_exclusive_and_leaves_no_file(tables):
 
 
 def test_clear_stray_files(tables):
-    s = store.register(spec())
+    s = spec_register.register(spec())
     load_or_build(s)
     d = table_path(s).parent
     (d / ".test.squares.abc123_x.tmp").write_bytes(b"half a table")
     (d / "test.gone.npt").write_bytes(b"old")
-    removed = store.clear_stray_files()
+    removed = catalog.clear_stray_files()
     assert sorted(removed) == [".test.squares.abc123_x.tmp", "test.gone.npt"]
     assert sorted(os.listdir(d)) == ["test.squares.npt"]
 

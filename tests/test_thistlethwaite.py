@@ -11,7 +11,7 @@ from cubelab.solvers import get_solver
 from cubelab.solvers.protocol import BEST, SolverError, new_counters
 from cubelab.solvers.thistlethwaite import ThistlethwaiteSolver
 from cubelab.tables import thistlethwaite_tables as tt
-from cubelab.tables.store import registered
+from cubelab.tables.catalog import registered
 
 pytestmark = pytest.mark.slow   # builds the tables and compiles the kernels (~20-40 s)
 

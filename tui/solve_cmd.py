@@ -67,7 +67,7 @@ def _progress_printer():
 
 def prepare(solver) -> None:
     """Load or build the solver's tables before the first solve, showing progress."""
-    from cubelab.tables.store import BuildCancelled
+    from cubelab.tables.spec import BuildCancelled
     progress, log = _progress_printer()
     try:
         solver.prepare(progress=progress, log=log)

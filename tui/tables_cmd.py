@@ -31,7 +31,7 @@ def register(sub) -> None:
 
 def _specs(names, *, default_all: bool):
     """The specs named (in order), or all registered ones; InputError for an unknown name."""
-    from cubelab.tables.store import registered
+    from cubelab.tables.catalog import registered
     from .cli import InputError
     specs = registered()
     if not names:
@@ -158,7 +158,8 @@ def _build_in_thread(spec, reporter, cancel):
 
 def run_build(args) -> int:
     import numpy as np
-    from cubelab.tables.store import BuildCancelled, table_status
+    from cubelab.tables.spec import BuildCancelled
+    from cubelab.tables.store import table_status
     specs = _specs(args.names, default_all=args.all)
     cancel = np.zeros(1, dtype=np.int32)
     with _Reporter() as reporter:
@@ -178,7 +179,8 @@ def run_build(args) -> int:
 
 
 def run_verify(args) -> int:
-    from cubelab.tables.store import NOT_BUILT, verify_table
+    from cubelab.tables.fileformat import NOT_BUILT
+    from cubelab.tables.store import verify_table
     rows = []
     for spec in _specs(args.names, default_all=True):
         problem = verify_table(spec)
@@ -194,7 +196,8 @@ def run_verify(args) -> int:
 
 
 def run_clear(args) -> int:
-    from cubelab.tables.store import clear_stray_files, clear_table
+    from cubelab.tables.catalog import clear_stray_files
+    from cubelab.tables.store import clear_table
     specs = _specs(args.names, default_all=True)
     removed = [s.name for s in specs if clear_table(s)]
     if not args.names:

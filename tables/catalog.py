@@ -1,0 +1,68 @@
+"""Every table the program writes: the modules that register them, and the tidying of the tables
+directory (files no spec accounts for, temporaries of killed builds).
+
+This is the one place that names table modules (by string, imported on demand): the modules
+register their specs in spec.py and never import this one.
+"""
+
+from __future__ import annotations
+
+import importlib
+
+from .fileformat import SUFFIX
+from .lock import LockBusy, file_lock
+from .spec import TableSpec, known_specs
+from .store import table_path, tables_dir
+
+TABLE_MODULES = (
+    "cubelab.tables.kociemba_tables",
+    "cubelab.tables.korf_tables",
+    "cubelab.tables.thistlethwaite_tables",
+    "cubelab.tables.pocket_tables",
+)
+"""Modules that register tables when imported."""
+
+
+def import_table_modules() -> list[str]:
+    """Import every known table module that exists; return the names imported."""
+    found = []
+    for module in TABLE_MODULES:
+        try:
+            importlib.import_module(module)
+        except ModuleNotFoundError as e:
+            if e.name == module:
+                continue
+            raise
+        found.append(module)
+    return found
+
+
+def registered() -> dict[str, TableSpec]:
+    """All specs, after importing the table modules, by name in registration order."""
+    import_table_modules()
+    return known_specs()
+
+
+def clear_stray_files() -> list[str]:
+    """Delete what no registered spec accounts for: files of tables no longer registered and
+    temporary files left by builds that were killed (not those of builds still running).
+    Returns the names of what was removed."""
+    directory = tables_dir()
+    if not directory.is_dir():
+        return []
+    known = {table_path(s).name for s in registered().values()}
+    removed = []
+    for path in sorted(directory.iterdir()):
+        if path.name.endswith(SUFFIX) and path.name not in known:
+            name = path.name[:-len(SUFFIX)]
+        elif path.name.startswith(".") and path.name.endswith(".tmp"):
+            name = path.name[1:-len(".tmp")].rsplit(".", 1)[0]
+        else:
+            continue
+        try:
+            with file_lock(directory / f"{name}{SUFFIX}.lock", wait=False):
+                path.unlink()
+        except (LockBusy, OSError):
+            continue
+        removed.append(path.name)
+    return removed

@@ -1,0 +1,184 @@
+"""The table file format: a checked header and the data, written atomically, read by mapping.
+
+A file holds a 24-byte prefix (magic, format version, header length, CRC-32 of the header), a
+JSON header (name, solver, params, dtype, shape, nbytes, CRC-32 of the data, build time), then
+the data at a 64-byte aligned offset. `read_header` and `map_data` raise `TableProblem` with a
+message for the user for anything that does not match what the spec asks for.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import struct
+import tempfile
+import time
+import zlib
+from pathlib import Path
+
+import numpy as np
+
+from .spec import TableSpec, canonical_params
+
+FORMAT_VERSION = 1
+MAGIC = b"CUBELABT"
+SUFFIX = ".npt"
+NOT_BUILT = "not built"
+_PREFIX = struct.Struct("<8sIII")   # magic, format version, header length, header crc32
+_PREFIX_PAD = 8                    # prefix occupies 24 bytes, header starts there
+_ALIGN = 64
+_CHUNK = 1 << 24
+
+
+class TableProblem(Exception):
+    """Why a file cannot be used (the message goes to the user)."""
+
+
+def crc32(view: memoryview) -> int:
+    crc = 0
+    for start in range(0, len(view), _CHUNK):
+        crc = zlib.crc32(view[start:start + _CHUNK], crc)
+    return crc
+
+
+def _flat_bytes(arr: np.ndarray) -> memoryview:
+    return memoryview(arr.reshape(-1).view(np.uint8)) if arr.size else memoryview(b"")
+
+
+def encode_header(spec: TableSpec, arr: np.ndarray, crc: int, seconds: float) -> bytes:
+    header = {
+        "name": spec.name,
+        "solver": spec.solver,
+        "params": json.loads(spec.params_key),
+        "dtype": arr.dtype.str,
+        "shape": list(arr.shape),
+        "nbytes": int(arr.nbytes),
+        "crc32": crc,
+        "build_seconds": round(seconds, 3),
+        "created": time.strftime("%Y-%m-%dT%H:%M:%S%z"),
+    }
+    body = json.dumps(header, sort_keys=True).encode()
+    prefix = _PREFIX.pack(MAGIC, FORMAT_VERSION, len(body), zlib.crc32(body))
+    head = prefix + bytes(_PREFIX_PAD) + body
+    return head + bytes(-len(head) % _ALIGN)
+
+
+def data_offset(header_len: int) -> int:
+    n = _PREFIX.size + _PREFIX_PAD + header_len
+    return n + (-n % _ALIGN)
+
+
+def read_header(path: Path, spec: TableSpec) -> tuple[dict, int]:
+    """The header and data offset of a file that looks right for `spec`, or TableProblem."""
+    try:
+        size = path.stat().st_size
+        with open(path, "rb") as f:
+            prefix = f.read(_PREFIX.size + _PREFIX_PAD)
+            if not (prefix.startswith(MAGIC) or MAGIC.startswith(prefix)):
+                raise TableProblem("not a cubelab table file (foreign or damaged)")
+            if len(prefix) < _PREFIX.size + _PREFIX_PAD:
+                raise TableProblem(f"truncated ({size} bytes, shorter than a header)")
+            magic, version, hlen, hcrc = _PREFIX.unpack(prefix[:_PREFIX.size])
+            if version != FORMAT_VERSION:
+                raise TableProblem(f"written in table format {version}, this program reads "
+                               f"format {FORMAT_VERSION}")
+            body = f.read(hlen)
+    except FileNotFoundError:
+        raise TableProblem(NOT_BUILT) from None
+    except OSError as e:
+        raise TableProblem(f"cannot read ({e.strerror})") from None
+    if len(body) < hlen:
+        raise TableProblem(f"truncated ({size} bytes, inside the header)")
+    if zlib.crc32(body) != hcrc:
+        raise TableProblem("header damaged (checksum mismatch)")
+    try:
+        header = json.loads(body)
+        dtype = np.dtype(header["dtype"])
+        shape = tuple(int(n) for n in header["shape"])
+        nbytes = int(header["nbytes"])
+        int(header["crc32"])
+    except (ValueError, KeyError, TypeError) as e:
+        raise TableProblem(f"header damaged ({e})") from None
+    if header.get("name") != spec.name:
+        raise TableProblem(f"the file holds table {header.get('name')!r}")
+    stored = canonical_params(header.get("params"))
+    if stored != spec.params_key:
+        raise TableProblem(
+            f"parameters changed ({_params_diff(header.get('params'), spec.params)})")
+    if dtype.hasobject or int(np.prod(shape, dtype=np.int64)) * dtype.itemsize != nbytes:
+        raise TableProblem("header damaged (dtype and shape disagree with the size)")
+    offset = data_offset(hlen)
+    if size < offset + nbytes:
+        raise TableProblem(f"truncated ({size} of {offset + nbytes} bytes)")
+    if size > offset + nbytes:
+        raise TableProblem(f"damaged ({size - offset - nbytes} unexpected trailing bytes)")
+    return header, offset
+
+
+def _params_diff(old, new) -> str:
+    if not isinstance(old, dict):
+        return f"stored {old!r}"
+    new = json.loads(canonical_params(new))
+    parts = []
+    for key in sorted(set(old) | set(new)):
+        if old.get(key, "<absent>") != new.get(key, "<absent>"):
+            parts.append(f"{key}: {old.get(key, '<absent>')!r} -> {new.get(key, '<absent>')!r}")
+    return "; ".join(parts) or "reordered"
+
+
+def map_data(path: Path, header: dict, offset: int, check: bool) -> np.ndarray:
+    """The data as a read-only array mapped from the file; with check, its CRC is verified."""
+    dtype, shape, nbytes = np.dtype(header["dtype"]), tuple(header["shape"]), header["nbytes"]
+    if nbytes == 0:
+        arr = np.empty(shape, dtype=dtype)
+        arr.flags.writeable = False
+        return arr
+    try:
+        raw = np.memmap(path, dtype=np.uint8, mode="r", offset=offset, shape=(nbytes,))
+    except (OSError, ValueError) as e:
+        raise TableProblem(f"cannot map ({e})") from None
+    if check and crc32(memoryview(raw)) != header["crc32"]:
+        raise TableProblem("data damaged (checksum mismatch)")
+    arr = raw.view(np.ndarray).view(dtype).reshape(shape)
+    arr.flags.writeable = False
+    return arr
+
+
+def write_table(spec: TableSpec, path: Path, arr: np.ndarray, seconds: float) -> None:
+    """Write atomically: a temporary file in the same directory, fsynced, then renamed."""
+    data = _flat_bytes(arr)
+    head = encode_header(spec, arr, crc32(data), seconds)
+    fd, tmp = tempfile.mkstemp(prefix=f".{spec.name}.", suffix=".tmp", dir=path.parent)
+    try:
+        with os.fdopen(fd, "wb") as f:
+            _write_all(f, head)
+            for start in range(0, len(data), _CHUNK):
+                _write_all(f, data[start:start + _CHUNK])
+            f.flush()
+            os.fsync(f.fileno())
+        os.replace(tmp, path)
+    except BaseException:
+        try:
+            os.unlink(tmp)
+        except OSError:
+            pass
+        raise
+    _fsync_dir(path.parent)
+
+
+def _write_all(f, chunk) -> None:
+    # One place every byte goes through, so tests can make the disk "full".
+    f.write(chunk)
+
+
+def _fsync_dir(directory: Path) -> None:
+    try:
+        fd = os.open(directory, os.O_RDONLY)
+    except OSError:
+        return
+    try:
+        os.fsync(fd)
+    except OSError:
+        pass  # some file systems refuse fsync on directories; the rename is still done
+    finally:
+        os.close(fd)
