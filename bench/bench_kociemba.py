@@ -51,8 +51,8 @@ def summary(times, cpu_times, lengths_by_budget, load, compile_, note=""):
 # ---- cubelab -------------------------------------------------------------------------------
 
 def bench_cubelab(states, budgets, threads=1):
-    from cubelab.solvers.kociemba import KociembaSolver
-    from cubelab.tables.kociemba_tables import load_tables
+    from cubelab.solvers.kociemba.solver import KociembaSolver
+    from cubelab.tables.kociemba.specs import load_tables
     start = time.perf_counter()
     load_tables()
     load = time.perf_counter() - start

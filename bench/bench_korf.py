@@ -57,7 +57,7 @@ def log(*args):
 # ---- tables ------------------------------------------------------------------------------
 
 def bench_tables(sets):
-    from cubelab.tables.korf_tables import table_set
+    from cubelab.tables.korf.specs import table_set
     from cubelab.tables.fileformat import read_header
     from cubelab.tables.store import table_path, load_or_build
     out = {}
@@ -83,9 +83,9 @@ def bench_tables(sets):
 
 def bench_heuristic(sets, samples):
     from cubelab.cube.random_states import random_state
-    from cubelab.solvers.korf import KorfSolver
-    from cubelab.tables.korf_coords import N_CORNERS, N_EDGE6
-    from cubelab.tables.korf_tables import table_set
+    from cubelab.solvers.korf.solver import KorfSolver
+    from cubelab.tables.korf.coords import N_CORNERS, N_EDGE6
+    from cubelab.tables.korf.specs import table_set
     from cubelab.tables.packed import unpack4
     out = {}
     if "korf1997" in sets:
@@ -115,7 +115,7 @@ def bench_heuristic(sets, samples):
 
 def bench_correctness(sets, per_length, lengths, time_limit):
     from cubelab.solvers import get_solver, solver_names
-    from cubelab.solvers.korf import KorfSolver
+    from cubelab.solvers.korf.solver import KorfSolver
     rng = np.random.default_rng(SEED)
     solvers = {}
     for name in sets:
@@ -201,7 +201,7 @@ def summarize(rows, threads):
 
 def bench_speed(sets, n16, n18, n_random, time_limit, threads):
     from cubelab.cube.random_states import random_state
-    from cubelab.solvers.korf import KorfSolver
+    from cubelab.solvers.korf.solver import KorfSolver
     rng = np.random.default_rng(SEED + 2)
     groups = {
         "16-move scrambles": [state_of(scramble(rng, 16)) for _ in range(n16)],

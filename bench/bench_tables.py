@@ -1,5 +1,4 @@
-"""Benchmark the table store: build time, size on disk and load time of every registered table,
-and the generic builders of cubelab.tables on tables of a solver's size.
+"""Benchmark the table store: build time, size on disk and load time of every registered table.
 
 Each table is built in dependency order in a fresh data directory (a temporary one unless
 --data-dir is given), so its build time is its own (dependencies are already in memory); the
@@ -7,10 +6,9 @@ load time is that of a fresh process-cache load (memory map plus checksum of the
 with the file in the page cache). numba's compiled code is kept in the usual cache directory,
 so run once before measuring to leave compilation out. Run:
 
-    /work/venv/bin/python bench/bench_tables.py                      # every registered table
-    /work/venv/bin/python bench/bench_tables.py --skip korf.phase    # leave out huge ones
-    /work/venv/bin/python bench/bench_tables.py --only kociemba --json
-    /work/venv/bin/python bench/bench_tables.py --generic            # the generic builders
+    .venv/bin/python bench/bench_tables.py                      # every registered table
+    .venv/bin/python bench/bench_tables.py --skip korf.phase    # leave out huge ones
+    .venv/bin/python bench/bench_tables.py --only kociemba --json
 """
 
 from __future__ import annotations
@@ -92,61 +90,12 @@ def bench_registered(only, skip, as_json: bool) -> list[dict]:
     return rows
 
 
-def bench_generic(as_json: bool) -> list[dict]:
-    """The generic blocks on Kociemba-sized inputs: move tables, classes, reduced BFS."""
-    from cubelab.tables import coords as C
-    from cubelab.tables.movetables import PHASE2_MOVES, move_table
-    from cubelab.tables.pruning import Factor, distance_table
-    from cubelab.tables.symclasses import conj_table, sym_classes, symmetric_distance_table
-
-    rows = []
-
-    def timed(label, fn):
-        start = _clock()
-        result = fn()
-        wall, cpu = _since(start)
-        nbytes = getattr(result, "nbytes", None)
-        if nbytes is None and hasattr(result, "pack"):
-            nbytes = result.pack().nbytes
-        row = {"name": label, "build_s": round(wall, 3), "build_cpu_s": round(cpu, 3),
-               "bytes": nbytes}
-        rows.append(row)
-        print(json.dumps(row) if as_json else
-              f"{label:46} {wall:8.2f} s (cpu {cpu:8.2f} s)  {(nbytes or 0) / 1e6:9.2f} MB",
-              flush=True)
-        return result
-
-    mts = {c.name: timed(f"move table {c.name} ({c.size})", lambda c=c: move_table(c))
-           for c in (C.TWIST, C.FLIP, C.UD_SLICE, C.SLICE_SORTED, C.CORNER_PERM)}
-    e8 = timed("move table edge8_perm (phase 2)", lambda: move_table(C.EDGE8_PERM, PHASE2_MOVES))
-    cp2 = timed("move table corner_perm (phase 2)",
-                lambda: move_table(C.CORNER_PERM, PHASE2_MOVES))
-    sp2 = timed("move table slice_perm (phase 2)", lambda: move_table(C.SLICE_PERM, PHASE2_MOVES))
-    pos6 = C.edge_positions(range(6))
-    timed("move table 6 edges' positions (665280)", lambda: move_table(pos6))
-    fs = timed("classes flip x slice (16 syms)",
-               lambda: sym_classes(C.Product((C.UD_SLICE, C.FLIP)), 16))
-    cc = timed("classes corner perm (16 syms)", lambda: sym_classes(C.Product((C.CORNER_PERM,)), 16))
-    tc = timed("conj table twist (16)", lambda: conj_table(C.TWIST, 16))
-    ec = timed("conj table edge8 perm (16)", lambda: conj_table(C.EDGE8_PERM, 16))
-    timed("BFS slice x twist (4 bit)", lambda: distance_table(
-        [Factor.of(C.UD_SLICE), Factor.of(C.TWIST)]))
-    timed("BFS corner perm x slice perm, phase 2 (4 bit)", lambda: distance_table(
-        [Factor(40320, cp2), Factor(24, sp2)]))
-    timed("reduced BFS flipslice class x twist (2 bit)", lambda: symmetric_distance_table(
-        fs, [mts["slice"], mts["flip"]], [mts["twist"]], [tc], starts=[(0, 0)], bits=2))
-    timed("reduced BFS corner class x edge8, phase 2 (2 bit)", lambda: symmetric_distance_table(
-        cc, [cp2], [e8], [ec], starts=[(0, 0)], bits=2))
-    return rows
-
-
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--only", nargs="*", default=[], metavar="NAME",
                         help="tables whose names start with or match these")
     parser.add_argument("--skip", nargs="*", default=[], metavar="NAME", help="tables to leave out")
     parser.add_argument("--data-dir", help="build here (kept) instead of a temporary directory")
-    parser.add_argument("--generic", action="store_true", help="benchmark the generic builders")
     parser.add_argument("--json", action="store_true", help="JSON Lines")
     args = parser.parse_args(argv)
 
@@ -158,8 +107,7 @@ def main(argv=None) -> int:
         os.environ["CUBELAB_DATA_DIR"] = temp
     try:
         start = _clock()
-        rows = bench_generic(args.json) if args.generic else bench_registered(
-            args.only, args.skip, args.json)
+        rows = bench_registered(args.only, args.skip, args.json)
         wall, cpu = _since(start)
         built = [r for r in rows if "error" not in r]
         total = sum(r.get("bytes") or 0 for r in built)

@@ -21,8 +21,8 @@ class Entry:
 
 
 _REGISTRY: dict[str, Entry] = {
-    "kociemba": Entry("cubelab.solvers.kociemba", "KociembaSolver"),
-    "korf": Entry("cubelab.solvers.korf", "KorfSolver"),
+    "kociemba": Entry("cubelab.solvers.kociemba.solver", "KociembaSolver"),
+    "korf": Entry("cubelab.solvers.korf.solver", "KorfSolver"),
     "thistlethwaite": Entry("cubelab.solvers.thistlethwaite", "ThistlethwaiteSolver"),
     "threecycle": Entry("cubelab.solvers.threecycle", "ThreeCycleSolver"),
     "bfs": Entry("cubelab.solvers.baselines", "BFSSolver"),

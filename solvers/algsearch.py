@@ -31,7 +31,8 @@ from cubelab.cube.pieces import CORNER_NAMES, EDGE_NAMES, corner_slot, edge_slot
 from cubelab.cube.state import CubeState, permutation_cycles
 from cubelab.cube.symmetry import morph
 from cubelab.solvers.protocol import BEST, BOUND, NODES, SOLUTIONS, new_cancel, new_counters
-from cubelab.tables.counting import canonicalize, encode, invert, state_row, symmetry_table
+from cubelab.tables.counting import canonicalize, encode
+from cubelab.tables.cubies import invert, state_row, symmetry_rows
 
 from numba import njit
 
@@ -625,7 +626,7 @@ def search(predicate: Predicate, max_length: int, metric: str = "htm", *, auf: b
                 del halves[old]
         return halves[c]
 
-    sym, sides = symmetry_table(), _sides(auf)
+    sym, sides = symmetry_rows(), _sides(auf)
     status = "done"
     for length in range(1, max_length + 1):
         counters[BOUND] = length

@@ -15,8 +15,10 @@ from .spec import TableSpec, known_specs
 from .store import table_path, tables_dir
 
 TABLE_MODULES = (
-    "cubelab.tables.kociemba_tables",
-    "cubelab.tables.korf_tables",
+    "cubelab.tables.movetables",
+    "cubelab.tables.udsym",
+    "cubelab.tables.kociemba.specs",
+    "cubelab.tables.korf.specs",
     "cubelab.tables.thistlethwaite_tables",
     "cubelab.tables.pocket_tables",
 )

@@ -20,16 +20,15 @@ import math
 import threading
 import time
 from dataclasses import dataclass, field
-from functools import lru_cache
 from typing import Callable
 
 import numpy as np
 
 import cubelab.tables  # noqa: F401  (numba's cache directory, before numba is imported)
-from cubelab.cube.moves import FACE_MOVES, move_state
-from cubelab.cube.symmetry import inverse_symmetry_arrays, symmetry_arrays
-
 from numba import njit
+
+from .cubies import conjugate_into, invert, metric_moves, move_rows, multiply, symmetry_rows
+from .ranks import rank_perm, unrank_perm
 
 N_BUCKETS = math.factorial(8)
 """One bucket per corner permutation rank: the part of a representative that is not in its key."""
@@ -51,95 +50,9 @@ METRICS = ("qtm", "htm")
 
 # ---- tables passed to the kernels ----------------------------------------------------------
 #
-# A state is one uint8 row of 40: cp[0:8], co[8:16], ep[16:28], eo[28:40] (no centres, no
-# mirrors). Kernels receive few, flat arrays: every array argument costs reference counting on
-# each call, which dominated the first version of these loops.
-
-CP, CO, EP, EO, STATE_BYTES = 0, 8, 16, 28, 40
-
-# Row layout of the symmetry table: S_k as a state, S_k^-1 as a state, then the mirror flag.
-_SI, _MIRROR, _SYM_BYTES = 40, 80, 81
-
-
-def state_row(state) -> np.ndarray:
-    """A CubeState's cubies as a 40-byte row."""
-    return np.concatenate([state.cp, state.co, state.ep, state.eo]).astype(np.uint8)
-
-
-@lru_cache(maxsize=1)
-def symmetry_table() -> np.ndarray:
-    """(48, 81): the 48 symmetries of cubelab.cube.symmetry and their inverses as rows (twists
-    reduced mod 3), then 1 for a mirror."""
-    s_cp, s_co, s_ep, s_eo, _ = symmetry_arrays()
-    si_cp, si_co, si_ep, si_eo, _ = inverse_symmetry_arrays()
-    table = np.zeros((48, _SYM_BYTES), np.uint8)
-    table[:, 0:40] = np.concatenate([s_cp, s_co % 3, s_ep, s_eo], axis=1)
-    table[:, 40:80] = np.concatenate([si_cp, si_co % 3, si_ep, si_eo], axis=1)
-    table[:, _MIRROR] = s_co[:, 0] >= 3
-    table.flags.writeable = False
-    return table
-
-
-def metric_moves(metric: str) -> list:
-    """The generators of a metric: the 18 face turns (htm) or the 12 quarter turns (qtm)."""
-    if metric == "htm":
-        return list(FACE_MOVES)
-    if metric == "qtm":
-        return [m for m in FACE_MOVES if m.amount != 2]
-    raise ValueError(f"unknown metric {metric!r} (choose qtm or htm)")
-
-
-@lru_cache(maxsize=None)
-def move_table(metric: str) -> np.ndarray:
-    """(n_moves, 40): each generator of the metric as a state row."""
-    table = np.stack([state_row(move_state(m)) for m in metric_moves(metric)])
-    table.flags.writeable = False
-    return table
-
-
-# ---- kernels: group operations on rows ---------------------------------------------------
-
-@njit(cache=True, nogil=True)
-def multiply(a, b, out):
-    """out = a then b."""
-    for i in range(8):
-        j = b[i]
-        out[i] = a[j]
-        out[8 + i] = (a[8 + j] + b[8 + i]) % 3
-    for i in range(12):
-        j = b[16 + i]
-        out[16 + i] = a[16 + j]
-        out[28 + i] = a[28 + j] ^ b[28 + i]
-
-
-@njit(cache=True, nogil=True)
-def invert(a, out):
-    for i in range(8):
-        out[a[i]] = i
-        out[8 + a[i]] = (3 - a[8 + i]) % 3
-    for i in range(12):
-        out[16 + a[16 + i]] = i
-        out[28 + a[16 + i]] = a[28 + i]
-
-
-@njit(cache=True, nogil=True)
-def conjugate_into(p, sym, k, out):
-    """out = S_k p S_k^-1."""
-    mirror = sym[k, 80]
-    for i in range(8):
-        j = sym[k, 40 + i]
-        x = p[j]
-        out[i] = sym[k, x]
-        if mirror:
-            out[8 + i] = (sym[k, 48 + i] + 6 - sym[k, 8 + x] - p[8 + j]) % 3
-        else:
-            out[8 + i] = (sym[k, 8 + x] + p[8 + j] + sym[k, 48 + i]) % 3
-    for i in range(12):
-        j = sym[k, 56 + i]
-        x = p[16 + j]
-        out[16 + i] = sym[k, 16 + x]
-        out[28 + i] = sym[k, 28 + x] ^ p[28 + j] ^ sym[k, 68 + i]
-
+# A state is one uint8 row of 40 (cubelab.tables.cubies). Kernels receive few, flat arrays: every
+# array argument costs reference counting on each call, which dominated the first version of
+# these loops.
 
 @njit(cache=True, nogil=True)
 def canonicalize(p, pinv, sym, best):
@@ -199,46 +112,16 @@ def canonicalize(p, pinv, sym, best):
 # ---- kernels: packing a representative ----------------------------------------------------
 
 @njit(cache=True, nogil=True)
-def _rank(perm, offset, n):
-    r = 0
-    for i in range(n):
-        smaller = 0
-        for j in range(i + 1, n):
-            if perm[offset + j] < perm[offset + i]:
-                smaller += 1
-        r = r * (n - i) + smaller
-    return r
-
-
-@njit(cache=True, nogil=True)
-def _unrank(r, n, out, offset, scratch):
-    for base in range(1, n + 1):
-        scratch[n - base] = r % base
-        r //= base
-    for v in range(n):
-        scratch[12 + v] = 0
-    for i in range(n):
-        d = scratch[i]
-        for v in range(n):
-            if scratch[12 + v] == 0:
-                if d == 0:
-                    out[offset + i] = v
-                    scratch[12 + v] = 1
-                    break
-                d -= 1
-
-
-@njit(cache=True, nogil=True)
 def encode(best, a, b):
     """(bucket, key) of a canonical image with its stabiliser counts (a, b)."""
-    bucket = _rank(best, 0, 8)
+    bucket = rank_perm(best, 0, 8)
     twist = 0
     for i in range(7):
         twist = twist * 3 + best[8 + i]
     flip = 0
     for i in range(11):
         flip = flip * 2 + best[28 + i]
-    key = (twist * 479001600 + _rank(best, 16, 12)) * 2048 + flip
+    key = (twist * 479001600 + rank_perm(best, 16, 12)) * 2048 + flip
     stab = max(a, b)
     both = 1 if (a > 0 and b > 0) else 0
     return bucket, np.uint64(key) | (np.uint64(stab) << np.uint64(52)) | \
@@ -246,14 +129,13 @@ def encode(best, a, b):
 
 
 @njit(cache=True, nogil=True)
-def decode(bucket, key, out, scratch):
-    """The representative's row from (bucket, key); the metadata bits are ignored. scratch:
-    int64[12] and uint8[12] workspace as one int64[24]."""
-    _unrank(bucket, 8, out, 0, scratch)
+def decode(bucket, key, out):
+    """The representative's row from (bucket, key); the metadata bits are ignored."""
+    unrank_perm(bucket, out, 0, 8, 0)
     k = np.int64(key & np.uint64((1 << 52) - 1))
     flip = k % 2048
     k //= 2048
-    _unrank(k % 479001600, 12, out, 16, scratch)
+    unrank_perm(k % 479001600, out, 16, 12, 0)
     twist = k // 479001600
     s = 0
     for i in range(6, -1, -1):
@@ -290,14 +172,13 @@ def expand(offsets, keys, start, stop, moves, sym, out_bucket, out_key, counters
     q = np.empty(40, np.uint8)
     qinv = np.empty(40, np.uint8)
     best = np.empty(40, np.uint8)
-    scratch = np.empty(24, np.int64)
     bucket = np.searchsorted(offsets, start, side="right") - 1
     written = 0
     for e in range(start, stop):
         while offsets[bucket + 1] <= e:
             bucket += 1
         key = keys[e]
-        decode(bucket, key, p, scratch)
+        decode(bucket, key, p)
         invert(p, pinv)
         # When p^-1 is a conjugate of p, its neighbours are conjugates of p's.
         sides = 1 if (key >> np.uint64(58)) & np.uint64(1) else 2
@@ -543,8 +424,8 @@ def _expand_batch(current: Level, start: int, stop: int, previous: Level, before
                   ) -> tuple[Level, int, int]:
     """The classes next to current[start:stop], sorted, without repeats and without those of
     `previous` and `before`: (level, neighbours generated, bytes held at the peak)."""
-    sym = symmetry_table()
-    moves = move_table(metric)
+    sym = symmetry_rows()
+    moves = move_rows(metric)
     per_class = 2 * moves.shape[0]
     parts = _split(stop - start, max(1, threads))
     parts = [(start + a, start + b) for a, b in parts]

@@ -12,7 +12,7 @@ from functools import lru_cache
 import numpy as np
 
 from cubelab.cube.pocket import DLB, N_POSITIONS, SOLVER_MOVES, move_state, rotations
-from cubelab.tables.counting import conjugate_into, multiply, symmetry_table
+from cubelab.tables.cubies import conjugate_into, multiply, symmetry_rows
 from cubelab.tables.spec import TableSpec, register
 from cubelab.tables.store import load_or_build
 
@@ -240,7 +240,7 @@ def distribution(metric: str) -> tuple[dict, ...]:
     positions = np.bincount(dist)
     c48 = np.zeros(positions.shape[0], np.int64)
     c96 = np.zeros(positions.shape[0], np.int64)
-    count_classes(dist, symmetry_table(), holding_rows(), c48, c96)
+    count_classes(dist, symmetry_rows(), holding_rows(), c48, c96)
     return tuple({"depth": d, "positions": int(positions[d]), "classes_sym": int(c48[d]),
                   "classes_sym_inv": int(c96[d])} for d in range(positions.shape[0]))
 

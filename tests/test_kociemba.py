@@ -110,7 +110,7 @@ def test_time_limit_stops_and_keeps_the_best(solver):
 
 
 def test_one_direction_still_solves(solver):
-    from cubelab.solvers.kociemba import KociembaSolver
+    from cubelab.solvers.kociemba.solver import KociembaSolver
     one = KociembaSolver(directions=1)
     state = random_state(21)
     result = one.solve(state)
@@ -140,7 +140,7 @@ def test_a_stopped_search_resumes_without_losing_leaves(solver):
 
 
 def test_two_threads_share_the_limit_and_stop_together():
-    from cubelab.solvers.kociemba import KociembaSolver
+    from cubelab.solvers.kociemba.solver import KociembaSolver
     two = KociembaSolver(threads=2)
     state = random_state(17)
     seen = []

@@ -7,15 +7,20 @@ from cubelab.cube.moves import FACE_MOVES, apply_moves, move_state
 from cubelab.cube.random_states import random_state
 from cubelab.cube.symmetry import conjugate
 from cubelab.cube.state import CubeState
-from cubelab.tables.kociemba_coords import PHASE2_MOVES
-from cubelab.tables.kociemba_tables import phase1_coordinates, phase2_coordinates
+from cubelab.tables.kociemba.specs import (
+    PHASE2_MOVES, TABLE_SPECS, KociembaTables, phase1_coordinates, phase2_coordinates,
+)
+from cubelab.tables import udsym
 from cubelab.tables.store import load_or_build
+
+SPEC_OF = dict(zip(KociembaTables._fields, TABLE_SPECS), corner_rep=udsym.CORNER_REP)
 
 STATES = [random_state(seed) for seed in range(12)]
 
 
 def table(name):
-    return load_or_build(f"kociemba.{name}")
+    """A table by its KociembaTables field name (some are shared ones: moves.*, udsym.*)."""
+    return load_or_build(SPEC_OF.get(name) or f"kociemba.{name}")
 
 
 def phase2_state(seed):
@@ -83,9 +88,9 @@ def test_symmetry_classes_map_to_their_representatives():
 
 
 def _flipslice_state(raw):
-    from cubelab.tables.kociemba_coords import binomials, set_flip, set_slice_sorted
+    from cubelab.tables.ranks import BINOM, set_flip, set_slice_sorted
     ep, eo = np.empty(12, np.int64), np.empty(12, np.int64)
-    set_slice_sorted((raw // 2048) * 24, ep, binomials())
+    set_slice_sorted((raw // 2048) * 24, ep, BINOM)
     set_flip(raw % 2048, eo)
     return CubeState(range(8), [0] * 8, ep, eo)
 

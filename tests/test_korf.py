@@ -12,7 +12,7 @@ from cubelab.cube.moves import FACE_MOVES, alg_state, apply_moves, move_state, r
 from cubelab.cube.random_states import random_state
 from cubelab.cube.state import CubeState
 from cubelab.solvers import get_solver
-from cubelab.solvers.korf import KorfSolver
+from cubelab.solvers.korf.solver import KorfSolver
 from cubelab.solvers.protocol import (
     BOUND, LOWER_BOUND, NODES, SolverError, new_cancel, new_counters,
 )
@@ -136,7 +136,7 @@ def test_time_limit_returns_the_bound_it_proved(solver):
 
 def test_time_limit_falls_back_on_the_two_phase_solution(solver, monkeypatch):
     from cubelab.cube.notation import invert_moves
-    from cubelab.solvers import korf
+    from cubelab.solvers.korf import solver as korf
     from cubelab.solvers.protocol import SolveResult
     # 22 turns, no face twice in a row: far beyond what the thin test tables solve in 0.5 s
     rng = np.random.default_rng(5)

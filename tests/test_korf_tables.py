@@ -12,8 +12,9 @@ from cubelab.cube.moves import FACE_MOVES, alg_state, move_state
 from cubelab.cube.random_states import random_state
 from cubelab.cube.state import CubeState
 from cubelab.cube.symmetry import conjugate
-from cubelab.tables import korf_coords as kc
-from cubelab.tables import korf_tables as kt
+from cubelab.tables.korf import coords as kc
+from cubelab.tables.korf import specs as kt
+from cubelab.tables import udsym
 from cubelab.tables.packed import get2, get4, unpack4
 
 seeds = st.integers(0, 2**32 - 1)
@@ -46,18 +47,8 @@ def test_sizes_spelt_out_in_the_registry_module_match_the_coordinates():
     assert kt.N_CORNERS == kc.N_CORNERS == 88_179_840
     assert kt.N_EDGE6 == kc.N_EDGE6 == 42_577_920
     assert kt.PHASE_CLASSES == kc.sym_tables().n_classes
-    from cubelab.tables.korf_phase import n_bytes
+    from cubelab.tables.korf.slicephase import n_bytes
     assert kt.PHASE_BYTES == n_bytes()
-
-
-@given(st.integers(1, 12), st.data())
-def test_placement_rank_round_trips(n, data):
-    k = data.draw(st.integers(1, n))
-    r = data.draw(st.integers(0, int(np.prod(range(n - k + 1, n + 1))) - 1))
-    pos = np.empty(k, np.int64)
-    kc.unrank_placement(r, k, n, pos)
-    assert len(set(pos.tolist())) == k and all(0 <= p < n for p in pos)
-    assert kc.rank_placement(pos, k, n) == r
 
 
 @settings(max_examples=30)
@@ -109,7 +100,7 @@ def test_axis_symmetries_carry_each_axis_onto_ud():
             assert maps[axis, 3 * face + amount] // 3 in (0, 3)
     # the axis coordinates are those of the conjugated state
     s = alg_state("R U F' L2 D B'")
-    for k, coords in zip(kc.axis_symmetries(), kc.axis_phase_coords(s)):
+    for k, coords in zip(udsym.axis_symmetries(), kc.axis_phase_coords(s)):
         assert coords == kc.phase_coords(conjugate(s, k))
 
 
@@ -144,7 +135,7 @@ def test_edge_databases_match_breadth_first_search(ball3, first):
 
 
 def _build(kind, depth, first=0):
-    from cubelab.tables import korf_pdb
+    from cubelab.tables.korf import pdb as korf_pdb
     if kind == "corners":
         return korf_pdb.build_corners(None, depth)
     return korf_pdb.build_edges(first, None, depth)
@@ -152,12 +143,12 @@ def _build(kind, depth, first=0):
 
 @pytest.fixture(scope="module")
 def phase4():
-    from cubelab.tables.korf_phase import build_phase
+    from cubelab.tables.korf.slicephase import build_phase
     return build_phase(None, 4)
 
 
 def _phase_value(table, s):
-    from cubelab.tables.korf_phase import phase_entry
+    from cubelab.tables.korf.slicephase import phase_entry
     sym = kc.sym_tables()
     ss, f, t = kc.phase_coords(s)
     return get2(table, phase_entry(ss, f, t, sym.ss_cls, sym.ss_sym, sym.ss_fmask, sym.flip_conj,
@@ -181,8 +172,8 @@ def test_phase_table_matches_breadth_first_search(phase4, ball3):
 
 
 def test_exact_distances_are_read_back_from_the_mod_3_table(phase4, ball3):
-    from cubelab.solvers.korf_search import phase_distance
-    from cubelab.tables.korf_phase import solved_coords
+    from cubelab.solvers.korf.strong import phase_distance
+    from cubelab.tables.korf.slicephase import solved_coords
     table, _ = phase4
     sym, mt = kc.sym_tables(), kc.move_tables()
     best = _first_reached(ball3, kc.phase_coords)
@@ -201,7 +192,7 @@ def test_exact_distances_are_read_back_from_the_mod_3_table(phase4, ball3):
 
 def test_backward_levels_agree_with_forward_levels():
     """Each kernel pair, one level deeper than a forward-built table, on a few rows."""
-    from cubelab.tables import korf_pdb
+    from cubelab.tables.korf import pdb as korf_pdb
     mt = kc.move_tables()
     cancel = np.zeros(1, np.int32)
     table, _ = korf_pdb.build_edges(0, None, 4)
@@ -229,7 +220,7 @@ def test_backward_levels_agree_with_forward_levels():
 
 
 def test_phase_backward_level_agrees_with_forward_level(phase4):
-    from cubelab.tables import korf_phase as kp
+    from cubelab.tables.korf import slicephase as kp
     table, _ = phase4
     table = table.copy()
     sym, mt = kc.sym_tables(), kc.move_tables()
@@ -265,16 +256,17 @@ def test_table_sets_name_their_tables():
 
 
 def test_corner_database_on_symmetry_representatives_reads_the_same(ball3):
-    from cubelab.tables.korf_pdb import build_corners, reduce_corners
+    from cubelab.tables.korf.pdb import build_corners, reduce_corners
     raw, _ = build_corners(None, 4)
     reduced = reduce_corners(raw)
     cst, sym = kc.corner_sym_tables(), kc.sym_tables()
+    conj = udsym.corner_perm_conjugation()
     assert cst.n_classes == 2768
     states = list(ball3)[::5] + [random_state(seed) for seed in range(50)]
     for s in states:
         c = kc.corner_coord(s)
         p, t = divmod(c, 2187)
-        k = cst.cp_sym[p]
-        entry = int(cst.cp_cls[p]) * 2187 + int(sym.twist_conj[k, t])
+        cls, k = divmod(int(cst.cp_info[p]), 16)
+        entry = cls * 2187 + int(sym.twist_conj[k, t])
         assert get4(reduced, entry) == get4(raw, c)
-        assert cst.cperm_conj[p, k] == cst.rep[cst.cp_cls[p]]
+        assert conj[p, k] == cst.rep[cls]

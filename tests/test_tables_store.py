@@ -419,33 +419,31 @@ def test_clear_stray_files(tables):
     assert sorted(os.listdir(d)) == ["test.squares.npt"]
 
 
-# ---- the generic builders through the store -----------------------------------------------
+# ---- the breadth-first driver through the store --------------------------------------------
 
-def _slice_table(ctx):
-    from cubelab.tables.coords import SLICE_SORTED
-    from cubelab.tables.pruning import Factor, distance_table
-    factor = Factor.of(SLICE_SORTED)
-    return distance_table([factor], counters=ctx.counters, cancel=ctx.cancel)
+def _twist_distances(ctx):
+    from cubelab.tables.bfs import pair_distances
+    from cubelab.tables.movetables import _build_twist
+    twist_move = _build_twist(ctx)
+    return pair_distances(twist_move, np.zeros((1, 18), np.int64), [0], ctx)
 
 
-def test_generic_builder_through_the_store(tables):
-    from cubelab.tables.coords import SLICE_SORTED
-    from cubelab.tables.packed import unpack4
-    s = TableSpec("test.slice_sorted", "test", {"coord": SLICE_SORTED.params}, _slice_table)
+def test_the_bfs_driver_builds_through_the_store_with_progress(tables):
+    s = TableSpec("test.twist_distance", "test", {}, _twist_distances)
     seen = []
     a = load_or_build(s, progress=lambda d, t: seen.append((d, t)))
-    assert seen[-1] == (SLICE_SORTED.size, SLICE_SORTED.size)
-    assert unpack4(a, SLICE_SORTED.size)[0] == 0 and verify_table(s) is None
+    assert seen[-1] == (2187, 2187)
+    # twist alone: 0 moves for 1 value, at most 6 moves for any (Kociemba's figures)
+    assert a[0] == 0 and a.max() == 6 and verify_table(s) is None
 
 
-def test_cancelling_a_generic_builder(tables):
-    from cubelab.tables.coords import SLICE_SORTED
+def test_cancelling_the_bfs_driver(tables):
     cancel = np.zeros(1, np.int32)
 
     def stop_on_first_report(done, total):
         cancel[0] = 1
 
-    s = TableSpec("test.slice_sorted", "test", {"coord": SLICE_SORTED.params}, _slice_table)
+    s = TableSpec("test.twist_distance", "test", {}, _twist_distances)
     with pytest.raises(BuildCancelled):
         load_or_build(s, cancel=cancel, progress=stop_on_first_report)
     assert _debris(tables) == []

@@ -1,12 +1,5 @@
 """The IDA* kernel of the strong table set: corners, then the exact-slice phase table along the
-three axes, searched in several interleaved depth-first lanes.
-
-A probe of the 884 MB phase table misses every cache, and the heuristic prunes so well that a
-node rarely has more than one or two surviving children: one depth-first search would wait on
-memory at every node. So each thread runs LANES independent depth-first searches (each on its
-own start nodes) in turn, one stage of one node expansion at a time: a stage computes the table
-entries its children need and prefetches them, and the lane's next stage (a round later, after
-the other lanes had their turn) finds them in the cache.
+three axes, searched in interleaved depth-first lanes (lanes.py says why and how).
 
 Stages of a node expansion: (select) pick the next node depth first and compute its children's
 corner and U-D entries; (probed) keep the children both allow, compute their R-L and F-B
@@ -26,16 +19,22 @@ import numpy as np
 import cubelab.tables  # noqa: F401  (numba cache location, before numba)
 from numba import njit
 
-from cubelab.tables.korf_coords import N_TWIST
-from cubelab.tables.korf_phase import ROW
-from cubelab.tables.packed import UNKNOWN4, get2, get4
+from cubelab.tables.korf.slicephase import ROW, phase_entry
+from cubelab.tables.memory import prefetch
+from cubelab.tables.packed import UNKNOWN2, UNKNOWN4, get2, get4
+from cubelab.tables.ranks import N_TWIST
 
-from .korf_prefetch import prefetch
-from .korf_search import MAX_DEPTH, PUBLISH_EVERY, S_AXIS, S_CP, S_LEN
+from .lanes import (
+    IDLE, LANES, MAX_DEPTH, NEED_START, PUBLISH_EVERY, SELECT, advance, begin, descend,
+    last_face, load_start, new_lanes, solved,
+)
 
-LANES = 8
-"""Depth-first searches interleaved in one thread."""
-IDLE, SELECT, PROBED, SIDES = -1, 0, 1, 2
+PROBED, SIDES = 1, 2
+# Node row: corner permutation, then (sorted slice, flip, twist, distance) for each of the
+# three axes.
+S_CP = 0
+S_AXIS = 1          # axis a occupies S_AXIS + 4a .. S_AXIS + 4a + 3
+S_LEN = 13
 
 
 def pack_ss_info(ss_cls, ss_sym, ss_fmask) -> np.ndarray:
@@ -44,9 +43,45 @@ def pack_ss_info(ss_cls, ss_sym, ss_fmask) -> np.ndarray:
     return info.astype(np.int32)
 
 
-def pack_cp_info(cp_cls, cp_sym) -> np.ndarray:
-    """One int32 per corner permutation: class << 4 | symmetry."""
-    return ((cp_cls.astype(np.int64) << 4) | cp_sym).astype(np.int32)
+@njit(cache=True, nogil=True)
+def phase_distance(ptab, ss, f, t, unknown_depth, ss_cls, ss_sym, ss_fmask, flip_conj,
+                   twist_conj, sslice_move, flip_move, twist_move, solved_ss):
+    """Exact distance of a phase coordinate from the mod-3 table, by walking down to depth 0:
+    a neighbour whose entry is one less (mod 3) is one move closer."""
+    v = get2(ptab, phase_entry(ss, f, t, ss_cls, ss_sym, ss_fmask, flip_conj, twist_conj))
+    if v == UNKNOWN2:
+        return unknown_depth
+    d = 0
+    while not (ss == solved_ss and f == 0 and t == 0):
+        want = (v + 2) % 3
+        for m in range(18):
+            ss1 = sslice_move[ss, m]
+            f1 = flip_move[f, m]
+            t1 = twist_move[t, m]
+            if get2(ptab, phase_entry(ss1, f1, t1, ss_cls, ss_sym, ss_fmask, flip_conj,
+                                      twist_conj)) == want:
+                ss, f, t, v = ss1, f1, t1, want
+                break
+        d += 1
+        if d > MAX_DEPTH:
+            return -1   # the table is damaged: the caller refuses to search with it
+    return d
+
+
+@njit(cache=True, nogil=True)
+def strong_child(state, m, out, cperm_move, twist_move, sslice_move, flip_move, axmove, ptab,
+                 dec, ss_cls, ss_sym, ss_fmask, flip_conj, twist_conj):
+    """The child after move m, every coordinate and distance computed (no pruning)."""
+    out[S_CP] = cperm_move[state[S_CP], m]
+    for a in range(3):
+        b = S_AXIS + 4 * a
+        ma = axmove[a, m]
+        out[b] = sslice_move[state[b], ma]
+        out[b + 1] = flip_move[state[b + 1], ma]
+        out[b + 2] = twist_move[state[b + 2], ma]
+        j = phase_entry(out[b], out[b + 1], out[b + 2], ss_cls, ss_sym, ss_fmask, flip_conj,
+                        twist_conj)
+        out[b + 3] = dec[state[b + 3], get2(ptab, j)]
 
 
 @njit(cache=True, nogil=True, inline="always")
@@ -78,17 +113,7 @@ def strong_search(items, paths, i0, i1, g0, bound, move_lists, n_moves, cperm_mo
     """Search below items[i0:i1] (nodes at depth g0) for a solution of exactly `bound` moves.
     Returns (found, nodes)."""
     nl = LANES
-    # D[l, g]: the nodes at depth g waiting in lane l (D[l, g0, 0] is its start node)
-    D = np.empty((nl, MAX_DEPTH + 1, 18, S_LEN), np.int64)
-    dmove = np.empty((nl, MAX_DEPTH + 1, 18), np.int64)
-    kidx = np.zeros((nl, MAX_DEPTH + 1, 18), np.int64)   # rows of D[l, g] still to search
-    nk = np.zeros((nl, MAX_DEPTH + 1), np.int64)
-    ki = np.zeros((nl, MAX_DEPTH + 1), np.int64)
-    path = np.empty((nl, MAX_DEPTH + 1), np.int64)
-    depth = np.full(nl, g0 - 1, np.int64)   # depth of the node in expansion (< g0: needs a start)
-    cur = np.zeros(nl, np.int64)            # its index in D[l, depth]
-    stage = np.zeros(nl, np.int64)
-    cnt = np.zeros(nl, np.int64)            # candidates held in sc
+    D, dmove, kidx, nk, ki, path, depth, cur, stage, cnt = new_lanes(S_LEN, g0)
     sc = np.empty((nl, 8, 18), np.int64)
     next_item = i0
     active = nl
@@ -101,43 +126,26 @@ def strong_search(items, paths, i0, i1, g0, bound, move_lists, n_moves, cperm_mo
                 continue
             if st == SELECT:
                 while True:
-                    g = depth[l]
-                    if g < g0:
+                    g, j = advance(l, g0, depth, nk, ki, kidx, path, dmove)
+                    if g == NEED_START:
                         if next_item >= i1:
                             stage[l] = IDLE
                             active -= 1
                             break
-                        it = next_item
+                        load_start(l, next_item, items, paths, D, path, g0, S_LEN)
                         next_item += 1
-                        for k in range(S_LEN):
-                            D[l, g0, 0, k] = items[it, k]
-                        for k in range(g0):
-                            path[l, k] = paths[it, k]
                         if g0 + start_h(D[l, g0, 0], csym, cp_info, twist_conj,
-                                        corner_unknown) > bound:
-                            continue
-                        depth[l] = g0
-                        nk[l, g0] = 1
-                        ki[l, g0] = 0
-                        kidx[l, g0, 0] = 0
+                                        corner_unknown) <= bound:
+                            begin(l, g0, depth, nk, ki, kidx)
                         continue
-                    if ki[l, g] >= nk[l, g]:
-                        depth[l] = g - 1
-                        continue
-                    j = kidx[l, g, ki[l, g]]
-                    ki[l, g] += 1
-                    if g > g0:
-                        path[l, g - 1] = dmove[l, g, j]
                     if g == bound:
                         # within the bound at depth `bound`: every lower bound is 0, so the
                         # corners and the three exact slices (all edges) are solved
-                        for k in range(bound):
-                            sol[k] = path[l, k]
-                        stop[0] = 1
+                        solved(l, bound, path, sol, stop)
                         live[slot] += nodes - published
                         return 1, nodes
                     cur[l] = j
-                    last = path[l, g - 1] // 3 + 1 if g > 0 else 0
+                    last = last_face(l, g, path)
                     nm = n_moves[last]
                     pcp = D[l, g, j, S_CP]
                     ptw = D[l, g, j, S_AXIS + 2]
@@ -214,9 +222,7 @@ def strong_search(items, paths, i0, i1, g0, bound, move_lists, n_moves, cperm_mo
                     D[l, g + 1, i, S_AXIS + 11] = d2
                     kidx[l, g + 1, w] = i
                     w += keep
-                nk[l, g + 1] = w
-                ki[l, g + 1] = 0
-                depth[l] = g + 1
+                descend(l, g, w, depth, nk, ki)
                 stage[l] = SELECT
         if nodes - published >= PUBLISH_EVERY:
             live[slot] += nodes - published

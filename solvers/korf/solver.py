@@ -18,11 +18,13 @@ import numpy as np
 
 from cubelab.cube.moves import FACE_MOVES
 from cubelab.cube.state import CubeState
+from cubelab.tables.cubies import canonical_successors
 
-from .protocol import (
+from ..protocol import (
     BEST, BOUND, LOWER_BOUND, NODES, PHASE, Deadline, Solution, SolveResult,
     SolverError, check_solvable, missing_tables, new_cancel, new_counters, verify,
 )
+from .lanes import LANES
 
 SPLIT_DEPTH = 3
 """Start nodes for the two threads: 3,240 nodes three moves below the root."""
@@ -62,7 +64,7 @@ class KorfSolver:
         """threads: search threads; table_depth: build the tables only that deep (tests);
         fallback: ask the two-phase solver when a time limit stops the search; split_from: the
         first bound searched below the root by all threads."""
-        from cubelab.tables.korf_tables import table_set
+        from cubelab.tables.korf.specs import table_set
         self.table_set = table_set(tables, table_depth)   # raises ValueError on a bad name
         self.tables = tables
         self.threads = max(1, int(threads))
@@ -74,7 +76,7 @@ class KorfSolver:
 
     # ---- tables -----------------------------------------------------------------------------
     def table_specs(self) -> tuple:
-        return self.table_set.specs
+        return self.table_set.all_specs
 
     def missing_tables(self) -> list:
         return [] if self._prepared is not None else missing_tables(self.table_specs())
@@ -137,7 +139,7 @@ class KorfSolver:
 
     def _add_fallback(self, result, state, seconds, counters, cancel, on_solution, start):
         """A not-proven-optimal solution from the two-phase solver, in the time kept for it."""
-        from . import get_solver
+        from .. import get_solver
         counters[PHASE] = 1
         try:
             if self._two_phase is None:
@@ -161,7 +163,7 @@ class KorfSolver:
 
     def start_nodes(self, root: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """The nodes SPLIT_DEPTH moves below root, and the moves that reach them."""
-        from .korf_search import expand_items
+        from .lanes import expand_items
         return expand_items(root, SPLIT_DEPTH, self._prepared.child)
 
     def heuristic(self, state: CubeState) -> int:
@@ -273,73 +275,74 @@ class _Run:
 # ---- preparing the table sets ----------------------------------------------------------------
 
 def _prepare_strong(arrays, max_depth) -> _Prepared:
-    from cubelab.tables.korf_coords import (
+    from cubelab.tables.korf.coords import (
         axis_move_maps, axis_phase_coords, corner_sym_tables, cperm_of, move_tables, sym_tables,
     )
-    from cubelab.tables.korf_memory import hugepage_copy
-    from cubelab.tables.korf_pdb import reduce_corners
-    from cubelab.tables.korf_phase import solved_coords
-    from . import korf_search as ks
-    from . import korf_strong as kst
+    from cubelab.tables.korf.pdb import reduce_corners
+    from cubelab.tables.korf.slicephase import solved_coords
+    from cubelab.tables.memory import resident
+    from . import strong as kst
+    from .lanes import mod3_decoder
     ptab, ctab = arrays
-    ptab = hugepage_copy(ptab)
+    ptab = resident(ptab)
     csym = reduce_corners(ctab)
     mt, st, cst = move_tables(), sym_tables(), corner_sym_tables()
     unknown = 99 if max_depth is None else max_depth + 1
-    dec = ks.mod3_decoder(unknown)
+    dec = mod3_decoder(unknown)
     axmove = axis_move_maps()
     solved_ss = solved_coords()[0]
-    lists, counts = ks.move_lists()
-    cp_info = kst.pack_cp_info(cst.cp_cls, cst.cp_sym)
+    lists, counts = canonical_successors()
+    cp_info = cst.cp_info
     ss_info = kst.pack_ss_info(st.ss_cls, st.ss_sym, st.ss_fmask)
     args = (lists, counts, mt.cperm, mt.twist, mt.sslice, mt.flip, axmove, csym, cp_info, unknown,
             ptab, dec, ss_info, st.flip_conj, st.twist_conj)
 
     def root(state: CubeState) -> np.ndarray:
-        node = np.empty(ks.S_LEN, np.int64)
-        node[ks.S_CP] = cperm_of(np.asarray(state.cp, np.int64))
+        node = np.empty(kst.S_LEN, np.int64)
+        node[kst.S_CP] = cperm_of(state.cp)
         for a, (ss, f, t) in enumerate(axis_phase_coords(state)):
-            d = ks.phase_distance(ptab, ss, f, t, unknown, st.ss_cls, st.ss_sym, st.ss_fmask,
-                                  st.flip_conj, st.twist_conj, mt.sslice, mt.flip, mt.twist,
-                                  solved_ss)
+            d = kst.phase_distance(ptab, ss, f, t, unknown, st.ss_cls, st.ss_sym, st.ss_fmask,
+                                   st.flip_conj, st.twist_conj, mt.sslice, mt.flip, mt.twist,
+                                   solved_ss)
             if d < 0:
                 raise SolverError("the Korf phase table is inconsistent: rebuild it "
                                   "(cubelab tables clear)")
-            node[ks.S_AXIS + 4 * a: ks.S_AXIS + 4 * a + 4] = (ss, f, t, d)
+            node[kst.S_AXIS + 4 * a: kst.S_AXIS + 4 * a + 4] = (ss, f, t, d)
         return node
 
     def child(node, m, out):
-        ks.strong_child(node, m, out, mt.cperm, mt.twist, mt.sslice, mt.flip, axmove, ptab, dec,
-                        st.ss_cls, st.ss_sym, st.ss_fmask, st.flip_conj, st.twist_conj)
+        kst.strong_child(node, m, out, mt.cperm, mt.twist, mt.sslice, mt.flip, axmove, ptab, dec,
+                         st.ss_cls, st.ss_sym, st.ss_fmask, st.flip_conj, st.twist_conj)
 
     return _Prepared("strong", kst.strong_search, args, root, child,
                      lambda node: kst.start_h(node, csym, cp_info, st.twist_conj, unknown),
-                     unknown, kst.LANES)
+                     unknown, LANES)
 
 
 def _prepare_korf1997(arrays, max_depth) -> _Prepared:
-    from cubelab.tables.korf_coords import cperm_of, edge_cubies, move_tables, twist_of
-    from cubelab.tables.korf_memory import hugepage_copy
-    from . import korf_search as ks
-    ctab, etab_a, etab_b = (hugepage_copy(a) for a in arrays)
+    from cubelab.tables.korf.coords import cperm_of, edge_cubies, move_tables
+    from cubelab.tables.memory import resident
+    from cubelab.tables.ranks import twist_of
+    from . import korf1997 as k97
+    ctab, etab_a, etab_b = (resident(a) for a in arrays)
     mt = move_tables()
     unknown = 99 if max_depth is None else max_depth + 1
-    lists, counts = ks.move_lists()
+    lists, counts = canonical_successors()
     args = (lists, counts, mt.cperm, mt.twist, mt.edge_cubie, ctab, etab_a, etab_b, unknown)
 
     def root(state: CubeState) -> np.ndarray:
-        node = np.empty(ks.K_LEN, np.int64)
-        node[ks.K_CP] = cperm_of(np.asarray(state.cp, np.int64))
-        node[ks.K_TW] = twist_of(np.asarray(state.co, np.int64))
-        node[ks.K_EDGE:] = edge_cubies(state)
+        node = np.empty(k97.K_LEN, np.int64)
+        node[k97.K_CP] = cperm_of(state.cp)
+        node[k97.K_TW] = twist_of(np.asarray(state.co, np.int64))
+        node[k97.K_EDGE:] = edge_cubies(state)
         return node
 
     def child(node, m, out):
-        ks.korf_child(node, m, out, mt.cperm, mt.twist, mt.edge_cubie)
+        k97.korf_child(node, m, out, mt.cperm, mt.twist, mt.edge_cubie)
 
-    return _Prepared("korf1997", ks.korf_search, args, root, child,
-                     lambda node: ks.korf_h(node, ctab, etab_a, etab_b, unknown), unknown,
-                     ks.LANES)
+    return _Prepared("korf1997", k97.korf_search, args, root, child,
+                     lambda node: k97.korf_h(node, ctab, etab_a, etab_b, unknown), unknown,
+                     LANES)
 
 
 def _warm_up(p: _Prepared) -> None:
@@ -353,7 +356,7 @@ def _warm_up(p: _Prepared) -> None:
 def _two_phase_ready() -> bool:
     """Whether the two-phase solver is installed and its tables are at hand (building them
     could take far longer than the time the fallback gets)."""
-    from . import get_solver, solver_names
+    from .. import get_solver, solver_names
     if "kociemba" not in solver_names():
         return False
     try:

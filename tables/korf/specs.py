@@ -9,11 +9,17 @@ from functools import lru_cache
 
 import numpy as np
 
-from .spec import TableSpec, register
-from .store import load_or_build
+from .. import movetables, udsym
+from ..spec import TableSpec, register
+from ..store import load_or_build
 
 FORMAT = 1
 """Bump when a builder's output changes for the same parameters."""
+PHASE_FORMAT = 2
+"""The phase table's own format: 2 since it is indexed by the shared sorted-slice coordinate."""
+SHARED_SPECS = (movetables.TWIST, movetables.FLIP, movetables.CORNER_PERM,
+                movetables.SLICE_SORTED, udsym.TWIST_CONJ, udsym.CORNER_CLASS, udsym.CORNER_REP)
+"""The shared move and symmetry tables both sets read besides their own."""
 
 KORF1997 = "korf1997"
 STRONG = "strong"
@@ -42,7 +48,7 @@ def _log_stats(ctx, stats) -> None:
 def corner_spec(max_depth: int | None = None) -> TableSpec:
     """All 8 corners, 88,179,840 entries; max_depth truncates it (tests use small ones)."""
     def build(ctx):
-        from .korf_pdb import build_corners
+        from .pdb import build_corners
         table, stats = build_corners(ctx, max_depth)
         _log_stats(ctx, stats)
         return table
@@ -62,7 +68,7 @@ def edge_spec(first: int, max_depth: int | None = None) -> TableSpec:
     label = "a" if first == 0 else "b"
 
     def build(ctx):
-        from .korf_pdb import build_edges
+        from .pdb import build_edges
         table, stats = build_edges(first, ctx, max_depth)
         _log_stats(ctx, stats)
         return table
@@ -79,14 +85,14 @@ def edge_spec(first: int, max_depth: int | None = None) -> TableSpec:
 def phase_spec(max_depth: int | None = None) -> TableSpec:
     """The exact-slice phase table (788 slice classes x 2,048 flips x 2,187 twists, mod 3)."""
     def build(ctx):
-        from .korf_phase import build_phase
+        from .slicephase import build_phase
         table, stats = build_phase(ctx, max_depth)
         _log_stats(ctx, stats)
         return table
 
     return register(TableSpec(
         name="korf.phase" + _suffix(max_depth), solver="korf",
-        params={"format": FORMAT, "row": PHASE_ROW, "symmetries": 16, "bits": 2, "mod": 3,
+        params={"format": PHASE_FORMAT, "row": PHASE_ROW, "symmetries": 16, "bits": 2, "mod": 3,
                 "max_depth": max_depth},
         build=build, expected_bytes=PHASE_BYTES,
         description="Korf strong: flip x exact slice x twist, 16 symmetries, 3 axes, mod 3"))
@@ -101,12 +107,20 @@ class TableSet:
     max_depth: int | None = None
 
     def load(self, progress=None, cancel=None, log=None) -> tuple[np.ndarray, ...]:
+        """The set's own databases, in order (the shared tables are loaded too, first)."""
+        for s in SHARED_SPECS:
+            load_or_build(s, progress=progress, cancel=cancel, log=log)
         return tuple(load_or_build(s, progress=progress, cancel=cancel, log=log)
                      for s in self.specs)
 
     @property
+    def all_specs(self) -> tuple[TableSpec, ...]:
+        """Every table a search with this set needs."""
+        return SHARED_SPECS + self.specs
+
+    @property
     def expected_bytes(self) -> int:
-        return sum(s.expected_bytes or 0 for s in self.specs)
+        return sum(s.expected_bytes or 0 for s in self.all_specs)
 
 
 def table_set(name: str = DEFAULT_SET, max_depth: int | None = None) -> TableSet:

@@ -1,11 +1,20 @@
-"""The level-by-level breadth-first driver shared by Korf's pattern-database builders.
+"""Distance tables by breadth-first search: the one level-by-level driver every table builder
+uses, and the generic kernels for exact byte tables over pairs of coordinates.
 
 Each level is done forwards (expand the entries at depth d, mark their unknown neighbours) while
-the frontier is small, and backwards (each unknown entry looks for a neighbour at depth d) once
-most of the table is still unknown but the frontier is large. Backward levels write only the
-entries of their own chunk, so two threads share them safely; forward levels write anywhere and
-run on one thread. Kernels receive a chunk [lo, hi) of "rows" (whatever unit keeps the packed
-bytes of different chunks apart) and return how many entries they set.
+that is cheaper, and backwards (each unknown entry looks for a neighbour at depth d) once most of
+the table is still unknown but the frontier is large: the choice compares the two costs
+(`_backward_is_cheaper`), the same rule for every table. Backward levels write only the entries
+of their own chunk, so threads share them safely; forward levels write anywhere, so they run on
+one thread unless the kernel splits the table into parts that never share a byte. Kernels
+receive a chunk [lo, hi) of "rows" (whatever unit keeps the packed bytes of different chunks
+apart: with 2 or 4 bits an entry, rows must hold a whole number of bytes) and return how many
+entries they set. A backward level needs moves closed under inverse (every face-turn set of the
+solvers is).
+
+Storage of distances (packed.py): exact bytes (255 = unknown), 4 bits (15 = unknown or beyond
+the depth built), or 2 bits holding the distance mod 3 (3 = unknown), which a search decodes
+from its parent's exact distance since one move changes a distance by at most one.
 """
 
 from __future__ import annotations
@@ -14,6 +23,11 @@ import threading
 import time
 from dataclasses import dataclass, field
 from typing import Callable
+
+import numpy as np
+
+import cubelab.tables  # noqa: F401  (numba cache location, before numba)
+from numba import njit
 
 
 # Choosing a level's direction: a forward level probes 18 neighbours of each frontier entry; a
@@ -122,7 +136,82 @@ def run_levels(ctx, *, n_rows: int, total: int, initial: int, chunk_rows: int,
         stats.counts.append(done[0])
         filled += done[0]
         d += 1
-        if ctx is not None:
+        if ctx is not None and total >= LOG_LEVELS_FROM:
             ctx.log(f"  depth {d}: {done[0]:,} entries ({stats.modes[-1]}, "
                     f"{stats.seconds[-1]:.1f} s)")
     return stats
+
+
+LOG_LEVELS_FROM = 10_000_000
+"""Tables this big say how each level went (small ones take a moment and say nothing)."""
+
+
+# ---- exact byte tables over a pair of coordinates ---------------------------------------------
+# entry a * size_b + b, one byte each (255 = unknown); move k sends a to move_a[a, k] and b to
+# move_b[b, k] (the two tables have the same columns). A row is one value of a.
+
+UNKNOWN8 = 255
+_CHECK_EVERY = 256
+
+
+@njit(cache=True, nogil=True)
+def pair_forward(dist, d, lo, hi, move_a, move_b, cancel):
+    size_b = move_b.shape[0]
+    nm = move_a.shape[1]
+    n = 0
+    for a in range(lo, hi):
+        if (a & (_CHECK_EVERY - 1)) == 0 and cancel[0]:
+            break
+        base = a * size_b
+        for b in range(size_b):
+            if dist[base + b] != d:
+                continue
+            for k in range(nm):
+                j = move_a[a, k] * size_b + move_b[b, k]
+                if dist[j] == UNKNOWN8:
+                    dist[j] = d + 1
+                    n += 1
+    return n
+
+
+@njit(cache=True, nogil=True)
+def pair_backward(dist, d, lo, hi, move_a, move_b, cancel):
+    size_b = move_b.shape[0]
+    nm = move_a.shape[1]
+    n = 0
+    for a in range(lo, hi):
+        if (a & (_CHECK_EVERY - 1)) == 0 and cancel[0]:
+            break
+        base = a * size_b
+        for b in range(size_b):
+            if dist[base + b] != UNKNOWN8:
+                continue
+            for k in range(nm):
+                if dist[move_a[a, k] * size_b + move_b[b, k]] == d:
+                    dist[base + b] = d + 1
+                    n += 1
+                    break
+    return n
+
+
+def pair_distances(move_a: np.ndarray, move_b: np.ndarray, goals, ctx=None,
+                   threads: int = 2) -> np.ndarray:
+    """Exact distances (uint8, 255 = never reached) over a * size_b + b from the goal entries,
+    moves acting through the two move tables (same columns). ctx: a store BuildContext or None."""
+    if move_a.shape[1] != move_b.shape[1]:
+        raise ValueError("the two move tables need the same moves (columns)")
+    move_a = np.ascontiguousarray(move_a, dtype=np.int64)
+    move_b = np.ascontiguousarray(move_b, dtype=np.int64)
+    size_a, size_b = move_a.shape[0], move_b.shape[0]
+    dist = np.full(size_a * size_b, UNKNOWN8, np.uint8)
+    goals = np.unique(np.asarray(goals, dtype=np.int64).reshape(-1))
+    dist[goals] = 0
+    cancel = ctx.cancel if ctx is not None else np.zeros(1, np.int32)
+    chunk = max(1, (1 << 16) // size_b)
+    run_levels(ctx, n_rows=size_a, total=dist.size, initial=len(goals), chunk_rows=chunk,
+               threads=threads,
+               forward=lambda d, lo, hi, part: pair_forward(dist, d, lo, hi, move_a, move_b,
+                                                            cancel),
+               backward=lambda d, lo, hi: pair_backward(dist, d, lo, hi, move_a, move_b,
+                                                        cancel))
+    return dist

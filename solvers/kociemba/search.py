@@ -19,10 +19,10 @@ import numpy as np
 import cubelab.tables  # noqa: F401  (numba cache location, before numba)
 from numba import njit
 
-from cubelab.tables.kociemba_coords import (
-    N_FLIP, N_PERM8, N_TWIST, flip_of, rank_perm, slice_sorted_of, twist_of,
-)
+from cubelab.tables.cubies import allowed_after
 from cubelab.tables.packed import get2
+from cubelab.tables.ranks import N_FLIP, N_PERM8, N_TWIST, flip_of, rank_perm, slice_sorted_of, \
+    twist_of
 
 EXHAUSTED, FOUND, STOPPED = 0, 1, 2
 MAX_DEPTH = 32          # phase-1 and phase-2 stacks; no solution is searched beyond 31 moves
@@ -50,16 +50,6 @@ def _step_dist(d, val):
     if diff == 1:
         return d + 1
     return d - 1
-
-
-@njit(cache=True, nogil=True, inline="always")
-def _allowed(face, prev):
-    """Canonical order: never the same face twice, opposite faces only in increasing order."""
-    if prev < 0:
-        return True
-    if face == prev:
-        return False
-    return not (face % 3 == prev % 3 and face < prev)
 
 
 @njit(cache=True, nogil=True, inline="always")
@@ -152,7 +142,7 @@ def phase2_search(cp0, e80, sp0, budget, prev_face, stack, out, out_off, work, c
             stack[lvl, P_NEXT] = k + 1
             m = p2moves[k]
             prev = prev_face if lvl == 0 else p2moves[stack[lvl - 1, P_MOVE]] // 3
-            if not _allowed(m // 3, prev):
+            if not allowed_after(m // 3, prev):
                 continue
             work[3] += 1
             if _tick(work, counters, cancel, stop, 2, bound):
@@ -281,7 +271,7 @@ def search(st, shared, lv, cps, eps, stack, out, work, roots, root_cp, root_ep, 
                 continue
             lv[lvl, L_NEXT] = m + 1
             prev = lv[lvl - 1, L_MOVE] // 3 if lvl > 0 else -1
-            if not _allowed(m // 3, prev):
+            if not allowed_after(m // 3, prev):
                 continue
             if _tick(work, counters, cancel, stop, 1, n1):
                 lv[lvl, L_NEXT] = m     # a resumed search tries this move again

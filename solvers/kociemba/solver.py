@@ -14,7 +14,6 @@ cube conjugated onto each of its three axes, and its inverse likewise) as min2ph
 
 from __future__ import annotations
 
-import mmap
 import threading
 import time
 
@@ -26,10 +25,13 @@ from cubelab.solvers.protocol import (
     BEST, LOWER_BOUND, NODES, SOLUTIONS, Solution, SolveResult, SolverError,
     check_solvable, missing_tables, new_cancel, new_counters, verify,
 )
-from cubelab.tables.kociemba_coords import PHASE2_MOVES, binomials
-from cubelab.tables.kociemba_tables import load_tables, move_cubies
+from cubelab.tables.cubies import face_turn_arrays
+from cubelab.tables.kociemba.specs import PHASE2_MOVES, SPECS, load_tables
+from cubelab.tables.memory import resident
+from cubelab.tables.ranks import BINOM
+from cubelab.tables.udsym import axis_symmetries
 
-from . import kociemba_search as ks
+from . import search as ks
 
 DEFAULT_MAX_LENGTH = 20
 MAX_LENGTH = ks.MAX_DEPTH - 1
@@ -37,51 +39,6 @@ MAX_LENGTH = ks.MAX_DEPTH - 1
 
 _AXIS_NAMES = ("UD", "RL", "FB")
 _WARM_UP = "R U F' L2 D B R' U2 F D' L B2 U R2 F'"
-
-
-_RESIDENT: dict[int, tuple[np.ndarray, np.ndarray]] = {}   # id(source) -> (source, copy)
-_RESIDENT_LOCK = threading.Lock()
-
-
-def _resident(arr: np.ndarray) -> np.ndarray:
-    """A private in-memory copy of a big table, on huge pages where the system offers them.
-
-    The store maps tables from their files; random probes into 30 MB of 4 kB pages miss the
-    TLB on almost every node, and the first probes of each page fault. One copy per process.
-    """
-    if arr.nbytes < (1 << 20):
-        return arr
-    with _RESIDENT_LOCK:
-        hit = _RESIDENT.get(id(arr))
-        if hit is not None and hit[0] is arr:   # holding the source keeps its id unique
-            return hit[1]
-        advice = getattr(mmap, "MADV_HUGEPAGE", None)
-        if advice is None:
-            copy = np.array(arr)
-        else:
-            buf = mmap.mmap(-1, arr.nbytes, flags=mmap.MAP_PRIVATE | mmap.MAP_ANONYMOUS)
-            try:
-                buf.madvise(advice)
-            except OSError:
-                pass   # no transparent huge pages here: plain pages work too
-            copy = np.frombuffer(buf, dtype=arr.dtype, count=arr.size).reshape(arr.shape)
-            copy[...] = arr
-        copy.flags.writeable = False
-        _RESIDENT[id(arr)] = (arr, copy)
-        return copy
-
-
-def _axis_symmetries() -> tuple[int, int, int]:
-    """Symmetry indices k whose search frame (S_k^-1 <U,D,R2,L2,F2,B2> S_k) lies on the UD,
-    RL and FB axes of the cube, in that order (rotations only)."""
-    from cubelab.cube.symmetry import is_mirrored, move_conjugation, symmetry_inverse_index
-    mc, inv = move_conjugation(), symmetry_inverse_index()
-    found = {0: 0}
-    for k in range(48):
-        axis = (int(mc[inv[k], 0]) // 3) % 3   # face of S_k^-1 U S_k; U,D -> 0 R,L -> 1 F,B -> 2
-        if not is_mirrored(k) and axis not in found:
-            found[axis] = k
-    return found[0], found[1], found[2]
 
 
 class KociembaSolver:
@@ -111,7 +68,6 @@ class KociembaSolver:
 
     # ---- tables and kernels ---------------------------------------------------------------
     def table_specs(self) -> tuple:
-        from cubelab.tables.kociemba_tables import SPECS
         return SPECS
 
     def missing_tables(self) -> list:
@@ -124,16 +80,16 @@ class KociembaSolver:
                 return
             start = time.perf_counter()
             t = load_tables(progress=progress, cancel=cancel, log=log)
-            mcp, _, mep, _ = move_cubies()
-            self._kernel_tables = tuple(_resident(a) for a in (
+            mcp, _, mep, _ = face_turn_arrays()
+            self._kernel_tables = tuple(resident(a) for a in (
                 t.twist_move, t.flip_move, t.slice_move, t.corner_move, t.edge8_move,
                 t.twist_conj, t.edge8_conj, t.flipslice_class, t.corner_class, t.phase1_prune,
                 t.twist_slice_prune, t.flip_slice_prune, t.phase2_prune, t.corner_slice_prune,
                 t.edge_slice_prune, mcp, mep, PHASE2_MOVES))
             kt = self._kernel_tables
-            self._root_tables = (binomials(), kt[1], kt[0], kt[2], kt[7], kt[5], kt[9])
+            self._root_tables = (BINOM, kt[1], kt[0], kt[2], kt[7], kt[5], kt[9])
             from cubelab.cube.symmetry import move_conjugation, symmetry_inverse_index
-            self._axes = _axis_symmetries()
+            self._axes = axis_symmetries()
             mc, inv = move_conjugation(), symmetry_inverse_index()
             # a move found in the frame of symmetry k, seen on the cube itself
             self._unconjugate = {k: np.asarray(mc[inv[k]], dtype=np.int64) for k in self._axes}

@@ -8,12 +8,11 @@ import numpy as np
 import cubelab.tables  # noqa: F401  (numba cache location, before numba)
 from numba import njit
 
-from .korf_bfs import LevelStats, run_levels
-from .korf_coords import (
-    N_CORNERS, N_CPERM, N_EDGE6, N_PLACE6, N_TWIST, move_tables, rank_placement,
-    unrank_placement,
-)
-from .packed import UNKNOWN4, get4, new_packed4, set4
+from ..bfs import LevelStats, run_levels
+from ..packed import UNKNOWN4, get4, new_packed4, set4
+from ..ranks import rank_placement, unrank_placement
+from ..store import load_or_build
+from .coords import N_CORNERS, N_CPERM, N_EDGE6, N_PLACE6, N_TWIST, corner_sym_tables, move_tables
 
 _CHECK_EVERY = 1024
 
@@ -141,12 +140,11 @@ def _gather_rows(raw, rep, out):
             set4(out, dst + t, get4(raw, src + t))
 
 
-def reduce_corners(raw: np.ndarray) -> np.ndarray:
+def reduce_corners(raw: np.ndarray, load=load_or_build) -> np.ndarray:
     """The corner database restricted to the UD-symmetry class representatives of the corner
     permutation (2,768 x 2,187 entries, 3 MB: it stays in the caches). Look a state up by
-    conjugating it onto its representative (see korf_coords.CornerSymTables)."""
-    from .korf_coords import corner_sym_tables
-    rep = corner_sym_tables().rep
+    conjugating it onto its representative (see coords.CornerSymTables)."""
+    rep = corner_sym_tables(load).rep
     out = new_packed4(len(rep) * N_TWIST)
     _gather_rows(raw, rep, out)
     out.flags.writeable = False
@@ -159,9 +157,13 @@ def _cancel_of(ctx) -> np.ndarray:
     return ctx.cancel if ctx is not None else np.zeros(1, np.int32)
 
 
+def _load_of(ctx):
+    return ctx.load if ctx is not None else load_or_build
+
+
 def build_corners(ctx=None, max_depth: int | None = None) -> tuple[np.ndarray, LevelStats]:
     """The corner database (4-bit, exact), and how the build went."""
-    mt = move_tables()
+    mt = move_tables(_load_of(ctx))
     cancel = _cancel_of(ctx)
     table = new_packed4(N_CORNERS)
     set4(table, 0, 0)
@@ -181,7 +183,7 @@ def edge6_goal(first: int) -> int:
 def build_edges(first: int, ctx=None, max_depth: int | None = None
                 ) -> tuple[np.ndarray, LevelStats]:
     """The database of the six edges first..first+5 (4-bit, exact)."""
-    mt = move_tables()
+    mt = move_tables(_load_of(ctx))
     cancel = _cancel_of(ctx)
     table = new_packed4(N_EDGE6)
     set4(table, edge6_goal(first), 0)

@@ -16,10 +16,12 @@ import numpy as np
 import cubelab.tables  # noqa: F401  (numba cache location, before numba)
 from numba import njit
 
-from .korf_bfs import LevelStats, run_levels
-from .korf_coords import N_FLIP, N_TWIST, move_tables, sym_tables
-from .korf_tables import PHASE_CLASSES, PHASE_ROW
-from .packed import UNKNOWN2, get2, new_packed2, set2
+from ..bfs import LevelStats, run_levels
+from ..packed import UNKNOWN2, get2, new_packed2, set2
+from ..ranks import N_FLIP, N_TWIST
+from ..store import load_or_build
+from .coords import move_tables, sym_tables
+from .specs import PHASE_CLASSES, PHASE_ROW
 
 ROW = PHASE_ROW
 ROW_BYTES = ROW // 4
@@ -168,14 +170,14 @@ def phase_backward(table, d, lo, hi, rep, ss_cls, ss_sym, ss_fmask, flip_conj, t
 
 
 def solved_coords() -> tuple[int, int, int]:
-    """(sorted slice, flip, twist) of the solved cube."""
-    from .korf_coords import sslice_of
-    return int(sslice_of(np.arange(12, dtype=np.int64))), 0, 0
+    """(sorted slice, flip, twist) of the solved cube (the shared coordinates are 0 there)."""
+    return 0, 0, 0
 
 
 def build_phase(ctx=None, max_depth: int | None = None) -> tuple[np.ndarray, LevelStats]:
     """The phase table (2-bit, distance mod 3), and how the build went."""
-    st, mt = sym_tables(), move_tables()
+    load = ctx.load if ctx is not None else load_or_build
+    st, mt = sym_tables(load), move_tables(load)
     if st.n_classes != PHASE_CLASSES:
         raise AssertionError(f"{st.n_classes} sorted-slice classes, the layout says "
                              f"{PHASE_CLASSES}")
@@ -211,19 +213,5 @@ if __name__ == "__main__":
     import time
     depth = int(sys.argv[1]) if len(sys.argv) > 1 else None
     t0 = time.perf_counter()
-
-    class _Log:
-        cancel = np.zeros(1, np.int32)
-        cancelled = False
-
-        def progress(self, done, total):
-            pass
-
-        def check_cancel(self):
-            pass
-
-        def log(self, msg):
-            print(f"{time.perf_counter() - t0:7.1f} s {msg}", flush=True)
-
-    tab, st = build_phase(_Log(), max_depth=depth)
-    print(f"{time.perf_counter() - t0:.1f} s, {tab.nbytes:,} bytes, depths {st.counts}")
+    tab, stats = build_phase(None, max_depth=depth)
+    print(f"{time.perf_counter() - t0:.1f} s, {tab.nbytes:,} bytes, depths {stats.counts}")

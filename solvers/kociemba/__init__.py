@@ -1,0 +1,2 @@
+"""Kociemba's two-phase solver: the solver behind the protocol (solver) and its search kernel
+(search); its tables are in cubelab.tables.kociemba."""

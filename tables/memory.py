@@ -1,0 +1,91 @@
+"""Memory for tables that searches probe at random: private copies on transparent huge pages, and
+a software prefetch for numba kernels.
+
+A search probes its tables at random: with 4 KiB pages nearly every probe of a table of tens or
+hundreds of megabytes also misses the TLB, and the first probe of each page of a file mapping
+faults. A private copy the kernel may back with 2 MiB pages costs one copy at load, once per
+process (copies are kept per source array). The prefetch asks the processor to start loading an
+element's cache line now, so a probe issued a little later finds it in the cache.
+"""
+
+from __future__ import annotations
+
+import mmap
+import threading
+
+import numpy as np
+
+import cubelab.tables  # noqa: F401  (numba cache location, before numba)
+from llvmlite import binding, ir
+from numba import types
+from numba.core import cgutils
+from numba.extending import intrinsic
+
+_HUGE = 2 << 20
+MIN_BYTES = 1 << 20
+"""Smaller tables stay where they are (they live in the caches anyway)."""
+
+_RESIDENT: dict[int, tuple[np.ndarray, np.ndarray]] = {}   # id(source) -> (source, copy)
+_LOCK = threading.Lock()
+
+
+def resident(arr: np.ndarray) -> np.ndarray:
+    """A read-only private copy of arr in memory advised for huge pages (arr itself for small
+    arrays or where the platform cannot map anonymous memory); one copy per source array."""
+    if arr.nbytes < MIN_BYTES:
+        return arr
+    with _LOCK:
+        hit = _RESIDENT.get(id(arr))
+        if hit is not None and hit[0] is arr:   # holding the source keeps its id unique
+            return hit[1]
+        copy = _hugepage_copy(arr)
+        _RESIDENT[id(arr)] = (arr, copy)
+        return copy
+
+
+def _hugepage_copy(arr: np.ndarray) -> np.ndarray:
+    size = -(-arr.nbytes // _HUGE) * _HUGE
+    try:
+        buf = mmap.mmap(-1, size, flags=mmap.MAP_PRIVATE | mmap.MAP_ANONYMOUS)
+    except (OSError, ValueError, AttributeError):
+        out = np.array(arr)
+        out.flags.writeable = False
+        return out
+    advice = getattr(mmap, "MADV_HUGEPAGE", None)
+    if advice is not None:
+        try:
+            buf.madvise(advice)
+        except OSError:
+            pass   # no transparent huge pages here: plain pages work too
+    out = np.frombuffer(buf, dtype=np.uint8, count=arr.nbytes)
+    out[:] = np.ascontiguousarray(arr).reshape(-1).view(np.uint8)
+    out = out.view(arr.dtype).reshape(arr.shape)
+    out.flags.writeable = False
+    return out
+
+
+# LLVM names the intrinsic by its pointer type: opaque pointers ("p0") from LLVM 15 on.
+_NAME = "llvm.prefetch.p0" if binding.llvm_version_info >= (15,) else "llvm.prefetch.p0i8"
+
+
+@intrinsic
+def prefetch(typingctx, arr, index):
+    """prefetch(arr, i): a read hint for arr[i] (no effect on results; never faults)."""
+    if not isinstance(arr, types.Array) or not isinstance(index, types.Integer):
+        return None
+    sig = types.void(arr, index)
+
+    def codegen(context, builder, signature, args):
+        aryty = signature.args[0]
+        ary = context.make_array(aryty)(context, builder, args[0])
+        ptr = cgutils.get_item_pointer(context, builder, aryty, ary, [args[1]],
+                                       wraparound=False)
+        i8p = ir.IntType(8).as_pointer()
+        i32 = ir.IntType(32)
+        fnty = ir.FunctionType(ir.VoidType(), [i8p, i32, i32, i32])
+        fn = cgutils.get_or_insert_function(builder.module, fnty, _NAME)
+        # read, highest temporal locality, data cache
+        builder.call(fn, [builder.bitcast(ptr, i8p), i32(0), i32(3), i32(1)])
+        return context.get_dummy_value()
+
+    return sig, codegen
