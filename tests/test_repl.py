@@ -82,7 +82,7 @@ def test_interactive_prompt_in_a_pipe_input():
         inp.close()
         with create_app_session(input=inp, output=DummyOutput()):
             assert repl_module._prompt_loop(r, vi=False) == 0
-    assert r.session.history[1].label == "R U"
+    assert r.session.history.entries[1].label == "R U"
     assert r.session.entry.label.startswith(":scramble")
 
 

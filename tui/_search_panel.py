@@ -15,7 +15,8 @@ from textual.message import Message
 from textual.widgets import DataTable, Label, Static
 
 from ._search_run import SearchRun
-from .session import SearchRequest, Session
+from .records import SearchRequest
+from .session import Session
 
 POLL_SECONDS = 0.1
 COLUMNS = ("#", "len", "sequence", "corners", "edges")

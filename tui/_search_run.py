@@ -14,7 +14,7 @@ import time
 from dataclasses import dataclass, field
 from typing import Callable
 
-from .session import SearchRequest
+from .records import SearchRequest
 
 
 @dataclass

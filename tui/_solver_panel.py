@@ -24,7 +24,8 @@ from textual.widgets import DataTable, Label, ProgressBar, Static
 from cubelab.cube.notation import format_moves, metric_lengths
 
 from ._build_offer import BuildOfferScreen
-from .session import Session, SolutionRow
+from .records import SolutionRow
+from .session import Session
 
 POLL_SECONDS = 0.1
 COLUMNS = ("#", "solver", "status", "HTM", "QTM", "time", "nodes", "n/s", "bound", "opt")

@@ -27,10 +27,10 @@ from ._move_input import MoveInput
 from ._net_view import NetView
 from ._search_panel import SearchPanel
 from ._solver_panel import SolverPanel
+from .commands import COMMANDS
 from .history import InputHistory
-from .session import (
-    COMMANDS, HelpRequest, Outcome, PaintRequest, SearchRequest, Session, SolveRequest,
-)
+from .records import HelpRequest, Outcome, PaintRequest, SearchRequest, SolveRequest
+from .session import Session
 
 COMPARE_TIME_LIMIT = 30.0
 """Seconds each solver gets in :compare (a plain :solve runs until it is done or cancelled)."""
@@ -283,11 +283,11 @@ class CubeLabApp(App):
 
     def on_search_panel_apply_row(self, event: SearchPanel.ApplyRow) -> None:
         self.session.listing = "search"
-        self.handle(self.session.apply_found(event.index))
+        self.handle(self.session.apply_row(event.index))
 
     def on_search_panel_play_row(self, event: SearchPanel.PlayRow) -> None:
         self.session.listing = "search"
-        self.handle(self.session.play_found(event.index))
+        self.handle(self.session.play_row(event.index))
 
     def on_search_panel_finished(self, event: SearchPanel.Finished) -> None:
         found = len(self.session.found)
@@ -298,10 +298,10 @@ class CubeLabApp(App):
                      "applies it, P plays it")
 
     def on_solver_panel_apply_row(self, event: SolverPanel.ApplyRow) -> None:
-        self.handle(self.session.apply_solution(event.index))
+        self.handle(self.session.apply_row(event.index, "solutions"))
 
     def on_solver_panel_play_row(self, event: SolverPanel.PlayRow) -> None:
-        self.handle(self.session.play(event.index))
+        self.handle(self.session.play_row(event.index, "solutions"))
 
     def on_solver_panel_finished(self, event: SolverPanel.Finished) -> None:
         rows = self.session.solutions

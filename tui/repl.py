@@ -1,6 +1,6 @@
 """`cubelab repl`: the line-oriented front end (prompt_toolkit), or a line filter when piped.
 
-It speaks the workbench's command language (tui/session.py) and shares its history file. After
+It speaks the workbench's command language (tui/session.py, tui/commands.py) and shares its history file. After
 each line it prints the net (the same renderable as the TUI) and the facts. With standard input
 not a terminal it executes the lines it reads, as plain text or JSON Lines (`--json`), keeps going
 after errors, and exits 2 at the end if any line failed. `--puzzle 2x2` starts on the 2x2x2
@@ -51,7 +51,7 @@ class Repl:
 
     # ---- one line ---------------------------------------------------------------------------
     def handle(self, number: int, line: str) -> dict:
-        from .session import HelpRequest, PaintRequest, SearchRequest, SolveRequest, help_text
+        from .records import PaintRequest, SearchRequest, SolveRequest
         outcome = self.session.execute(line)
         record: dict = {"line": number, "input": line}
         if outcome.error:
@@ -61,10 +61,8 @@ class Repl:
                 record["column"] = outcome.column
             self._emit(record, error=True)
             return record
-        record["message"] = outcome.message
-        if isinstance(outcome.request, HelpRequest):
-            record["message"] = help_text()
-        elif isinstance(outcome.request, PaintRequest):
+        record["message"] = outcome.message      # for :help, the help as text
+        if isinstance(outcome.request, PaintRequest):
             self.session.painting = None
             record["message"] = "paint mode needs the workbench (cubelab); use :facelets here"
         elif isinstance(outcome.request, SolveRequest):
@@ -130,7 +128,7 @@ class Repl:
 
     def _solve(self, names) -> list[dict]:
         from cubelab.solvers.protocol import SolverError, new_cancel, new_counters
-        from .session import SolutionRow
+        from .records import SolutionRow
         results = []
         self.session.solutions = []
         self.session.listing = "solutions"
