@@ -84,13 +84,3 @@ def rotations() -> tuple[CubeState, ...]:
         frontier = nxt
     assert len(found) == 24
     return tuple(found)
-
-
-@lru_cache(maxsize=1)
-def _rotation_by_centres() -> dict[bytes, CubeState]:
-    return {r.cc.tobytes(): r for r in rotations()}
-
-
-def rotation_with_centres(cc) -> CubeState:
-    """The whole-cube rotation that puts the centres where `cc` says."""
-    return _rotation_by_centres()[np.asarray(cc, dtype=np.uint8).tobytes()]

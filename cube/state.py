@@ -9,9 +9,11 @@ which face's centre sits there (cc; one of the 24 rotations). Products read left
 from __future__ import annotations
 
 import math
-from functools import reduce
+from functools import lru_cache, reduce
 
 import numpy as np
+
+from .pieces import CORNER_KOCIEMBA, EDGE_NAMES, FACES, corner_slot, edge_slot
 
 _NCORNERS, _NEDGES, _NCENTRES = 8, 12, 6
 
@@ -154,7 +156,6 @@ class CubeState:
         """
         if self.centres_home():
             return self
-        from .moves import rotation_with_centres
         return rotation_with_centres(self.cc).inverse() * self
 
     def order(self) -> int:
@@ -167,6 +168,28 @@ class CubeState:
                 lengths.append(len(cycle) * (mod if net else 1))
         lengths.extend(len(c) for c in permutation_cycles(self.cc))
         return reduce(math.lcm, lengths)
+
+
+def rotation_with_centres(cc) -> CubeState:
+    """The whole-cube rotation that puts the centres where `cc` says (cc[p]: the face whose
+    centre sits at position p)."""
+    return _rotation(bytes(int(c) for c in cc))
+
+
+@lru_cache(maxsize=None)
+def _rotation(cc: bytes) -> CubeState:
+    # A rotation carries every piece along with the centres, so each slot holds the piece
+    # whose faces' centres now sit on the slot's faces; a corner's twist is where its U or D
+    # colour landed, an edge is flipped when its first colour is not on the slot's first face.
+    def seen(slot_name: str) -> str:
+        return "".join(FACES[cc[FACES.index(f)]] for f in slot_name)
+
+    corners = [seen(name) for name in CORNER_KOCIEMBA]
+    edges = [seen(name) for name in EDGE_NAMES]
+    ep = [edge_slot(e) for e in edges]
+    return CubeState([corner_slot(c) for c in corners],
+                     [next(k for k, f in enumerate(c) if f in "UD") for c in corners],
+                     ep, [int(e[0] != EDGE_NAMES[p][0]) for e, p in zip(edges, ep)], list(cc))
 
 
 def permutation_cycles(perm, include_fixed: bool = False) -> list[list[int]]:
