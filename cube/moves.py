@@ -8,7 +8,8 @@ import numpy as np
 
 from .facelets import state_from_colours
 from .geometry import layer_turn
-from .notation import Move, parse_moves
+from .alg import Move
+from .notation import parse_moves
 from .pieces import FACES
 from .state import CubeState
 

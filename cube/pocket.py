@@ -19,7 +19,8 @@ import numpy as np
 
 from .facts import corner_cycles, three_cycles_text
 from .moves import family_state
-from .notation import Move, NotationError, format_moves, parse
+from .alg import Move, NotationError
+from .notation import format_moves, parse
 from .pieces import CORNER_COLOURS, CORNER_FACELETS, CORNER_NAMES, COLOUR_OF_FACE, FACE_OF_COLOUR, FACES, D, U
 from .state import CubeState, permutation_cycles, permutation_parity
 

@@ -6,7 +6,8 @@ from dataclasses import dataclass
 
 from .facelets import FaceletError, parse_facelets, parse_singmaster
 from .moves import apply_moves
-from .notation import Move, NotationError, parse
+from .alg import Move, NotationError
+from .notation import parse
 from .state import CubeState
 
 

@@ -7,23 +7,10 @@ import time
 
 import pytest
 
+from cubelab.cube.alg import MAX_EXPANDED_MOVES, Alg, Commutator, Conjugate, Group, Move, NotationError
 from cubelab.cube.notation import (
-    MAX_DEPTH,
-    MAX_EXPANDED_MOVES,
-    MAX_INPUT_CHARS,
-    Alg,
-    Commutator,
-    Conjugate,
-    Group,
-    Move,
-    NotationError,
-    format_moves,
-    invert_moves,
-    metric_lengths,
-    mirror_moves,
-    parse,
-    parse_moves,
-    simplify,
+    MAX_DEPTH, MAX_INPUT_CHARS, format_moves, invert_moves, metric_lengths, mirror_moves, parse,
+    parse_moves, simplify,
 )
 
 

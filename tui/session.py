@@ -18,7 +18,8 @@ from dataclasses import dataclass, field
 from typing import Callable, Iterable
 
 from cubelab.cube.facelets import FaceletError
-from cubelab.cube.notation import Move, NotationError, format_moves, invert_moves, parse
+from cubelab.cube.alg import Move, NotationError
+from cubelab.cube.notation import format_moves, invert_moves, parse
 from cubelab.cube.paths import state_dir
 from cubelab.cube.pieces import FACES
 
