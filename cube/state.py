@@ -98,16 +98,9 @@ class CubeState:
         )
 
     def inverse(self) -> "CubeState":
-        cp = np.empty(8, np.uint8)
-        cp[self.cp] = np.arange(8, dtype=np.uint8)
-        co = np.empty(8, np.uint8)
-        co[self.cp] = (3 - self.co) % 3
-        ep = np.empty(12, np.uint8)
-        ep[self.ep] = np.arange(12, dtype=np.uint8)
-        eo = np.empty(12, np.uint8)
-        eo[self.ep] = self.eo
-        cc = np.empty(6, np.uint8)
-        cc[self.cc] = np.arange(6, dtype=np.uint8)
+        cp, co = invert_part(self.cp, self.co, 3)
+        ep, eo = invert_part(self.ep, self.eo, 2)
+        cc, _ = invert_part(self.cc, np.zeros(6, np.uint8), 1)
         return CubeState._raw(cp, co, ep, eo, cc)
 
     def __invert__(self) -> "CubeState":
@@ -118,16 +111,7 @@ class CubeState:
 
     def power(self, n: int) -> "CubeState":
         """self ** n by repeated squaring (negative n uses the inverse)."""
-        base = self if n >= 0 else self.inverse()
-        n = abs(n)
-        result = _IDENTITY
-        while n:
-            if n & 1:
-                result = result * base
-            n >>= 1
-            if n:
-                base = base * base
-        return result
+        return group_power(self, n)
 
     def conjugate(self, by: "CubeState") -> "CubeState":
         """[by: self] = by self by^-1."""
@@ -161,13 +145,8 @@ class CubeState:
     def order(self) -> int:
         """The order of the group element: lcm over cycles, a cycle with net twist or flip
         counting three or two times its length; centres count too."""
-        lengths = [1]
-        for perm, ori, mod in ((self.cp, self.co, 3), (self.ep, self.eo, 2)):
-            for cycle in permutation_cycles(perm, include_fixed=True):
-                net = int(sum(int(ori[i]) for i in cycle)) % mod
-                lengths.append(len(cycle) * (mod if net else 1))
-        lengths.extend(len(c) for c in permutation_cycles(self.cc))
-        return reduce(math.lcm, lengths)
+        return reduce(math.lcm, cycle_orders(self.cp, self.co, 3) + cycle_orders(self.ep, self.eo, 2)
+                      + [len(c) for c in permutation_cycles(self.cc)], 1)
 
 
 def rotation_with_centres(cc) -> CubeState:
@@ -216,6 +195,41 @@ def permutation_cycles(perm, include_fixed: bool = False) -> list[list[int]]:
             i = where[i]
         cycles.append(cycle)
     return cycles
+
+
+def cycle_orders(perm, ori, mod: int) -> list[int]:
+    """What each cycle of pieces contributes to an element's order: its length, times `mod`
+    when its pieces come back turned (orientations mod `mod`)."""
+    out = []
+    for cycle in permutation_cycles(perm, include_fixed=True):
+        net = sum(int(ori[i]) for i in cycle) % mod
+        out.append(len(cycle) * (mod if net else 1))
+    return out
+
+
+def invert_part(perm, ori, mod: int) -> tuple[np.ndarray, np.ndarray]:
+    """The inverse of one kind of pieces: slot i holds piece perm[i] turned by ori[i] (mod `mod`)."""
+    n = len(perm)
+    inv_perm = np.empty(n, np.uint8)
+    inv_perm[perm] = np.arange(n, dtype=np.uint8)
+    inv_ori = np.empty(n, np.uint8)
+    inv_ori[perm] = (mod - ori.astype(np.int16)) % mod
+    return inv_perm, inv_ori
+
+
+def group_power(x, n: int):
+    """x ** n by repeated squaring for any element with *, inverse() and identity() (negative n
+    uses the inverse)."""
+    base = x if n >= 0 else x.inverse()
+    n = abs(n)
+    result = type(x).identity()
+    while n:
+        if n & 1:
+            result = result * base
+        n >>= 1
+        if n:
+            base = base * base
+    return result
 
 
 def permutation_parity(perm) -> int:

@@ -230,7 +230,7 @@ def test_results_recorded_by_a_plain_front_end_can_be_applied(session):
 
 from cubelab.cube import pocket  # noqa: E402
 from cubelab.solvers import REGISTRY  # noqa: E402
-from cubelab.tui._puzzles import PUZZLES, Cube2  # noqa: E402
+from cubelab.cube.puzzles import PUZZLES, Cube2  # noqa: E402
 from cubelab.tui.session import SearchRequest, help_text  # noqa: E402
 
 

@@ -5,7 +5,7 @@ Free of Textual so the plain REPL runs the same commands: a front end feeds line
 `request` when there is one: run solvers or a search, show help). Letters are moves, so
 commands start with a colon. Every change of position is one step of the undo history, and so
 is a switch between the 3x3x3 and the 2x2x2: each history entry knows its puzzle
-(tui/_puzzles.py), so undo walks back across a switch like across any change.
+(cube/puzzles.py), so undo walks back across a switch like across any change.
 """
 
 from __future__ import annotations
@@ -22,8 +22,8 @@ from cubelab.cube.alg import Move, NotationError
 from cubelab.cube.notation import format_moves, invert_moves, parse
 from cubelab.cube.paths import state_dir
 from cubelab.cube.pieces import FACES
-
-from ._puzzles import PUZZLES, face_scramble, puzzle_named, puzzle_of
+from cubelab.cube.puzzles import PUZZLES, puzzle_named, puzzle_of
+from cubelab.cube.random_states import face_scramble
 
 COMMANDS: dict[str, tuple[str, str]] = {
     "reset": ("", "back to the solved cube"),
@@ -242,7 +242,7 @@ class Session:
 
     @property
     def puzzle(self):
-        """The cube of the current position (a tui._puzzles puzzle)."""
+        """The cube of the current position (a cube.puzzles puzzle)."""
         return PUZZLES[self.entry.puzzle]
 
     @property
@@ -445,7 +445,7 @@ class Session:
         return self.switch_puzzle(name)
 
     def switch_puzzle(self, name: str) -> Outcome:
-        """Hold the other cube: one undo step, carrying the position over (see _puzzles)."""
+        """Hold the other cube: one undo step, carrying the position over (see cube/puzzles.py)."""
         target = PUZZLES[name]
         if target is self.puzzle:
             return Outcome(f"already the {target.title}")
