@@ -10,10 +10,6 @@ registry (`cubelab.solvers`) knows each puzzle by its `name`.
 
 from __future__ import annotations
 
-from typing import Iterable
-
-import numpy as np
-
 from . import facelets, pocket, positions, symmetry
 from .alg import Move
 from .facts import facts, unreachable_reason
@@ -27,12 +23,15 @@ from .state import CubeState
 
 
 class Puzzle:
-    """What both cubes do alike, from the parts each one names; use `PUZZLES` or the helpers."""
+    """One cube as the front ends see it: its model's parts under the same names for both
+    cubes, and what is done alike with them. Use `PUZZLES`, `puzzle_named` or `puzzle_of`."""
 
     name = ""
     """How users, the solver registry and saved files name the puzzle ('3x3', '2x2')."""
     title = ""
     """How the puzzle is written in prose ('3x3x3')."""
+    state_type: type = object
+    """The class of its states."""
     scramble_length = 0
     """Face turns in a :scramble."""
     scramble_faces = "URFDLB"
@@ -44,20 +43,25 @@ class Puzzle:
     parallel_solves = True
     """Whether a file of positions is worth one solving process per core."""
 
-    # ---- the parts each cube supplies
+    # The model's parts, named by each cube: apply(state, moves) (a ValueError for a move the
+    # cube lacks), random(seed), parse_facelets(text) and from_colours(face ids) (FaceletError
+    # says what is wrong), to_facelets(state), state_colours(state), unreachable(state) (the
+    # reason, or None), lengths(moves) (by metric), facts(state) (a dict), morph_class(state).
+
     def identity(self):
-        raise NotImplementedError
+        return self.state_type.identity()
 
     def owns(self, state) -> bool:
-        raise NotImplementedError
+        return isinstance(state, self.state_type)
 
-    def apply(self, state, moves: Iterable[Move]):
-        raise NotImplementedError
-
-    # ---- positions
     def scramble(self, seed) -> list[Move]:
         return face_scramble(seed, self.scramble_length, self.scramble_faces)
 
+    def colours(self, state) -> list[int]:
+        """The face id each sticker shows, in facelet order (what the net draws)."""
+        return [int(c) for c in self.state_colours(state)]
+
+    # ---- positions as users type them
     def from_alg(self, text: str) -> Position:
         """PositionError (a ValueError) for bad notation or a move the puzzle lacks."""
         return positions.from_alg(text, self.apply, self.identity())
@@ -69,7 +73,6 @@ class Puzzle:
         """An alg, or a sticker format's prefix ('facelets:') and stickers; PositionError."""
         return positions.parse_position(line, self.apply, self.identity(), self.formats)
 
-    # ---- facts
     def facts_record(self, position: Position, show_class: bool = False) -> dict:
         """What `cubelab facts --json` prints: the state's facts, then its alg's (if any), then
         with `show_class` the facelets of the positions in its morph class."""
@@ -79,45 +82,31 @@ class Puzzle:
             record["class"] = [self.to_facelets(s) for s in self.morph_class(position.state)]
         return record
 
-    def colours(self, state) -> list[int]:
-        """The face id each sticker shows, in facelet order (what the net draws)."""
-        return [int(c) for c in self.state_colours(state)]
-
-    def default_solver(self, metric: str = "htm") -> str:
-        """The solver to use when none is named, optimal in `metric` where the puzzle has one."""
-        raise NotImplementedError
-
 
 class Cube3(Puzzle):
     """The 3x3x3: CubeState, every move of the notation, 54 stickers, the 3x3 solvers."""
 
     name = "3x3"
     title = "3x3x3"
+    state_type = CubeState
     scramble_length = 20
     metrics = ("htm", "qtm", "stm", "etm")
     formats = CUBE_FORMATS
 
-    def identity(self) -> CubeState:
-        return CubeState.identity()
+    apply = staticmethod(apply_moves)
+    random = staticmethod(random_state)
+    parse_facelets = staticmethod(facelets.parse_facelets)
+    from_colours = staticmethod(facelets.state_from_colours)
+    to_facelets = staticmethod(facelets.to_facelets)
+    state_colours = staticmethod(facelets.state_colours)
+    unreachable = staticmethod(unreachable_reason)
+    lengths = staticmethod(metric_lengths)
 
-    def owns(self, state) -> bool:
-        return isinstance(state, CubeState)
+    def facts(self, state: CubeState) -> dict:
+        return facts(state).as_dict()
 
-    def apply(self, state: CubeState, moves: Iterable[Move]) -> CubeState:
-        return apply_moves(state, moves)
-
-    def random(self, seed) -> CubeState:
-        return random_state(seed)
-
-    def parse_facelets(self, text: str) -> CubeState:
-        """FaceletError (a ValueError) says what is wrong."""
-        return facelets.parse_facelets(text)
-
-    def to_facelets(self, state: CubeState) -> str:
-        return facelets.to_facelets(state)
-
-    def state_colours(self, state: CubeState) -> np.ndarray:
-        return facelets.state_colours(state)
+    def morph_class(self, state: CubeState) -> list[CubeState]:
+        return symmetry.morph_class(state.normalized())
 
     def blank(self) -> list[int]:
         """Stickers to paint from: all blank but the centres, which never move."""
@@ -126,22 +115,8 @@ class Cube3(Puzzle):
             colours[face * 9 + 4] = face
         return colours
 
-    def from_colours(self, colours: list[int]) -> CubeState:
-        return facelets.state_from_colours(np.array(colours, dtype=np.int8))
-
-    def unreachable(self, state: CubeState) -> str | None:
-        return unreachable_reason(state)
-
-    def lengths(self, moves) -> dict[str, int]:
-        return metric_lengths(moves)
-
-    def facts(self, state: CubeState) -> dict:
-        return facts(state).as_dict()
-
-    def morph_class(self, state: CubeState) -> list[CubeState]:
-        return symmetry.morph_class(state.normalized())
-
     def default_solver(self, metric: str = "htm") -> str:
+        """The solver to use when none is named (the two-phase search, whatever the metric)."""
         return "kociemba"
 
     def carry(self, state, moves: tuple[Move, ...]) -> tuple[CubeState, tuple[Move, ...], str]:
@@ -162,6 +137,7 @@ class Cube2(Puzzle):
 
     name = "2x2"
     title = "2x2x2"
+    state_type = PocketState
     scramble_length = 11
     scramble_faces = "URF"
     """U, R and F reach every position with DLB held still, so the scramble does too."""
@@ -170,48 +146,24 @@ class Cube2(Puzzle):
     parallel_solves = False
     """Its solver walks a table in microseconds: worker processes would only add start-up."""
 
-    def identity(self) -> PocketState:
-        return PocketState.identity()
-
-    def owns(self, state) -> bool:
-        return isinstance(state, PocketState)
-
-    def apply(self, state: PocketState, moves: Iterable[Move]) -> PocketState:
-        """PocketError (a ValueError) for slice moves: the 2x2x2 has no middle layer."""
-        return pocket.apply_moves(state, moves)
-
-    def random(self, seed) -> PocketState:
-        """Uniform over the 3,674,160 positions, held with DLB home."""
-        return pocket.random_state(seed)
-
-    def parse_facelets(self, text: str) -> PocketState:
-        return pocket.parse_facelets(text)
-
-    def to_facelets(self, state: PocketState) -> str:
-        return pocket.to_facelets(state)
-
-    def state_colours(self, state: PocketState) -> np.ndarray:
-        return pocket.state_colours(state)
-
-    def blank(self) -> list[int]:
-        return [-1] * pocket.N_FACELETS    # no centres: nothing is given
-
-    def from_colours(self, colours: list[int]) -> PocketState:
-        return pocket.state_from_colours(np.array(colours, dtype=np.int8))
-
-    def unreachable(self, state: PocketState) -> str | None:
-        return pocket.unreachable_reason(state)
-
-    def lengths(self, moves) -> dict[str, int]:
-        return pocket.lengths(moves)
-
-    def facts(self, state: PocketState) -> dict:
-        return pocket.facts(state)
+    apply = staticmethod(pocket.apply_moves)
+    random = staticmethod(pocket.random_state)
+    parse_facelets = staticmethod(pocket.parse_facelets)
+    from_colours = staticmethod(pocket.state_from_colours)
+    to_facelets = staticmethod(pocket.to_facelets)
+    state_colours = staticmethod(pocket.state_colours)
+    unreachable = staticmethod(pocket.unreachable_reason)
+    lengths = staticmethod(pocket.lengths)
+    facts = staticmethod(pocket.facts)
 
     def morph_class(self, state: PocketState) -> list[PocketState]:
         return sorted(pocket.morph_class(state), key=pocket.to_facelets)
 
+    def blank(self) -> list[int]:
+        return [-1] * pocket.N_FACELETS    # no centres: nothing is given
+
     def default_solver(self, metric: str = "htm") -> str:
+        """The optimal solver for `metric`."""
         if metric not in self.metrics:
             raise ValueError(f"the 2x2x2 solvers are optimal in {' or '.join(self.metrics)}, "
                              f"not {metric}")

@@ -101,14 +101,9 @@ def test_facelets_round_trip(a):
 
 
 @given(assemblies)
-def test_singmaster_round_trip(a):
+def test_singmaster_and_coordinates_round_trip(a):
     assert parse_singmaster(to_singmaster(a)) == a
-
-
-@given(assemblies)
-def test_coordinates_round_trip(a):
-    c = coordinates(a)
-    assert state_from_coordinates(**c) == a
+    assert state_from_coordinates(**coordinates(a)) == a
     assert state_from_index(position_index(a)) == a
 
 
