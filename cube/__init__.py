@@ -1,7 +1,8 @@
 """The cube model: cubie states, facelets, notation, symmetry and group facts.
 
-The public face of the package; the modules hold the parts (state, notation, facelets, moves,
-symmetry, facts, coords, random_states, positions, net).
+The public face of the package; the modules hold the parts (state, alg, notation, facelets,
+moves, symmetry, facts, coords, random_states, positions, pocket for the 2x2x2, puzzles for
+both cubes behind one interface, facts_report, net).
 """
 
 from .alg import Move, NotationError

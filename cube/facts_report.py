@@ -1,5 +1,8 @@
-"""What `cubelab facts` reports about a position of either cube: the alg's part of the record,
-and the whole record as aligned text lines (shared by the command, the REPL and the tests)."""
+"""What `cubelab facts` reports about a position of either cube, as a record and as text.
+
+The puzzles build the record (`Puzzle.facts_record`) from their facts and `alg_record`; one
+`format_facts` lays out either cube's record for the command and the REPL.
+"""
 
 from __future__ import annotations
 
@@ -37,7 +40,8 @@ def format_facts(record: dict) -> str:
             lines.append(f"simplified   {record['simplified'] or '(nothing)'}")
         lines.append(f"inverse      {record['inverse'] or '(none)'}")
         lines.append(f"mirror       {record['mirror'] or '(none)'}")
-    reach = "reachable" if record["reachable"] else "unreachable: " + "; ".join(record["invariants"])
+    reach = ("reachable" if record["reachable"]
+             else "unreachable: " + "; ".join(record["invariants"]))
     lines.append(f"facelets     {record['facelets']}")
     if "normalized" in record:
         lines.append(f"held DLB     {record['normalized']}")

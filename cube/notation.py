@@ -1,9 +1,9 @@
-"""Move notation as text and move lists: parse SiGN algs (as cubing.js reads them), and print,
-invert, mirror, simplify and measure the moves they expand to.
+"""Move notation as text and move lists: parse algs; print, invert, mirror, simplify, measure.
 
-The tokenizer turns the text into a token list, then a recursive-descent parser builds an
-`alg.py` tree; errors say where (line and column), and absurd input (too long, too deep, too
-many moves) is refused before any work grows with it. Pure syntax: no cube state.
+Algs are SiGN as cubing.js reads it (commutators, conjugates, repetition): a tokenizer turns
+the text into a token list, then a recursive-descent parser builds an `alg.py` tree. Errors
+say where (line and column), and absurd input (too long, too deep, too many moves) is refused
+before any work grows with it. Pure syntax: no cube state.
 """
 
 from __future__ import annotations

@@ -56,7 +56,8 @@ def from_singmaster(text: str) -> Position:
 
 def parse_position(line: str, apply: Callable = apply_moves, start=None,
                    formats: dict[str, Callable] = CUBE_FORMATS) -> Position:
-    """One line of a --file: a format's prefix ('facelets:', 'singmaster:') and stickers, or an alg."""
+    """One line of a --file: a format's prefix ('facelets:', 'singmaster:') and its stickers,
+    or an alg."""
     stripped = line.strip()
     low = stripped.lower()
     for prefix, read in formats.items():

@@ -145,8 +145,9 @@ class CubeState:
     def order(self) -> int:
         """The order of the group element: lcm over cycles, a cycle with net twist or flip
         counting three or two times its length; centres count too."""
-        return reduce(math.lcm, cycle_orders(self.cp, self.co, 3) + cycle_orders(self.ep, self.eo, 2)
-                      + [len(c) for c in permutation_cycles(self.cc)], 1)
+        lengths = (cycle_orders(self.cp, self.co, 3) + cycle_orders(self.ep, self.eo, 2)
+                   + [len(c) for c in permutation_cycles(self.cc)])
+        return reduce(math.lcm, lengths, 1)
 
 
 def rotation_with_centres(cc) -> CubeState:
@@ -208,7 +209,8 @@ def cycle_orders(perm, ori, mod: int) -> list[int]:
 
 
 def invert_part(perm, ori, mod: int) -> tuple[np.ndarray, np.ndarray]:
-    """The inverse of one kind of pieces: slot i holds piece perm[i] turned by ori[i] (mod `mod`)."""
+    """The inverse of one kind of pieces, where slot i holds piece perm[i] turned by ori[i]
+    (orientations mod `mod`)."""
     n = len(perm)
     inv_perm = np.empty(n, np.uint8)
     inv_perm[perm] = np.arange(n, dtype=np.uint8)

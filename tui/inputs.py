@@ -1,5 +1,4 @@
-"""How commands take a position of either cube: ALG words, --facelets S, or --file PATH (one
-position a line), with --puzzle naming the cube."""
+"""How commands take a position: ALG words, --facelets S, or --file PATH, on the --puzzle cube."""
 
 from __future__ import annotations
 
@@ -18,7 +17,8 @@ def add_position_arguments(parser) -> None:
     parser.add_argument("--facelets", metavar="S",
                         help="a facelet string in URFDLB order (54 stickers, 24 on the 2x2x2)")
     parser.add_argument("--file", metavar="PATH",
-                        help="one position a line: an alg or 'facelets: <stickers>' ('-' for stdin)")
+                        help="one position a line: an alg or 'facelets: <stickers>' "
+                             "('-' for stdin)")
     parser.add_argument("--puzzle", choices=tuple(PUZZLES), default="3x3",
                         help="which cube (default %(default)s)")
 
@@ -50,7 +50,9 @@ def file_lines(path: str) -> Iterator[tuple[int, str]]:
                 yield number, text
 
 
-def positions_from_file(path: str, puzzle: Puzzle) -> Iterator[tuple[int, str, Position | PositionError]]:
+def positions_from_file(path: str,
+                        puzzle: Puzzle) -> Iterator[tuple[int, str, Position | PositionError]]:
+    """(line number, text, the position or why there is none) for each line of a --file."""
     for number, text in file_lines(path):
         try:
             yield number, text, puzzle.position(text)

@@ -165,8 +165,9 @@ def solve_file(solver, args) -> int:
         solved = records()
     else:
         options = {} if args.tables is None else {"tables": args.tables}
-        solved = solve_many(solver_name(args), options, (pos.state for _, _, pos in good), jobs=jobs,
-                            max_length=args.max_length, time_limit=args.time_limit, on_done=bar)
+        solved = solve_many(solver_name(args), options, (pos.state for _, _, pos in good),
+                            jobs=jobs, max_length=args.max_length, time_limit=args.time_limit,
+                            on_done=bar)
     status = 0
     for number, text, pos in entries:
         if isinstance(pos, Exception):
