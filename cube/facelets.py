@@ -2,7 +2,9 @@
 
 Reading validates everything a sticker pattern can get wrong and says where: the length, the
 characters, the colour counts, the centres, a sticker combination that no piece has, a piece
-that appears twice. Physically assembled but unreachable states are valid assemblies.
+that appears twice. Physically assembled but unreachable states are valid assemblies. The
+piece readers and painters take the sticker layout as an argument, so the 2x2x2's 24 stickers
+(pocket.py) are read and painted by the same code.
 """
 
 from __future__ import annotations
