@@ -242,7 +242,7 @@ def test_every_command_runs(session):
 
 from cubelab.cube import pocket  # noqa: E402
 from cubelab.solvers import REGISTRY  # noqa: E402
-from cubelab.tui._puzzles import PUZZLES, Cube2  # noqa: E402
+from cubelab.cube.puzzles import PUZZLES, Cube2  # noqa: E402
 from cubelab.tui.records import SearchRequest  # noqa: E402
 
 

@@ -14,7 +14,7 @@ from typing import Callable
 
 from cubelab.cube.notation import format_moves, invert_moves
 
-from ._puzzles import PUZZLES, puzzle_named
+from cubelab.cube.puzzles import PUZZLES, puzzle_named
 from .help_text import SEARCH_PREDICATES, help_text
 from .records import HelpRequest, Outcome, Painting, PaintRequest, SearchRequest, SolveRequest
 from .saves import SaveError, read_save, save_names, write_save

@@ -11,9 +11,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from cubelab.cube.facelets import FaceletError
-from cubelab.cube.notation import Move, format_moves
+from cubelab.cube.alg import Move
+from cubelab.cube.notation import format_moves
 
-from ._puzzles import PUZZLES, puzzle_of
+from cubelab.cube.puzzles import PUZZLES, puzzle_of
 
 
 # ---------------------------------------------------------------- what a line asks for

@@ -78,17 +78,10 @@ class Repl:
         return record
 
     def _facts(self) -> dict:
-        from cubelab.cube.notation import format_moves, metric_lengths
-        s = self.session
-        if s.puzzle.name == "2x2":
-            from cubelab.cube.pocket import PocketPosition, facts_record as pocket_record
-            return pocket_record(PocketPosition(s.state, tuple(s.moves), format_moves(s.moves)))
-        from .facts_cmd import facts_record
+        from cubelab.cube.notation import format_moves
         from cubelab.cube.positions import Position
-        pos = Position(s.state, tuple(s.moves), format_moves(s.moves))
-        rec = facts_record(pos)
-        rec["length"] = metric_lengths(s.moves)
-        return rec
+        s = self.session
+        return s.puzzle.facts_record(Position(s.state, tuple(s.moves), format_moves(s.moves)))
 
     def _search(self, request) -> dict:
         """Run the search, printing each class as it is found (text mode); Ctrl-C stops it."""
@@ -166,14 +159,9 @@ class Repl:
         if "search" in record:
             self.console.print(record["search"]["summary"], highlight=False, markup=False)
         if "facelets" in record:
-            letters = True if self.letters else None
-            if record.get("puzzle") == "2x2":
-                from cubelab.cube.pocket import PocketNet, format_facts
-                net = PocketNet(self.session.shown_state(), letters=letters)
-            else:
-                from cubelab.cube.net import Net
-                from .facts_cmd import format_facts
-                net = Net(self.session.shown_state(), letters=letters)
+            from cubelab.cube.facts_report import format_facts
+            from cubelab.cube.net import Net
+            net = Net(self.session.shown_state(), letters=True if self.letters else None)
             if self.show_net:
                 self.console.print(net)
             self.console.print(format_facts(record), highlight=False, markup=False)

@@ -11,10 +11,11 @@ import json
 import re
 from pathlib import Path
 
-from cubelab.cube.notation import Move, format_moves, parse
+from cubelab.cube.alg import Move
+from cubelab.cube.notation import format_moves, parse
 from cubelab.cube.paths import state_dir
 
-from ._puzzles import puzzle_named
+from cubelab.cube.puzzles import puzzle_named
 
 _NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$")
 
@@ -44,7 +45,7 @@ def save_names(folder: Path) -> list[str]:
 
 
 def write_save(folder: Path, name: str, puzzle, state, moves, label: str) -> Path:
-    """Save a position of `puzzle` (a tui._puzzles puzzle) and its sequence; the file's path."""
+    """Save a position of `puzzle` (a cube.puzzles puzzle) and its sequence; the file's path."""
     path = save_path(folder, name)
     record = {"facelets": puzzle.to_facelets(state), "alg": format_moves(moves), "label": label,
               "puzzle": puzzle.name}

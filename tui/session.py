@@ -5,18 +5,20 @@ Free of Textual so the plain REPL runs the same commands: a front end feeds line
 `request` when there is one: run solvers or a search, show help). Letters are moves; `:`
 commands are interpreted by commands.py. Every change of position is one step of the undo
 history (undo.py), and so is a switch between the 3x3x3 and the 2x2x2: each history entry knows
-its puzzle (tui/_puzzles.py), so undo walks back across a switch like across any change.
+its puzzle (cube/puzzles.py), so undo walks back across a switch like across any change.
 """
 
 from __future__ import annotations
 
 from typing import Callable, Iterable
 
-from cubelab.cube.notation import Move, NotationError, format_moves, parse
+from cubelab.cube.alg import Move, NotationError
+from cubelab.cube.notation import format_moves, parse
 from cubelab.cube.pieces import FACES
 
 from . import commands
-from ._puzzles import PUZZLES, face_scramble, puzzle_named
+from cubelab.cube.puzzles import PUZZLES, puzzle_named
+from cubelab.cube.random_states import face_scramble
 from .records import Outcome, Painting, Playback, Preview, SolutionRow
 from .saves import saves_dir
 from .undo import Entry, UndoHistory
@@ -55,7 +57,7 @@ class Session:
 
     @property
     def puzzle(self):
-        """The cube of the current position (a tui._puzzles puzzle)."""
+        """The cube of the current position (a cube.puzzles puzzle)."""
         return PUZZLES[self.entry.puzzle]
 
     @property
@@ -121,7 +123,7 @@ class Session:
         return Outcome(f"{move_text}   ({format_moves(self.moves[-12:])})", changed=True)
 
     def switch_puzzle(self, name: str) -> Outcome:
-        """Hold the other cube: one undo step, carrying the position over (see _puzzles)."""
+        """Hold the other cube: one undo step, carrying the position over (see cube/puzzles.py)."""
         target = PUZZLES[name]
         if target is self.puzzle:
             return Outcome(f"already the {target.title}")

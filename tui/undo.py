@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from cubelab.cube.notation import Move
+from cubelab.cube.alg import Move
 
 
 @dataclass(frozen=True)
