@@ -15,10 +15,10 @@ from typing import Callable, Iterable
 from cubelab.cube.alg import Move, NotationError
 from cubelab.cube.notation import format_moves, parse
 from cubelab.cube.pieces import FACES
-
-from . import commands
 from cubelab.cube.puzzles import PUZZLES, puzzle_named
 from cubelab.cube.random_states import face_scramble
+
+from . import commands
 from .records import Outcome, Painting, Playback, Preview, SolutionRow
 from .saves import saves_dir
 from .undo import Entry, UndoHistory
