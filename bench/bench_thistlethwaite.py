@@ -10,8 +10,8 @@ import numpy as np
 
 from cubelab.cube.moves import FACE_MOVES, move_state
 from cubelab.cube.random_states import random_state
-from cubelab.solvers.thistlethwaite import ThistlethwaiteSolver
-from cubelab.tables.thistlethwaite_tables import PHASE_MOVES, phase_coordinates
+from cubelab.solvers.thistlethwaite.solver import ThistlethwaiteSolver
+from cubelab.tables.thistlethwaite.coords import PHASE_MOVES, phase_coordinates
 
 
 def textbook_lengths(tables, state) -> list[int]:

@@ -8,7 +8,7 @@ import time
 import numpy as np
 
 from cubelab.cube.random_states import random_state
-from cubelab.solvers.threecycle import ThreeCycleSolver
+from cubelab.solvers.threecycle.solver import ThreeCycleSolver
 
 
 def main(argv=None) -> int:
