@@ -31,7 +31,7 @@ from cubelab.cube.pieces import CORNER_NAMES, EDGE_NAMES, corner_slot, edge_slot
 from cubelab.cube.state import CubeState, permutation_cycles
 from cubelab.cube.symmetry import morph
 from cubelab.solvers.protocol import BEST, BOUND, NODES, SOLUTIONS, new_cancel, new_counters
-from cubelab.tables.counting import canonicalize, encode
+from cubelab.tables.classkeys import KEY_BITS, canonicalize, encode
 from cubelab.tables.cubies import invert, state_row, symmetry_rows
 
 from numba import njit
@@ -495,7 +495,7 @@ def _class_of(p, sym, sides, work):
             invert(q, qinv)
             a, b = canonicalize(q, qinv, sym, best)
             bucket, key = encode(best, a, b)
-            key &= np.uint64((1 << 52) - 1)
+            key &= np.uint64((1 << KEY_BITS) - 1)
             if bucket < best_bucket or (bucket == best_bucket and key < best_key):
                 best_bucket, best_key = bucket, key
     return best_bucket, best_key
