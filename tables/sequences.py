@@ -21,6 +21,12 @@ NO_MOVE = 18
 """Pads sequences of different lengths (its row is the identity)."""
 
 
+def successor_table() -> np.ndarray:
+    """follows[p, m] (uint8) of cubelab.tables.cubies.follows_table for the 18 face turns, plus a
+    row NO_MOVE where every move may come first: (19, 18)."""
+    return np.vstack([follows_table(), np.ones((1, 18), bool)]).astype(np.uint8)
+
+
 def invert_seq(seq) -> tuple[int, ...]:
     """The inverse sequence: reversed, each turn inverted."""
     return tuple(3 * (m // 3) + 2 - m % 3 for m in reversed(seq))
@@ -102,7 +108,7 @@ def canonical_levels(moves, max_len: int) -> list[tuple[np.ndarray, np.ndarray]]
     (cubelab.tables.cubies.allowed_after) over the given move indices, in lexicographic order of
     their positions in `moves`."""
     moves = np.asarray(list(moves), dtype=np.int64)
-    follows = np.vstack([follows_table(), np.ones((1, 18), bool)])   # row 18: nothing before
+    follows = successor_table().astype(bool)
     table = move_rows("htm")
     seqs = np.zeros((1, 0), dtype=np.int8)
     elems = IDENTITY_ROW[None].copy()
