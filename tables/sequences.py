@@ -1,5 +1,5 @@
-"""Face-turn sequences as move indices: inverse, cancellation, effect as state rows, and every
-canonical sequence of a length with its effect.
+"""Face-turn sequences as move indices: inverse, cancellation, the canonical ones (how many of
+each cost, every one of a length with its effect) and effects as state rows.
 
 Move indices are those of cubelab.cube.moves.FACE_MOVES (face = index // 3, amount = index % 3
 + 1); effects are 40-byte state rows (cubelab.tables.cubies), products reading left to right.
@@ -12,6 +12,8 @@ import numpy as np
 import cubelab.tables  # noqa: F401  (numba cache location, before numba)
 from numba import njit
 
+from cubelab.cube.moves import FACE_MOVES
+
 from .cubies import ROW_BYTES, follows_table, invert, move_rows, multiply
 
 IDENTITY_ROW = np.concatenate([np.arange(8), np.zeros(8), np.arange(12), np.zeros(12)]
@@ -19,12 +21,6 @@ IDENTITY_ROW = np.concatenate([np.arange(8), np.zeros(8), np.arange(12), np.zero
 IDENTITY_ROW.flags.writeable = False
 NO_MOVE = 18
 """Pads sequences of different lengths (its row is the identity)."""
-
-
-def successor_table() -> np.ndarray:
-    """follows[p, m] (uint8) of cubelab.tables.cubies.follows_table for the 18 face turns, plus a
-    row NO_MOVE where every move may come first: (19, 18)."""
-    return np.vstack([follows_table(), np.ones((1, 18), bool)]).astype(np.uint8)
 
 
 def invert_seq(seq) -> tuple[int, ...]:
@@ -52,6 +48,38 @@ def cancel(seq) -> tuple[int, ...]:
         else:
             out.append(m)
     return tuple(out)
+
+
+# ---- canonical sequences ------------------------------------------------------------------
+
+def successor_table() -> np.ndarray:
+    """follows[p, m] (uint8) of cubelab.tables.cubies.follows_table for the 18 face turns, plus a
+    row NO_MOVE where every move may come first: (19, 18)."""
+    return np.vstack([follows_table(), np.ones((1, 18), bool)]).astype(np.uint8)
+
+
+def move_costs(metric: str) -> np.ndarray:
+    """What each face turn costs in the metric (a half turn is two quarter turns in QTM)."""
+    if metric == "htm":
+        return np.ones(18, np.int64)
+    if metric == "qtm":
+        return np.array([2 if m.amount == 2 else 1 for m in FACE_MOVES], np.int64)
+    raise ValueError(f"unknown metric {metric!r} (choose htm or qtm)")
+
+
+def sequence_counts(metric: str, max_cost: int) -> list[int]:
+    """How many canonical sequences have each total cost 0..max_cost."""
+    cost, ok = move_costs(metric), successor_table()
+    by_last = [[0] * 19 for _ in range(max_cost + 1)]
+    by_last[0][18] = 1
+    for c in range(max_cost + 1):
+        for last in range(19):
+            n = by_last[c][last]
+            if n:
+                for m in range(18):
+                    if ok[last, m] and c + cost[m] <= max_cost:
+                        by_last[c + cost[m]][m] += n
+    return [sum(row) for row in by_last]
 
 
 # ---- many rows at once ------------------------------------------------------------------------

@@ -16,7 +16,7 @@ from cubelab.cube.notation import Move, format_moves, metric_lengths
 from cubelab.cube.state import CubeState, permutation_cycles
 from cubelab.cube.symmetry import morph
 from cubelab.tables.cubies import move_rows, state_row, symmetry_rows
-from cubelab.tables.sequences import inverses, successor_table
+from cubelab.tables.sequences import inverses, move_costs, sequence_counts, successor_table
 
 from ..protocol import BEST, BOUND, NODES, SOLUTIONS, new_cancel, new_counters
 from .kernels import join_halves, second_halves
@@ -26,31 +26,7 @@ MAX_TABLE_ENTRIES = 60_000_000
 """Second halves kept at once (16 bytes each): ~1 GB, i.e. up to 12 HTM or 14 QTM."""
 
 
-# ---- metrics and canonical sequences ------------------------------------------------------
-
-def move_costs(metric: str) -> np.ndarray:
-    """What each face turn costs in the metric (a half turn is two quarter turns in QTM)."""
-    if metric == "htm":
-        return np.ones(18, np.int64)
-    if metric == "qtm":
-        return np.array([2 if m.amount == 2 else 1 for m in FACE_MOVES], np.int64)
-    raise ValueError(f"unknown metric {metric!r} (choose htm or qtm)")
-
-
-def sequence_counts(metric: str, max_cost: int) -> list[int]:
-    """How many canonical sequences have each total cost 0..max_cost."""
-    cost, ok = move_costs(metric), successor_table()
-    by_last = [[0] * 19 for _ in range(max_cost + 1)]
-    by_last[0][18] = 1
-    for c in range(max_cost + 1):
-        for last in range(19):
-            n = by_last[c][last]
-            if n:
-                for m in range(18):
-                    if ok[last, m] and c + cost[m] <= max_cost:
-                        by_last[c + cost[m]][m] += n
-    return [sum(row) for row in by_last]
-
+# ---- the kernels' tables -------------------------------------------------------------------
 
 @dataclass(frozen=True)
 class _Tables:
