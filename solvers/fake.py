@@ -130,6 +130,8 @@ class FakeSolver:
         counters = new_counters() if counters is None else counters
         cancel = new_cancel() if cancel is None else cancel
         self.prepare(cancel=cancel)
+        if not self._built:
+            return SolveResult(self.name, None, status="cancelled")
         with Deadline(cancel, time_limit) as clock:
             best = shortest_solution(target, counters)
             if best is None:
