@@ -23,11 +23,10 @@ from cubelab.tables.bfs import pair_distances
 from cubelab.tables.cubies import canonical_successors, move_rows, state_row
 from cubelab.tables.ranks import N_FLIP, flip_of, rank_perm, twist_of
 from cubelab.tables.sequences import NO_MOVE, products, sequence_counts, successor_table
-from cubelab.tables.spec import BuildCancelled
 from cubelab.tables.store import load_or_build
 
 from .protocol import (NODES, BOUND, Deadline, Solution, SolveResult, SolverError,
-                       check_solvable, missing_tables, new_cancel, verify)
+                       check_solvable, missing_tables, new_cancel, prepare_before_solving, verify)
 
 
 def _successor_lists() -> list[list[int]]:
@@ -251,10 +250,9 @@ class AStarSolver:
         cancel = cancel if cancel is not None else new_cancel()
         if s.is_identity():
             return SolveResult(self.name, [], optimal=True, lower_bound=0, verified=True)
-        try:
-            self.prepare(cancel=cancel)      # before the clock starts: loading is not the solve
-        except BuildCancelled:
-            return SolveResult(self.name, None, status="cancelled")
+        refused = prepare_before_solving(self, cancel)
+        if refused is not None:
+            return refused
         with Deadline(cancel, time_limit) as clock:
             path, nodes, bound, why = self._search(s, max_length, cancel, counters)
         if counters is not None:

@@ -16,7 +16,7 @@ from typing import Callable
 
 import numpy as np
 
-from cubelab.cube.moves import FACE_MOVES, apply_moves, move_state
+from cubelab.cube.moves import FACE_MOVES, apply_moves
 from cubelab.cube.notation import Move, invert_moves
 from cubelab.cube.state import CubeState
 from cubelab.tables.spec import TableSpec

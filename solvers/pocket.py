@@ -17,15 +17,13 @@ from cubelab.cube.notation import Move, simplify
 from cubelab.cube.pocket import (
     PocketState, apply_moves, holding_rotation, is_reachable, move_state, rename_moves, twist,
 )
-from cubelab.cube.state import CubeState
 from cubelab.solvers.protocol import (
     BEST, BOUND, LOWER_BOUND, NODES, SOLUTIONS, Solution, SolveResult, SolverError,
-    missing_tables, new_counters,
+    missing_tables, new_counters, prepare_before_solving,
 )
 from cubelab.tables.pocket_tables import (
     SPECS, corner_index, distance_table, index_of, metric_moves,
 )
-from cubelab.tables.spec import BuildCancelled
 
 
 def as_pocket(state) -> PocketState:
@@ -78,11 +76,9 @@ class PocketSolver:
             raise SolverError(f"cannot solve: unreachable: one corner twisted "
                               f"(twist sum {twist(given)} mod 3)")
         counters = new_counters() if counters is None else counters
-        try:
-            self.prepare(cancel=cancel)
-        except BuildCancelled:
-            return SolveResult(self.name, None, seconds=time.perf_counter() - start,
-                               status="cancelled", detail={"puzzle": "2x2", "metric": self.metric})
+        refused = prepare_before_solving(self, cancel)
+        if refused is not None:
+            return refused
         table = self._table
         holding = holding_rotation(given)
         current = given * holding.inverse()

@@ -150,6 +150,17 @@ def missing_tables(specs) -> list:
     return missing
 
 
+def prepare_before_solving(solver, cancel: np.ndarray | None) -> SolveResult | None:
+    """Prepare a solver before its time limit starts (building tables is not part of a solve's
+    time): None when ready, a "cancelled" result when the cancel flag stopped the build."""
+    from cubelab.tables.spec import BuildCancelled
+    try:
+        solver.prepare(cancel=cancel)
+    except BuildCancelled:
+        return SolveResult(solver.name, None, status="cancelled")
+    return None
+
+
 def check_solvable(state: CubeState) -> CubeState:
     """The state relative to its centres, or SolverError naming the invariant that fails (or
     saying that the position is not a 3x3x3's)."""

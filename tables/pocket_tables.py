@@ -19,6 +19,7 @@ from numba import njit
 from cubelab.cube.pocket import DLB, N_POSITIONS, SOLVER_MOVES, move_state, rotations
 from cubelab.tables.bfs import pair_distances
 from cubelab.tables.cubies import conjugate_into, invert, multiply, symmetry_rows
+from cubelab.tables.cubies import metric_moves as cube_metric_moves
 from cubelab.tables.ranks import rank_perm, unrank_perm
 from cubelab.tables.spec import TableSpec, register
 from cubelab.tables.store import load_or_build
@@ -29,11 +30,7 @@ N_TWIST = 729
 
 def metric_moves(metric: str) -> list:
     """The turns of U, R and F in a metric: 9 in HTM, the 6 quarter turns in QTM."""
-    if metric == "htm":
-        return list(SOLVER_MOVES)
-    if metric == "qtm":
-        return [m for m in SOLVER_MOVES if m.amount != 2]
-    raise ValueError(f"unknown metric {metric!r} (choose htm or qtm)")
+    return [m for m in cube_metric_moves(metric) if m in SOLVER_MOVES]
 
 
 # ---- coordinates --------------------------------------------------------------------------

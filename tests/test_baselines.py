@@ -11,15 +11,12 @@ from cubelab.cube.state import CubeState
 from cubelab.solvers import get_solver
 from cubelab.solvers.baselines import (AStarSolver, BFSSolver, PatternDatabases,
                                        _positions_within, coordinates)
-from cubelab.tables.ranks import N_PERM8
 from cubelab.solvers.protocol import SolverError, new_counters
+from cubelab.tables.ranks import N_PERM8
 
+from helpers_solvers import prepared_solver
 
-@pytest.fixture(scope="module")
-def astar():
-    s = AStarSolver()
-    s.prepare()
-    return s
+astar = prepared_solver(AStarSolver)
 
 
 @pytest.fixture(scope="module")

@@ -10,17 +10,14 @@ from cubelab.cube.state import CubeState
 from cubelab.solvers import get_solver
 from cubelab.solvers.protocol import BEST, SolverError, new_counters
 from cubelab.solvers.thistlethwaite.solver import ThistlethwaiteSolver
-from cubelab.tables.thistlethwaite import coords as tt
 from cubelab.tables.catalog import registered
+from cubelab.tables.thistlethwaite import coords as tt
+
+from helpers_solvers import prepared_solver
 
 pytestmark = pytest.mark.slow   # builds the tables and compiles the kernels (~20-40 s)
 
-
-@pytest.fixture(scope="module")
-def solver():
-    s = ThistlethwaiteSolver()
-    s.prepare()
-    return s
+solver = prepared_solver(ThistlethwaiteSolver)
 
 
 @pytest.fixture(scope="module")

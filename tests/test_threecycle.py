@@ -23,14 +23,11 @@ from cubelab.tables.sequences import cancel, sequence_elements
 from cubelab.tables.spec import BuildCancelled
 from cubelab.tables.threecycle import specs as cspecs
 
+from helpers_solvers import prepared_solver
+
 pytestmark = pytest.mark.slow   # the first test searches the commutator table (~10-40 s)
 
-
-@pytest.fixture(scope="module")
-def solver():
-    s = ThreeCycleSolver()
-    s.prepare()
-    return s
+solver = prepared_solver(ThreeCycleSolver)
 
 
 @pytest.fixture(scope="module")

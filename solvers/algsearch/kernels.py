@@ -56,16 +56,24 @@ def _accepts(p, fixed, target, test, excluded):
 
 
 @njit(cache=True, nogil=True)
+def _identity(out):
+    """out = the solved state's row."""
+    for i in range(8):
+        out[i] = i
+        out[8 + i] = 0
+    for i in range(12):
+        out[16 + i] = i
+        out[28 + i] = 0
+
+
+@njit(cache=True, nogil=True)
 def second_halves(cost_wanted, moves, cost, follows, fixed, keys, seqs):
     """Every canonical sequence of total cost `cost_wanted`: the hash of its effect's fixed
     entries, and the sequence packed 5 bits a move (move + 1, first move lowest). Returns the
     number written."""
     depth_max = cost_wanted + 1
     states = np.zeros((depth_max + 1, 40), np.uint8)
-    for i in range(8):
-        states[0, i] = i
-    for i in range(12):
-        states[0, 16 + i] = i
+    _identity(states[0])
     chosen = np.full(depth_max + 1, -1, np.int64)
     spent = np.zeros(depth_max + 1, np.int64)
     packed = np.zeros(depth_max + 1, np.uint64)
@@ -101,12 +109,8 @@ def second_halves(cost_wanted, moves, cost, follows, fixed, keys, seqs):
 
 @njit(cache=True, nogil=True)
 def _play(seq, moves, out, tmp):
-    for i in range(8):
-        out[i] = i
-        out[8 + i] = 0
-    for i in range(12):
-        out[16 + i] = i
-        out[28 + i] = 0
+    """out = the effect of a packed sequence."""
+    _identity(out)
     s = seq
     while s:
         m = np.int64(s & np.uint64(31)) - 1
@@ -127,12 +131,8 @@ def join_halves(first, a, moves, inverses, cost, follows, fixed, target, test, e
     depth_max = a + 2
     xs = np.zeros((depth_max + 1, 40), np.uint8)     # X
     zs = np.zeros((depth_max + 1, 40), np.uint8)     # X^-1 target
-    for i in range(40):
-        zs[0, i] = target[i]
-    for i in range(8):
-        xs[0, i] = i
-    for i in range(12):
-        xs[0, 16 + i] = i
+    zs[0, :] = target
+    _identity(xs[0])
     chosen = np.full(depth_max + 1, -1, np.int64)
     spent = np.zeros(depth_max + 1, np.int64)
     packed = np.zeros(depth_max + 1, np.uint64)

@@ -17,7 +17,7 @@ MAX_PLY = 64
 
 
 @njit(cache=True, nogil=True)
-def search(cube0, mcp, mco, mep, meo, moves, move_a, move_b, dist, lr, non_m, cclass, h_index,
+def search(cube0, mcp, mco, mep, meo, moves, move_a, move_b, dist, lr, cclass, h_index,
            m_slots, e_slots, s_slots, binom, slack, bound, best_moves, best_ends, max_nodes,
            counters, cancel):
     """Branch and bound over phases 1-3 (phase 4 read from its table). Returns the best total
@@ -42,8 +42,8 @@ def search(cube0, mcp, mco, mep, meo, moves, move_a, move_b, dist, lr, non_m, cc
     nodes = 0
 
     # settle ply 0: it may already lie in G1, G2 or G3
-    a, b = phase_coords(0, cube0[0:8], cube0[8:16], cube0[16:28], cube0[28:40], lr, non_m,
-                        cclass, h_index, m_slots, e_slots, s_slots, binom)
+    a, b = phase_coords(0, cube0[0:8], cube0[8:16], cube0[16:28], cube0[28:40], lr, cclass,
+                        h_index, m_slots, e_slots, s_slots, binom)
     phase[0], ca[0], cb[0] = 0, a, b
     start[0] = 0
     limit[0] = dist[0][a * size_b[0] + b] + slack[0]
@@ -62,7 +62,7 @@ def search(cube0, mcp, mco, mep, meo, moves, move_a, move_b, dist, lr, non_m, cc
                                nxt_cube[28:40])
                     cur[:] = nxt_cube
                 a, b = phase_coords(k + 1, cur[0:8], cur[8:16], cur[16:28], cur[28:40], lr,
-                                    non_m, cclass, h_index, m_slots, e_slots, s_slots, binom)
+                                    cclass, h_index, m_slots, e_slots, s_slots, binom)
                 d = dist[k + 1][a * size_b[k + 1] + b]
                 if k + 1 == 3:
                     total = plen[p] + d

@@ -23,14 +23,13 @@ from cubelab.cube.moves import FACE_MOVES
 from cubelab.cube.state import CubeState
 from cubelab.tables.cubies import CO, CP, EO, EP, face_turn_arrays, state_row
 from cubelab.tables.sequences import cancel as cancel_moves, products, sequence_elements
-from cubelab.tables.spec import BuildCancelled
 from cubelab.tables.thistlethwaite.coords import (
     PHASE_MOVES, SUBGROUPS, coordinate_args, phase_coordinates,
 )
 from cubelab.tables.thistlethwaite.specs import SPECS, ThistlethwaiteTables, load_tables
 
 from ..protocol import (BEST, NODES, PHASE, Deadline, Solution, SolveResult, check_solvable,
-                        missing_tables, new_cancel, new_counters, verify)
+                        missing_tables, new_cancel, new_counters, prepare_before_solving, verify)
 from .search import MAX_PLY, search
 
 ROUNDS = ((0, 0, 0), (0, 1, 0))
@@ -146,10 +145,9 @@ class ThistlethwaiteSolver:
             return SolveResult(self.name, [], verified=True, optimal=True, lower_bound=0,
                                detail={"phases": [{"subgroup": g, "moves": "", "length": 0}
                                                   for g in SUBGROUPS]})
-        try:
-            self.prepare(cancel=cancel)      # before the clock starts: a build is not the solve
-        except BuildCancelled:
-            return SolveResult(self.name, None, status="cancelled")
+        refused = prepare_before_solving(self, cancel)
+        if refused is not None:
+            return refused
         started = time.perf_counter()
         with Deadline(cancel, time_limit) as clock:
             best = self._run(s, self.rounds, cancel, counters, on_solution, max_length, started)

@@ -24,12 +24,11 @@ from cubelab.cube.facts import corner_cycles, edge_cycles
 from cubelab.cube.moves import FACE_MOVES, apply_moves, move_state
 from cubelab.cube.state import CubeState, permutation_parity
 from cubelab.tables.sequences import cancel
-from cubelab.tables.spec import BuildCancelled
 from cubelab.tables.threecycle.commutators import Found
 from cubelab.tables.threecycle.specs import SPECS, CommutatorTable, load_table
 
 from ..protocol import (NODES, PHASE, Deadline, Solution, SolveResult, check_solvable,
-                        missing_tables, new_cancel, new_counters, verify)
+                        missing_tables, new_cancel, new_counters, prepare_before_solving, verify)
 from .pieces import PieceSet
 
 BEAM = 12
@@ -185,10 +184,9 @@ class ThreeCycleSolver:
         if s.is_identity():
             return SolveResult(self.name, [], optimal=True, lower_bound=0, verified=True,
                                detail={"steps": []})
-        try:
-            self.prepare(cancel=cancel)      # before the clock starts: a build is not the solve
-        except BuildCancelled:
-            return SolveResult(self.name, None, status="cancelled")
+        refused = prepare_before_solving(self, cancel)
+        if refused is not None:
+            return refused
         with Deadline(cancel, time_limit) as clock:
             counters[PHASE] = 0
             best = _beam_search(self._starts(s), self._sets, cancel, counters)

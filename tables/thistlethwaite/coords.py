@@ -62,7 +62,9 @@ PHASE_SIZES = (N_FLIP, N_TWIST * N_MSLICE, N_CCLASS * N_ESLICE, N_H * N_EDGES4)
 M_SLOTS = np.array([1, 3, 5, 7])          # UF UB DF DB
 E_SLOTS = np.array([8, 9, 10, 11])        # FR FL BL BR
 S_SLOTS = np.array([0, 2, 4, 6])          # UR UL DR DL
-NON_M = np.array([0, 2, 4, 6, 8, 9, 10, 11])
+M_PIECES = 0b000010101010
+"""The M-slice edges (and their home slots) as a bit set."""
+E_PIECES = 0b111100000000
 LR_STICKER = np.array([1, 2, 1, 2, 2, 1, 2, 1])
 """For each corner slot (Kociemba order), which of its stickers (clockwise from the U/D one)
 lies on the L or R face."""
@@ -81,29 +83,23 @@ def twist_lr_of(cp, co, lr):
 
 
 @njit(cache=True, nogil=True)
-def mslice_of(ep, binom):
-    """Which slots hold the M-slice edges UF UB DF DB (ranked over the 12 slots)."""
+def slot_set_of(ep, skip, pieces, binom):
+    """Which slots outside the bit set `skip` hold the pieces of the bit set `pieces`, ranked
+    among the sets of that size (the slots numbered in order, skipping `skip`)."""
     bits = 0
-    for i in range(12):
-        e = ep[i]
-        if e == 1 or e == 3 or e == 5 or e == 7:
-            bits |= 1 << i
-    return rank_combination(bits, 12, binom)
+    k = 0
+    for j in range(12):
+        if (skip >> j) & 1:
+            continue
+        if (pieces >> ep[j]) & 1:
+            bits |= 1 << k
+        k += 1
+    return rank_combination(bits, k, binom)
 
 
 @njit(cache=True, nogil=True)
 def cclass_of(cp, cclass):
     return cclass[rank_perm(cp, 0, 8)]
-
-
-@njit(cache=True, nogil=True)
-def eslice_of(ep, non_m, binom):
-    """Which of the eight non-M slots hold the E-slice edges."""
-    bits = 0
-    for k in range(8):
-        if ep[non_m[k]] >= 8:
-            bits |= 1 << k
-    return rank_combination(bits, 8, binom)
 
 
 @njit(cache=True, nogil=True)
@@ -132,7 +128,7 @@ def edges4_of(ep, m_slots, e_slots, s_slots):
 
 
 @njit(cache=True, nogil=True)
-def coordinate(which, cp, co, ep, eo, lr, non_m, cclass, h_index, m_slots, e_slots, s_slots,
+def coordinate(which, cp, co, ep, eo, lr, cclass, h_index, m_slots, e_slots, s_slots,
                binom):
     """Coordinate number `which` of COORD_NAMES."""
     if which == 0:
@@ -140,25 +136,25 @@ def coordinate(which, cp, co, ep, eo, lr, non_m, cclass, h_index, m_slots, e_slo
     if which == 1:
         return twist_lr_of(cp, co, lr)
     if which == 2:
-        return mslice_of(ep, binom)
+        return slot_set_of(ep, 0, M_PIECES, binom)          # M edges among all 12 slots
     if which == 3:
         return cclass_of(cp, cclass)
     if which == 4:
-        return eslice_of(ep, non_m, binom)
+        return slot_set_of(ep, M_PIECES, E_PIECES, binom)   # E edges among the 8 non-M slots
     if which == 5:
         return h_index_of(cp, h_index)
     return edges4_of(ep, m_slots, e_slots, s_slots)
 
 
 @njit(cache=True, nogil=True)
-def phase_coords(phase, cp, co, ep, eo, lr, non_m, cclass, h_index, m_slots, e_slots, s_slots,
+def phase_coords(phase, cp, co, ep, eo, lr, cclass, h_index, m_slots, e_slots, s_slots,
                  binom):
     """The two parts (a, b) of phase `phase`'s coordinate (see PHASE_COORDS)."""
     if phase == 0:
         return flip_of(eo), 0
-    return (coordinate(2 * phase - 1, cp, co, ep, eo, lr, non_m, cclass, h_index, m_slots,
+    return (coordinate(2 * phase - 1, cp, co, ep, eo, lr, cclass, h_index, m_slots,
                        e_slots, s_slots, binom),
-            coordinate(2 * phase, cp, co, ep, eo, lr, non_m, cclass, h_index, m_slots, e_slots,
+            coordinate(2 * phase, cp, co, ep, eo, lr, cclass, h_index, m_slots, e_slots,
                        s_slots, binom))
 
 
@@ -178,8 +174,8 @@ class Lookups(NamedTuple):
 
 
 def coordinate_args(lookups: Lookups) -> tuple:
-    """The arguments of `coordinate` after the cubies (lr ... binom), as int64 arrays."""
-    return (LR_STICKER, NON_M, np.asarray(lookups.cclass, np.int64),
+    """The arguments of `coordinate` after the cubies (lr ... binom), as arrays."""
+    return (LR_STICKER, np.asarray(lookups.cclass, np.int64),
             np.asarray(lookups.h_index, np.int64), M_SLOTS, E_SLOTS, S_SLOTS, BINOM)
 
 

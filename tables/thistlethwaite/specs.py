@@ -33,7 +33,7 @@ RANKING_VERSION = {"mslice": 2, "eslice": 2}
 
 
 @njit(cache=True, nogil=True)
-def _orbit_move_table(which, size, moves, mcp, mco, mep, meo, lr, non_m, cclass, h_index,
+def _orbit_move_table(which, size, moves, mcp, mco, mep, meo, lr, cclass, h_index,
                       m_slots, e_slots, s_slots, binom, counters, cancel):
     """table[v, k] = coordinate after moves[k] from any state with coordinate v, found by
     walking the orbit of the solved cube; -1 marks values never reached (a bug if any)."""
@@ -46,7 +46,7 @@ def _orbit_move_table(which, size, moves, mcp, mco, mep, meo, lr, non_m, cclass,
     co = np.zeros(8, np.int64)
     ep = np.arange(12)
     eo = np.zeros(12, np.int64)
-    start = coordinate(which, cp, co, ep, eo, lr, non_m, cclass, h_index, m_slots, e_slots,
+    start = coordinate(which, cp, co, ep, eo, lr, cclass, h_index, m_slots, e_slots,
                        s_slots, binom)
     reps[start, 0:8] = cp
     reps[start, 8:16] = co
@@ -67,7 +67,7 @@ def _orbit_move_table(which, size, moves, mcp, mco, mep, meo, lr, non_m, cclass,
         for k in range(nm):
             apply_move(reps[v, 0:8], reps[v, 8:16], reps[v, 16:28], reps[v, 28:40],
                        mcp, mco, mep, meo, moves[k], ocp, oco, oep, oeo)
-            w = coordinate(which, ocp, oco, oep, oeo, lr, non_m, cclass, h_index, m_slots,
+            w = coordinate(which, ocp, oco, oep, oeo, lr, cclass, h_index, m_slots,
                            e_slots, s_slots, binom)
             table[v, k] = w
             if not have[w]:
