@@ -24,7 +24,8 @@ def main(argv=None) -> int:
     print(f"HTM: mean {htm.mean():.2f}  min {htm.min()}  max {htm.max()}  (goal: mean <= 130)")
     print(f"QTM: mean {qtm.mean():.2f}  max {qtm.max()}  (the TIPE averaged 324)")
     print(f"steps (commutators + parity turn): mean {np.mean(steps):.2f}")
-    print(f"time per cube: mean {np.mean(seconds) * 1000:.0f} ms  max {np.max(seconds) * 1000:.0f} ms")
+    print(f"time per cube: mean {np.mean(seconds) * 1000:.0f} ms  "
+          f"max {np.max(seconds) * 1000:.0f} ms")
     return 0
 
 

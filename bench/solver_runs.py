@@ -1,5 +1,4 @@
-"""What the method benchmarks (Thistlethwaite, 3-cycle) share: their arguments, a timed
-prepare, and the seeded random states they solve."""
+"""What the method benchmarks share: arguments, a timed prepare, seeded random states."""
 
 from __future__ import annotations
 
@@ -13,7 +12,8 @@ from cubelab.cube.random_states import random_state
 
 def parse_args(doc: str, argv=None, count: int = 1000) -> argparse.Namespace:
     ap = argparse.ArgumentParser(description=doc)
-    ap.add_argument("-n", type=int, default=count, help=f"number of random states (default {count})")
+    ap.add_argument("-n", type=int, default=count,
+                    help=f"number of random states (default {count})")
     ap.add_argument("--seed", type=int, default=2024, help="seed of the random states")
     return ap.parse_args(argv)
 

@@ -1,4 +1,4 @@
-"""A fast, deterministic stand-in solver for UI tests: real short solutions, streamed slowly on purpose.
+"""A fast, deterministic stand-in solver for UI tests: short solutions, streamed slowly.
 
 It finds a shortest solution of positions within 6 face turns of solved (meet in the middle:
 3 turns from each side, in plain Python, no numba), then plays the part of an improving search:

@@ -1,6 +1,7 @@
-"""A position's class under the 48 symmetries and inversion, as a packed key: the canonical
-representative (the least of the class's 96 images), its (bucket, key) packing, and the class's
-sizes read back from the key.
+"""A position's class under the 48 symmetries and inversion, as a packed (bucket, key).
+
+The canonical representative is the least of the class's 96 images; its packing holds the
+class's sizes too, read back by class_sizes.
 
 A representative is a 40-byte state row (cubelab.tables.cubies). Its bucket is the rank of its
 corner permutation (8! buckets); its key holds the twist, the edge permutation and the flip in

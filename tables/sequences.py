@@ -1,5 +1,6 @@
-"""Face-turn sequences as move indices: inverse, cancellation, the canonical ones (how many of
-each cost, every one of a length with its effect) and effects as state rows.
+"""Face-turn sequences as move indices: inverse, cancellation, canonical ones, their effects.
+
+How many canonical sequences there are of each cost, and every one of a length with its effect.
 
 Move indices are those of cubelab.cube.moves.FACE_MOVES (face = index // 3, amount = index % 3
 + 1); effects are 40-byte state rows (cubelab.tables.cubies), products reading left to right.

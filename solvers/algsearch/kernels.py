@@ -1,5 +1,7 @@
-"""The algorithm search's kernels: second halves listed with a hash of their fixed slots, and a
-depth-first walk over first halves X that looks X^-1 T up among them (meet in the middle).
+"""The algorithm search's kernels: listing second halves, and joining first halves to them.
+
+Second halves are listed with a hash of their fixed slots; a depth-first walk over first halves X
+looks X^-1 T up among them (meet in the middle).
 
 Effects are 40-byte state rows (cubelab.tables.cubies); sequences are packed 5 bits a move
 (move index + 1, first move lowest). A found effect is named by its class under the 48

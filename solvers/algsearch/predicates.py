@@ -1,5 +1,6 @@
-"""What an algorithm search looks for: a predicate on the effect of a move sequence (slots whose
-content is fixed, then a final test), the predicates offered by name, and parsing them as typed.
+"""What an algorithm search looks for: predicates on a sequence's effect, by name and as typed.
+
+A predicate fixes the content of some slots, then makes a final test.
 """
 
 from __future__ import annotations

@@ -1,6 +1,4 @@
-"""The algorithm search's driver: tables for the kernels, the lengths one at a time, and the
-classes of effects it finds (AlgClass, SearchResult).
-"""
+"""The algorithm search's driver: the lengths one at a time, and the classes of effects found."""
 
 from __future__ import annotations
 

@@ -1,2 +1,4 @@
-"""Thistlethwaite's algorithm: the solver behind the protocol (solver) and its branch-and-bound
-kernel over the phases (search); its tables are in cubelab.tables.thistlethwaite."""
+"""Thistlethwaite's algorithm: the solver (solver) and its branch-and-bound kernel (search).
+
+Its tables are in cubelab.tables.thistlethwaite.
+"""

@@ -1,5 +1,7 @@
-"""Thistlethwaite's search kernel: a branch and bound over phases 1-3 at once on their exact
-distance tables, carrying the cube from one phase into the next (phase 4 is read off its table).
+"""Thistlethwaite's search kernel: a branch and bound over phases 1-3 at once.
+
+It runs on their exact distance tables, carrying the cube from one phase into the next (phase 4
+is read off its table).
 """
 
 from __future__ import annotations

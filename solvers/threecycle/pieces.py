@@ -1,5 +1,7 @@
-"""What the 3-cycle solver sees of the corners and of the edges: the steps that act on them (the
-commutator table's elements) and the estimated moves still needed from each class of positions.
+"""What the 3-cycle solver sees of corners and edges: their steps and class distances.
+
+The steps are the commutator table's elements that act on them; the class distances estimate the
+moves still needed from each class of positions.
 
 The cost of solving a position's corners (or edges) depends only on its class: the multiset of
 its cycles' lengths and net twists (or flips). A Dijkstra over those few thousand classes, each

@@ -1,5 +1,7 @@
-"""Pos(n) level by level: expanding a level's classes into their neighbours' classes a batch at a
-time, removing those of the levels before, and counting positions and classes.
+"""Pos(n) level by level: expand a level, remove the levels before, count the classes.
+
+A level's classes are expanded into their neighbours' classes a batch at a time, each batch
+merged into the new level.
 """
 
 from __future__ import annotations
@@ -262,7 +264,8 @@ def estimated_bytes(metric: str, depth: int, budget: int = CHUNK_BYTES) -> int:
     per_class = 2 * len(metric_moves(metric)) * 18
     before = estimated_classes(metric, depth - 1)
     levels = sum(estimated_classes(metric, d) for d in (depth - 2, depth - 1) if d >= 0)
-    return int(min(before * per_class, budget) + 8 * (levels + 2 * estimated_classes(metric, depth)))
+    held = levels + 2 * estimated_classes(metric, depth)
+    return int(min(before * per_class, budget) + 8 * held)
 
 
 if __name__ == "__main__":

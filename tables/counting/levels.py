@@ -1,5 +1,7 @@
-"""A level of the count: the canonical keys of one distance sorted inside buckets, and the
-kernels that sort, deduplicate, merge and total them, several threads at once over bucket ranges.
+"""A level of the count (its keys sorted inside buckets) and the kernels that merge levels.
+
+The kernels sort, deduplicate, merge and total levels, several threads at once over bucket
+ranges.
 """
 
 from __future__ import annotations

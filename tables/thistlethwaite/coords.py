@@ -1,5 +1,4 @@
-"""Thistlethwaite's four phases as coset coordinates: each phase's moves, its coordinates' numba
-kernels, and the corner lookups of phases 3 and 4.
+"""Thistlethwaite's four phases as coset coordinates: moves, coordinate kernels, corner lookups.
 
 G0 = <U, R, F, D, L, B>  ->  G1 = <L, R, F2, B2, U, D>  ->  G2 = <L, R, F2, B2, U2, D2>
 ->  G3 = <L2, R2, F2, B2, U2, D2>  ->  G4 = {solved}.

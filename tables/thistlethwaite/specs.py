@@ -1,6 +1,8 @@
-"""Thistlethwaite's tables in the store: the corner lookups, a move table per coordinate (walked
-along the orbit of the solved cube), an exact distance table per phase, and `load_tables`, which
-loads them as the one `ThistlethwaiteTables` the search reads.
+"""Thistlethwaite's tables in the store, and `load_tables` that loads them for the search.
+
+The corner lookups, a move table per coordinate (walked along the orbit of the solved cube) and
+an exact distance table per phase; `load_tables` loads them as the one `ThistlethwaiteTables` the
+search reads.
 
 Phase 1's coordinate is the edge flip, whose move table is the shared `moves.flip`. The others'
 move tables are built by walking the orbit of the solved cube under the phase's moves (each

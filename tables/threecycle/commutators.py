@@ -30,7 +30,8 @@ from ..sequences import (
 )
 
 KINDS = ("corner", "edge", "twist", "flip")
-"""corner / edge: an oriented 3-cycle of that piece type; twist / flip: two pieces turned in place."""
+"""corner / edge: an oriented 3-cycle of that piece type; twist / flip: two pieces turned in
+place."""
 COUNTS = {"corner": 1008, "edge": 1760, "twist": 56, "flip": 66}
 """How many elements of each kind there are (all of them are reached)."""
 

@@ -1,5 +1,6 @@
-"""The commutator table in the store: its encoding as one uint8 array, its spec, and the
-`CommutatorTable` the 3-cycle solver reads.
+"""The commutator table in the store: its uint8 encoding, its spec and `CommutatorTable`.
+
+`CommutatorTable` is what the 3-cycle solver reads.
 
 One row per alg [setup: [A, B]], the algs of an element together and in order of preference
 (shortest after cancellation first): bytes 0-39 the element (a state row), 40-42 the lengths of
