@@ -11,7 +11,6 @@ permutation (40,320).
 from __future__ import annotations
 
 import heapq
-import threading
 from operator import itemgetter
 
 import numpy as np
@@ -25,8 +24,8 @@ from cubelab.tables.ranks import N_FLIP, flip_of, rank_perm, twist_of
 from cubelab.tables.sequences import NO_MOVE, products, sequence_counts, successor_table
 from cubelab.tables.store import load_or_build
 
-from .protocol import (NODES, BOUND, Deadline, Solution, SolveResult, SolverError,
-                       check_solvable, missing_tables, new_cancel, prepare_before_solving, verify)
+from .protocol import (NODES, BOUND, Deadline, PrepareOnce, Solution, SolveResult, SolverError,
+                       begin_solve, prepare_before_solving, verify)
 
 
 def _successor_lists() -> list[list[int]]:
@@ -81,8 +80,7 @@ class BFSSolver:
 
     def solve(self, state: CubeState, *, max_length=None, time_limit=None, on_solution=None,
               counters=None, cancel=None) -> SolveResult:
-        s = check_solvable(state)
-        cancel = cancel if cancel is not None else new_cancel()
+        s, counters, cancel = begin_solve(state, counters, cancel)
         limit = self.max_depth if max_length is None else min(self.max_depth, max_length)
         if s.is_identity():
             return SolveResult(self.name, [], optimal=True, lower_bound=0, verified=True)
@@ -216,7 +214,7 @@ def _code_moves():
     return out
 
 
-class AStarSolver:
+class AStarSolver(PrepareOnce):
     """A* over positions, f = moves so far + max(twist x flip, corner permutation) databases."""
 
     name = "astar"
@@ -228,26 +226,19 @@ class AStarSolver:
         self.max_nodes = max_nodes
         self._pdb: PatternDatabases | None = None
         self._code_moves = None
-        self._lock = threading.Lock()
 
     def table_specs(self) -> tuple:
+        """The shared move tables; its two small databases are built in memory by prepare."""
         return MOVE_TABLES
 
-    def missing_tables(self) -> list:
-        """The shared move tables; its two small databases are built in memory by prepare."""
-        return [] if self._pdb is not None else missing_tables(self.table_specs())
-
-    def prepare(self, progress=None, cancel=None, log=None) -> None:
+    def _prepare(self, progress, cancel, log) -> None:
         """Load the move tables and build the pattern databases (under a second)."""
-        with self._lock:
-            if self._pdb is None:
-                self._pdb = PatternDatabases(progress, cancel, log)
-                self._code_moves = _code_moves()
+        self._pdb = PatternDatabases(progress, cancel, log)
+        self._code_moves = _code_moves()
 
     def solve(self, state: CubeState, *, max_length=None, time_limit=None, on_solution=None,
               counters=None, cancel=None) -> SolveResult:
-        s = check_solvable(state)
-        cancel = cancel if cancel is not None else new_cancel()
+        s, counters, cancel = begin_solve(state, counters, cancel)
         if s.is_identity():
             return SolveResult(self.name, [], optimal=True, lower_bound=0, verified=True)
         refused = prepare_before_solving(self, cancel)
@@ -255,8 +246,7 @@ class AStarSolver:
             return refused
         with Deadline(cancel, time_limit) as clock:
             path, nodes, bound, why = self._search(s, max_length, cancel, counters)
-        if counters is not None:
-            counters[NODES] = nodes
+        counters[NODES] = nodes
         seconds = clock.elapsed()
         if path is None:
             if why == "budget":

@@ -21,8 +21,8 @@ from cubelab.cube.notation import Move, invert_moves
 from cubelab.cube.state import CubeState
 from cubelab.tables.spec import TableSpec
 from cubelab.solvers.protocol import (
-    BEST, BOUND, NODES, SOLUTIONS, Deadline, Solution, SolveResult, SolverError, check_solvable,
-    new_cancel, new_counters, verify,
+    BEST, BOUND, NODES, SOLUTIONS, Deadline, Solution, SolveResult, SolverError, begin_solve,
+    verify,
 )
 
 HALF_DEPTH = 3
@@ -126,9 +126,7 @@ class FakeSolver:
               on_solution: Callable[[Solution], None] | None = None,
               counters: np.ndarray | None = None,
               cancel: np.ndarray | None = None) -> SolveResult:
-        target = check_solvable(state)
-        counters = new_counters() if counters is None else counters
-        cancel = new_cancel() if cancel is None else cancel
+        target, counters, cancel = begin_solve(state, counters, cancel)
         self.prepare(cancel=cancel)
         if not self._built:
             return SolveResult(self.name, None, status="cancelled")

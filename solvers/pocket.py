@@ -19,7 +19,7 @@ from cubelab.cube.pocket import (
 )
 from cubelab.solvers.protocol import (
     BEST, BOUND, LOWER_BOUND, NODES, SOLUTIONS, Solution, SolveResult, SolverError,
-    missing_tables, new_counters, prepare_before_solving,
+    PrepareOnce, new_counters, prepare_before_solving,
 )
 from cubelab.tables.pocket_tables import (
     SPECS, corner_index, distance_table, index_of, metric_moves,
@@ -34,7 +34,7 @@ def as_pocket(state) -> PocketState:
     raise SolverError(f"the 2x2x2 solver solves the 2x2x2, not a {type(state).__name__}")
 
 
-class PocketSolver:
+class PocketSolver(PrepareOnce):
     """Optimal 2x2x2 solutions in the chosen metric ('htm' or 'qtm') from the distance table."""
 
     name = "pocket"
@@ -52,14 +52,9 @@ class PocketSolver:
     def table_specs(self) -> tuple:
         return (SPECS[self.metric],)
 
-    def missing_tables(self) -> list:
-        return [] if self._table is not None else missing_tables(self.table_specs())
-
-    def prepare(self, progress: Callable[[int, int], None] | None = None,
-                cancel: np.ndarray | None = None, log=None) -> None:
-        """Load (or build, about a second) the metric's distance table."""
-        if self._table is None:
-            self._table = distance_table(self.metric, progress=progress, cancel=cancel, log=log)
+    def _prepare(self, progress, cancel, log) -> None:
+        """Load (or build, under a second) the metric's distance table."""
+        self._table = distance_table(self.metric, progress=progress, cancel=cancel, log=log)
 
     def distance(self, state) -> int:
         """Optimal length of a reachable position in the solver's metric."""

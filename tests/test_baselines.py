@@ -59,7 +59,7 @@ def test_astar_reaches_further_than_bfs(bfs, astar):
 
 def test_deep_positions_are_refused(astar):
     small = AStarSolver(max_nodes=2000)
-    small._pdb, small._code_moves = astar._pdb, astar._code_moves
+    small.prepare()
     with pytest.raises(SolverError, match="astar expands at most 2,000 nodes"):
         small.solve(random_state(3))
 

@@ -14,7 +14,6 @@ limit. Every improvement is reported.
 
 from __future__ import annotations
 
-import threading
 import time
 
 import numpy as np
@@ -28,8 +27,8 @@ from cubelab.tables.thistlethwaite.coords import (
 )
 from cubelab.tables.thistlethwaite.specs import SPECS, ThistlethwaiteTables, load_tables
 
-from ..protocol import (BEST, NODES, PHASE, Deadline, Solution, SolveResult, check_solvable,
-                        missing_tables, new_cancel, new_counters, prepare_before_solving, verify)
+from ..protocol import (BEST, NODES, PHASE, Deadline, PrepareOnce, Solution, SolveResult,
+                        begin_solve, new_cancel, new_counters, prepare_before_solving, verify)
 from .search import MAX_PLY, search
 
 ROUNDS = ((0, 0, 0), (0, 1, 0))
@@ -40,7 +39,7 @@ NODE_BUDGET = 200_000
 """Nodes per round (about a tenth of a second each)."""
 
 
-class ThistlethwaiteSolver:
+class ThistlethwaiteSolver(PrepareOnce):
     """Four phases with exact tables; all optimal (then near-optimal) phase solutions tried."""
 
     name = "thistlethwaite"
@@ -53,29 +52,22 @@ class ThistlethwaiteSolver:
         self.rounds = tuple(tuple(r) for r in rounds)
         self.node_budget = node_budget
         self._tables: ThistlethwaiteTables | None = None
-        self._lock = threading.Lock()
 
     def table_specs(self) -> tuple:
         return SPECS
 
-    def missing_tables(self) -> list:
-        return [] if self._tables is not None else missing_tables(self.table_specs())
-
-    def prepare(self, progress=None, cancel=None, log=None) -> None:
+    def _prepare(self, progress, cancel, log) -> None:
         """Load (or build, a few seconds the first time) the tables and compile the kernel."""
-        with self._lock:
-            if self._tables is not None:
-                return
-            t = load_tables(progress=progress, cancel=cancel, log=log)
-            self._kernel_tables = (
-                *face_turn_arrays(), tuple(np.ascontiguousarray(m, np.int64) for m in PHASE_MOVES),
-                tuple(np.ascontiguousarray(m) for m in t.move_a),
-                tuple(np.ascontiguousarray(m) for m in t.move_b), t.dist,
-                *coordinate_args(t.lookups))
-            self._tables = t
-            # compile (or load the compiled kernel) now rather than inside the first solve
-            from cubelab.cube.moves import alg_state
-            self._run(alg_state("R U F"), self.rounds[:1], new_cancel(), new_counters(), None)
+        t = load_tables(progress=progress, cancel=cancel, log=log)
+        self._kernel_tables = (
+            *face_turn_arrays(), tuple(np.ascontiguousarray(m, np.int64) for m in PHASE_MOVES),
+            tuple(np.ascontiguousarray(m) for m in t.move_a),
+            tuple(np.ascontiguousarray(m) for m in t.move_b), t.dist,
+            *coordinate_args(t.lookups))
+        self._tables = t
+        # compile (or load the compiled kernel) now rather than inside the first solve
+        from cubelab.cube.moves import alg_state
+        self._run(alg_state("R U F"), self.rounds[:1], new_cancel(), new_counters(), None)
 
     def _kernel(self, s: CubeState, slack, bound, cancel, counters, budget):
         best_moves = np.zeros(MAX_PLY, np.int64)
@@ -138,9 +130,7 @@ class ThistlethwaiteSolver:
 
     def solve(self, state: CubeState, *, max_length=None, time_limit=None, on_solution=None,
               counters=None, cancel=None) -> SolveResult:
-        s = check_solvable(state)
-        cancel = cancel if cancel is not None else new_cancel()
-        counters = counters if counters is not None else new_counters()
+        s, counters, cancel = begin_solve(state, counters, cancel)
         if s.is_identity():
             return SolveResult(self.name, [], verified=True, optimal=True, lower_bound=0,
                                detail={"phases": [{"subgroup": g, "moves": "", "length": 0}

@@ -15,7 +15,6 @@ weighs oriented 3-cycles against pair twists and pair flips.
 
 from __future__ import annotations
 
-import threading
 from dataclasses import dataclass
 
 import numpy as np
@@ -27,8 +26,8 @@ from cubelab.tables.sequences import cancel
 from cubelab.tables.threecycle.commutators import Found
 from cubelab.tables.threecycle.specs import SPECS, CommutatorTable, load_table
 
-from ..protocol import (NODES, PHASE, Deadline, Solution, SolveResult, check_solvable,
-                        missing_tables, new_cancel, new_counters, prepare_before_solving, verify)
+from ..protocol import (NODES, PHASE, Deadline, PrepareOnce, Solution, SolveResult, begin_solve,
+                        prepare_before_solving, verify)
 from .pieces import PieceSet
 
 BEAM = 12
@@ -127,7 +126,7 @@ def _describe(name: str, kind: str, alg: Found) -> str:
     return "flip " + edge_cycles(state).replace("(", "").replace(")", "")
 
 
-class ThreeCycleSolver:
+class ThreeCycleSolver(PrepareOnce):
     """The TIPE's elementary method: parity turn, then commutators from a searched table."""
 
     name = "threecycle"
@@ -137,28 +136,21 @@ class ThreeCycleSolver:
     puzzle = "3x3"
 
     def __init__(self):
-        self._lock = threading.Lock()
         self._sets: list[PieceSet] | None = None
         self.table: CommutatorTable | None = None
 
     def table_specs(self) -> tuple:
         return SPECS
 
-    def missing_tables(self) -> list:
-        return [] if self._sets is not None else missing_tables(self.table_specs())
-
-    def prepare(self, progress=None, cancel=None, log=None) -> None:
+    def _prepare(self, progress, cancel, log) -> None:
         """Load the commutator table (or search it, about ten seconds, and save it) and work out
         the class distances."""
-        with self._lock:
-            if self._sets is not None:
-                return
-            table = load_table(progress=progress, cancel=cancel, log=log)
-            self.table = table
-            self._sets = [
-                PieceSet("corners", 8, 3, table, ("corner", "twist"), _CORNER_COLUMNS),
-                PieceSet("edges", 12, 2, table, ("edge", "flip"), _EDGE_COLUMNS),
-            ]
+        table = load_table(progress=progress, cancel=cancel, log=log)
+        self.table = table
+        self._sets = [
+            PieceSet("corners", 8, 3, table, ("corner", "twist"), _CORNER_COLUMNS),
+            PieceSet("edges", 12, 2, table, ("edge", "flip"), _EDGE_COLUMNS),
+        ]
 
     def _starts(self, s: CubeState) -> list[_Node]:
         sets = self._sets
@@ -178,9 +170,7 @@ class ThreeCycleSolver:
 
     def solve(self, state: CubeState, *, max_length=None, time_limit=None, on_solution=None,
               counters=None, cancel=None) -> SolveResult:
-        s = check_solvable(state)
-        cancel = cancel if cancel is not None else new_cancel()
-        counters = counters if counters is not None else new_counters()
+        s, counters, cancel = begin_solve(state, counters, cancel)
         if s.is_identity():
             return SolveResult(self.name, [], optimal=True, lower_bound=0, verified=True,
                                detail={"steps": []})
