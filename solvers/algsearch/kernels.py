@@ -68,6 +68,21 @@ def _identity(out):
         out[28 + i] = 0
 
 
+@njit(cache=True, nogil=True, inline="always")
+def _next_choice(chosen, spent, d, cost, follows, max_cost):
+    """Move the walk's choice at depth d on to the next move that may follow chosen[d - 1]
+    within a total cost of max_cost; -1 (and the choice reset) when depth d has none left."""
+    last = 18 if d == 0 else chosen[d - 1]
+    while True:
+        chosen[d] += 1
+        m = chosen[d]
+        if m >= 18:
+            chosen[d] = -1
+            return -1
+        if follows[last, m] and spent[d] + cost[m] <= max_cost:
+            return m
+
+
 @njit(cache=True, nogil=True)
 def second_halves(cost_wanted, moves, cost, follows, fixed, keys, seqs):
     """Every canonical sequence of total cost `cost_wanted`: the hash of its effect's fixed
@@ -86,16 +101,11 @@ def second_halves(cost_wanted, moves, cost, follows, fixed, keys, seqs):
         return 1
     d = 0
     while d >= 0:
-        chosen[d] += 1
-        m = chosen[d]
-        if m >= 18:
-            chosen[d] = -1
+        m = _next_choice(chosen, spent, d, cost, follows, cost_wanted)
+        if m < 0:
             d -= 1
             continue
-        last = 18 if d == 0 else chosen[d - 1]
         c = spent[d] + cost[m]
-        if not follows[last, m] or c > cost_wanted:
-            continue
         multiply(states[d], moves[m], states[d + 1])
         spent[d + 1] = c
         packed[d + 1] = packed[d] | (np.uint64(m + 1) << np.uint64(5 * d))
@@ -151,20 +161,15 @@ def join_halves(first, a, moves, inverses, cost, follows, fixed, target, test, e
         counters[0] += 1
         return found
     while d >= 0:
-        chosen[d] += 1
-        m = chosen[d]
+        m = _next_choice(chosen, spent, d, cost, follows, a + 1)
+        if m < 0:
+            d -= 1
+            continue
         if d == 0 and m != first:
             if m > first:
                 break
             continue
-        if m >= 18:
-            chosen[d] = -1
-            d -= 1
-            continue
-        last = 18 if d == 0 else chosen[d - 1]
         c = spent[d] + cost[m]
-        if not follows[last, m] or c > a + 1:
-            continue
         if c == a + 1 and cost[m] != 2:
             continue
         multiply(xs[d], moves[m], xs[d + 1])
