@@ -22,27 +22,49 @@ from cubelab.tables.threecycle.commutators import Found
 from cubelab.tables.threecycle.specs import CommutatorTable
 
 
+@njit(cache=True, nogil=True, inline="always")
+def _class_code(p, o, mod, weights, seen):
+    """The class of one position (p, o): its cycles' lengths and net turns as one integer."""
+    seen[:] = False
+    code = 0
+    for start in range(p.shape[0]):
+        if seen[start]:
+            continue
+        length = 0
+        net = 0
+        i = start
+        while not seen[i]:
+            seen[i] = True
+            net += o[i]
+            length += 1
+            i = p[i]
+        code += weights[(length - 1) * mod + net % mod]
+    return code
+
+
 @njit(cache=True, nogil=True)
 def _class_codes(perm, ori, mod, weights):
-    rows, n = perm.shape
-    out = np.zeros(rows, dtype=np.int64)
+    out = np.zeros(perm.shape[0], dtype=np.int64)
+    seen = np.zeros(perm.shape[1], dtype=np.bool_)
+    for r in range(perm.shape[0]):
+        out[r] = _class_code(perm[r], ori[r], mod, weights, seen)
+    return out
+
+
+@njit(cache=True, nogil=True)
+def _step_codes(perm, ori, step_perm, step_ori, mod, weights):
+    """The class code of the position after each step, without keeping the positions."""
+    rows, n = step_perm.shape
+    out = np.empty(rows, dtype=np.int64)
     seen = np.zeros(n, dtype=np.bool_)
+    p = np.empty(n, dtype=np.int64)
+    o = np.empty(n, dtype=np.int64)
     for r in range(rows):
-        seen[:] = False
-        code = 0
-        for start in range(n):
-            if seen[start]:
-                continue
-            length = 0
-            net = 0
-            i = start
-            while not seen[i]:
-                seen[i] = True
-                net += ori[r, i]
-                length += 1
-                i = perm[r, i]
-            code += weights[(length - 1) * mod + net % mod]
-        out[r] = code
+        for i in range(n):
+            j = step_perm[r, i]
+            p[i] = perm[j]
+            o[i] = (ori[j] + step_ori[r, i]) % mod
+        out[r] = _class_code(p, o, mod, weights, seen)
     return out
 
 
@@ -117,8 +139,21 @@ class PieceSet:
         """The position after each step: perm then step, for every step (rows)."""
         return perm[self.perm], (ori[self.perm] + self.ori) % self.mod
 
+    def after_step(self, perm: np.ndarray, ori: np.ndarray, i: int
+                   ) -> tuple[np.ndarray, np.ndarray]:
+        """The position after step i."""
+        return perm[self.perm[i]], (ori[self.perm[i]] + self.ori[i]) % self.mod
+
+    def step_distances(self, perm: np.ndarray, ori: np.ndarray) -> np.ndarray:
+        """The class distance of the position after each step."""
+        return self._distances_of(_step_codes(
+            np.asarray(perm, np.int64), np.asarray(ori, np.int64), self.perm, self.ori,
+            self.mod, self._radix_weights))
+
     def distance(self, perm: np.ndarray, ori: np.ndarray) -> np.ndarray:
-        codes = self.class_codes(np.atleast_2d(perm), np.atleast_2d(ori))
+        return self._distances_of(self.class_codes(np.atleast_2d(perm), np.atleast_2d(ori)))
+
+    def _distances_of(self, codes: np.ndarray) -> np.ndarray:
         i = np.searchsorted(self.codes, codes)
         i = np.minimum(i, len(self.codes) - 1)
         return np.where(self.codes[i] == codes, self.dist[i], np.inf)

@@ -66,8 +66,7 @@ def _append(moves: tuple[int, ...], flat: tuple[int, ...]) -> tuple[int, ...]:
 def _expand(node: _Node, sets: list[PieceSet], part: int) -> list[_Node]:
     ps = sets[part]
     perm, ori = node.parts[part]
-    np_, no = ps.apply(perm, ori)
-    d_next = ps.distance(np_, no)
+    d_next = ps.step_distances(perm, ori)
     here = node.remaining[part]
     ok = np.nonzero(ps.weight + d_next <= here + SLACK + 1e-9)[0]
     if len(ok) == 0:    # the class estimate always has a successor; guard against rounding
@@ -81,7 +80,7 @@ def _expand(node: _Node, sets: list[PieceSet], part: int) -> list[_Node]:
             if best_moves is None or len(m) < len(best_moves):
                 best_moves, best_alg = m, alg
         parts = list(node.parts)
-        parts[part] = (np_[i], no[i])
+        parts[part] = ps.after_step(perm, ori, i)
         remaining = list(node.remaining)
         remaining[part] = float(d_next[i])
         children.append(_Node(best_moves, parts, node.steps + [(ps.name, int(i), best_alg)],
@@ -143,14 +142,15 @@ class ThreeCycleSolver(PrepareOnce):
         return SPECS
 
     def _prepare(self, progress, cancel, log) -> None:
-        """Load the commutator table (or search it, about ten seconds, and save it) and work out
-        the class distances."""
+        """Load the commutator table (or search it, about ten seconds, and save it), work out
+        the class distances and compile the kernel."""
         table = load_table(progress=progress, cancel=cancel, log=log)
         self.table = table
-        self._sets = [
-            PieceSet("corners", 8, 3, table, ("corner", "twist"), _CORNER_COLUMNS),
-            PieceSet("edges", 12, 2, table, ("edge", "flip"), _EDGE_COLUMNS),
-        ]
+        sets = [PieceSet("corners", 8, 3, table, ("corner", "twist"), _CORNER_COLUMNS),
+                PieceSet("edges", 12, 2, table, ("edge", "flip"), _EDGE_COLUMNS)]
+        for ps in sets:     # compile the kernel now rather than inside the first solve
+            ps.step_distances(np.arange(ps.n), np.zeros(ps.n, np.int64))
+        self._sets = sets
 
     def _starts(self, s: CubeState) -> list[_Node]:
         sets = self._sets
