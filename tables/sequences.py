@@ -132,10 +132,10 @@ def sequence_elements(seqs) -> np.ndarray:
     return out
 
 
-def canonical_levels(moves, max_len: int) -> list[tuple[np.ndarray, np.ndarray]]:
+def canonical_levels(moves, max_len: int, cancel=None) -> list[tuple[np.ndarray, np.ndarray]]:
     """For L = 1..max_len: (sequences (N, L) int8, effects (N, 40)) of the canonical sequences
     (cubelab.tables.cubies.allowed_after) over the given move indices, in lexicographic order of
-    their positions in `moves`."""
+    their positions in `moves`. A raised cancel flag (int32[1]) cuts the list short."""
     moves = np.asarray(list(moves), dtype=np.int64)
     follows = successor_table().astype(bool)
     table = move_rows("htm")
@@ -146,6 +146,8 @@ def canonical_levels(moves, max_len: int) -> list[tuple[np.ndarray, np.ndarray]]
     for _ in range(max_len):
         new_s, new_e, new_l = [], [], []
         for m in moves:
+            if cancel is not None and cancel[0]:
+                return out
             ok = follows[last, m]
             if not ok.any():
                 continue

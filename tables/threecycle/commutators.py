@@ -25,8 +25,9 @@ from cubelab.cube.notation import Alg, Commutator, Conjugate, format_moves
 from cubelab.cube.symmetry import move_conjugation
 
 from ..cubies import move_rows
+from ..sequences import cancel as cancel_moves
 from ..sequences import (
-    IDENTITY_ROW, cancel, canonical_levels, inverses, invert_seq, products, sequence_elements,
+    IDENTITY_ROW, canonical_levels, inverses, invert_seq, products, sequence_elements,
 )
 
 KINDS = ("corner", "edge", "twist", "flip")
@@ -99,7 +100,7 @@ class Found:
 
 def flat_moves(setup, a, b) -> tuple[int, ...]:
     """The moves of [setup: [a, b]] written out, after cancellation."""
-    return cancel(setup + a + b + invert_seq(a) + invert_seq(b) + invert_seq(setup))
+    return cancel_moves(setup + a + b + invert_seq(a) + invert_seq(b) + invert_seq(setup))
 
 
 class _Best:
@@ -164,11 +165,13 @@ def _u_layer_view(elems: np.ndarray) -> np.ndarray:
                            epos, np.take_along_axis(elems[:, 28:40], epos, 1)], 1).astype(np.uint8)
 
 
-def _in_place_inserts(half: int) -> list[tuple[int, ...]]:
+def _in_place_inserts(half: int, cancel) -> list[tuple[int, ...]]:
     """Sequences A = A1 A2 (each part up to `half` moves) that leave the U layer as it was but
     for one piece turned in place: URF twisted either way or UF flipped. Met in the middle: A1
     must show the U layer as (turn) * A2^-1 does."""
-    levels = canonical_levels(range(18), half)
+    levels = canonical_levels(range(18), half, cancel)
+    if cancel[0]:
+        raise Stopped()
     seqs = [()] + [tuple(int(m) for m in row) for sq, _ in levels for row in sq]
     elems = np.concatenate([IDENTITY_ROW[None]] + [e for _, e in levels])
     by_view: dict[bytes, list[int]] = {}
@@ -177,20 +180,22 @@ def _in_place_inserts(half: int) -> list[tuple[int, ...]]:
     inverse_elems = inverses(elems)
     found = set()
     for column, value in ((8, 1), (8, 2), (29, 1)):      # twist URF +, twist URF -, flip UF
+        if cancel[0]:
+            raise Stopped()
         turn = IDENTITY_ROW.copy()
         turn[column] = value
         for j, row in enumerate(_u_layer_view(products(turn, inverse_elems))):
             for i in by_view.get(row.tobytes(), ()):
-                a = cancel(seqs[i] + seqs[j])
+                a = cancel_moves(seqs[i] + seqs[j])
                 if a:
                     found.add(a)
     return sorted(found, key=lambda a: (len(a), a))
 
 
-def _in_place_commutators(half: int, per_kind: int = 400) -> list[tuple]:
+def _in_place_commutators(half: int, cancel, per_kind: int = 400) -> list[tuple]:
     """Pair twists and pair flips: [A, B] with A an in-place insert and B a U-layer turn. Only
     the shortest of each kind are kept (at most per_kind): symmetry spreads them afterwards."""
-    inserts = _in_place_inserts(half)
+    inserts = _in_place_inserts(half, cancel)
     if not inserts:
         return []
     elems = sequence_elements(inserts)
@@ -237,10 +242,10 @@ def search(params: dict, progress=None, cancel=None) -> dict[bytes, list[Found]]
     pure: dict[bytes, list[Found]] = {}
 
     report(0)
-    pool = canonical_levels(range(18), params["insert_max"])
+    pool = canonical_levels(range(18), params["insert_max"], cancel)
     pairs = set(_pure_commutators(pool, cancel))
     report(1)
-    pairs |= _spread_by_symmetry(_in_place_commutators(params["in_place_half"]))
+    pairs |= _spread_by_symmetry(_in_place_commutators(params["in_place_half"], cancel))
     report(2)
     founds = [Found((), a, b, flat_moves((), a, b)) for a, b in sorted(pairs)]
     for f, element in zip(founds, sequence_elements(f.flat for f in founds)):
