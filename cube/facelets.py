@@ -2,7 +2,9 @@
 
 Reading validates everything a sticker pattern can get wrong and says where: the length, the
 characters, the colour counts, the centres, a sticker combination that no piece has, a piece
-that appears twice. Physically assembled but unreachable states are valid assemblies.
+that appears twice. Physically assembled but unreachable states are valid assemblies. The
+piece readers and painters take the sticker layout as an argument, so the 2x2x2's 24 stickers
+(pocket.py) are read and painted by the same code.
 """
 
 from __future__ import annotations
@@ -11,8 +13,8 @@ import numpy as np
 
 from .pieces import (
     CENTRE_FACELETS, CORNER_COLOURS, CORNER_FACELETS, CORNER_NAMES, EDGE_COLOURS, EDGE_FACELETS,
-    EDGE_NAMES, FACE_OF_COLOUR, FACES, COLOUR_OF_FACE, OPPOSITE, D, U, facelet_name,
-    slot_facelet,
+    EDGE_NAMES, FACE_OF_COLOUR, FACES, COLOUR_OF_FACE, OPPOSITE, corner_slot, edge_slot,
+    facelet_name, slot_facelet,
 )
 from .state import CubeState
 
@@ -33,78 +35,86 @@ class FaceletError(ValueError):
     """A sticker pattern that no assembled cube shows; the message says where."""
 
 
-def _names(stickers) -> str:
-    return " ".join(facelet_name(s) for s in stickers)
+def _names(stickers, name=facelet_name) -> str:
+    return " ".join(name(s) for s in stickers)
 
 
-def colours_from_text(text: str) -> np.ndarray:
-    """54 letters (face letters URFDLB or colours WYGBRO, any case, blanks ignored) -> face ids."""
+def colours_from_text(text: str, count: int = 54, name=facelet_name) -> np.ndarray:
+    """`count` letters (face letters URFDLB or colours WYGBRO, any case, blanks ignored) -> face
+    ids; `name` names a sticker by its index, for the messages."""
     chars = "".join(text.split())
-    if len(chars) != 54:
-        raise FaceletError(f"expected 54 stickers, got {len(chars)}")
-    colours = np.empty(54, dtype=np.int8)
+    if len(chars) != count:
+        raise FaceletError(f"expected {count} stickers, got {len(chars)}")
+    colours = np.empty(count, dtype=np.int8)
     for i, ch in enumerate(chars):
         face = _LETTER_TO_FACE.get(ch.upper())
         if face is None:
             raise FaceletError(
-                f"unexpected character {ch!r} at position {i + 1} (sticker {facelet_name(i)}); "
+                f"unexpected character {ch!r} at position {i + 1} (sticker {name(i)}); "
                 "use face letters URFDLB or colours WYGBRO")
         colours[i] = face
     return colours
 
 
+def check_colour_counts(colours, per_face: int) -> None:
+    """FaceletError unless each of the six colours shows on exactly `per_face` stickers."""
+    counts = np.bincount(np.asarray(colours), minlength=6)
+    for face in range(6):
+        if counts[face] != per_face:
+            raise FaceletError(
+                f"colour {FACES[face]} ({COLOUR_OF_FACE[FACES[face]]}) appears {counts[face]} "
+                f"times (expected {per_face})")
+
+
+def read_pieces(colours, slots, piece_colours, piece_names, kind: str,
+                name=facelet_name) -> tuple[list[int], list[int]]:
+    """(perm, ori) of one kind of pieces from the colours on their stickers: the piece in each
+    slot, and how far its colours are turned from the slot's first sticker (a corner's twist,
+    an edge's flip). FaceletError for colours no piece has, or a piece seen twice."""
+    by_colours = {tuple(c): p for p, c in enumerate(piece_colours)}
+    perm, ori, seen = [], [], {}
+    for slot, stickers in enumerate(slots):
+        cols = tuple(int(colours[s]) for s in stickers)
+        found = next(((by_colours[cols[k:] + cols[:k]], k) for k in range(len(cols))
+                      if cols[k:] + cols[:k] in by_colours), None)
+        if found is None:
+            raise FaceletError(f"{kind} at {_names(stickers, name)} has colours "
+                               + " ".join(FACES[c] for c in cols))
+        piece, turn = found
+        if piece in seen:
+            raise FaceletError(
+                f"{kind} {piece_names[piece]} appears twice (at "
+                f"{_names(slots[seen[piece]], name)} and at {_names(stickers, name)})")
+        seen[piece] = slot
+        perm.append(piece)
+        ori.append(turn)
+    return perm, ori
+
+
+def paint_pieces(colours: np.ndarray, slots, perm, ori, piece_colours) -> None:
+    """Write each piece's colours onto the stickers of its slot, turned by its orientation."""
+    for slot, stickers in enumerate(slots):
+        piece, turn, n = int(perm[slot]), int(ori[slot]), len(stickers)
+        for k in range(n):
+            colours[stickers[(k + turn) % n]] = piece_colours[piece][k]
+
+
+def letters(colours, colour_letters: bool = False) -> str:
+    """Face ids as face letters (or colour letters WYGBRO)."""
+    table = [COLOUR_OF_FACE[f] for f in FACES] if colour_letters else FACES
+    return "".join(table[c] for c in colours)
+
+
 def state_from_colours(colours) -> CubeState:
     """Cubie state from 54 face ids, validated; raises FaceletError naming the problem."""
     colours = np.asarray(colours)
-    counts = np.bincount(colours, minlength=6)
-    for face in range(6):
-        if counts[face] != 9:
-            raise FaceletError(
-                f"colour {FACES[face]} ({COLOUR_OF_FACE[FACES[face]]}) appears {counts[face]} "
-                "times (expected 9)")
+    check_colour_counts(colours, 9)
     cc = [int(colours[s]) for s in CENTRE_FACELETS]
     if len(set(cc)) != 6:
         raise FaceletError("centres " + "".join(FACES[c] for c in cc) + " are not six distinct colours")
     _check_centres(cc)
-
-    cp, co = [0] * 8, [0] * 8
-    seen_corner: dict[int, int] = {}
-    for slot, stickers in enumerate(CORNER_FACELETS):
-        cols = [int(colours[s]) for s in stickers]
-        twist = next((k for k in range(3) if cols[k] in (U, D)), None)
-        piece = None
-        if twist is not None:
-            turned = (cols[twist], cols[(twist + 1) % 3], cols[(twist + 2) % 3])
-            piece = next((p for p, pc in enumerate(CORNER_COLOURS) if pc == turned), None)
-        if piece is None:
-            raise FaceletError(f"corner at {_names(stickers)} has colours "
-                               + " ".join(FACES[c] for c in cols))
-        if piece in seen_corner:
-            raise FaceletError(
-                f"corner {CORNER_NAMES[piece]} appears twice (at "
-                f"{_names(CORNER_FACELETS[seen_corner[piece]])} and at {_names(stickers)})")
-        seen_corner[piece] = slot
-        cp[slot], co[slot] = piece, twist
-
-    ep, eo = [0] * 12, [0] * 12
-    seen_edge: dict[int, int] = {}
-    for slot, stickers in enumerate(EDGE_FACELETS):
-        cols = (int(colours[stickers[0]]), int(colours[stickers[1]]))
-        piece, flip = None, 0
-        for p, pc in enumerate(EDGE_COLOURS):
-            if pc == cols:
-                piece, flip = p, 0
-            elif pc == cols[::-1]:
-                piece, flip = p, 1
-        if piece is None:
-            raise FaceletError(f"edge at {_names(stickers)} has colours "
-                               + " ".join(FACES[c] for c in cols))
-        if piece in seen_edge:
-            raise FaceletError(
-                f"edge {EDGE_NAMES[piece]} appears twice (at "
-                f"{_names(EDGE_FACELETS[seen_edge[piece]])} and at {_names(stickers)})")
-        seen_edge[piece] = slot
-        ep[slot], eo[slot] = piece, flip
+    cp, co = read_pieces(colours, CORNER_FACELETS, CORNER_COLOURS, CORNER_NAMES, "corner")
+    ep, eo = read_pieces(colours, EDGE_FACELETS, EDGE_COLOURS, EDGE_NAMES, "edge")
     return CubeState(cp, co, ep, eo, cc)
 
 
@@ -127,14 +137,8 @@ def parse_facelets(text: str) -> CubeState:
 def state_colours(state: CubeState) -> np.ndarray:
     """Face id of the colour shown on each of the 54 stickers."""
     colours = np.empty(54, dtype=np.int8)
-    for slot, stickers in enumerate(CORNER_FACELETS):
-        piece, twist = int(state.cp[slot]), int(state.co[slot])
-        for k in range(3):
-            colours[stickers[(k + twist) % 3]] = CORNER_COLOURS[piece][k]
-    for slot, stickers in enumerate(EDGE_FACELETS):
-        piece, flip = int(state.ep[slot]), int(state.eo[slot])
-        for k in range(2):
-            colours[stickers[(k + flip) % 2]] = EDGE_COLOURS[piece][k]
+    paint_pieces(colours, CORNER_FACELETS, state.cp, state.co, CORNER_COLOURS)
+    paint_pieces(colours, EDGE_FACELETS, state.ep, state.eo, EDGE_COLOURS)
     for pos, s in enumerate(CENTRE_FACELETS):
         colours[s] = state.cc[pos]
     return colours
@@ -142,8 +146,7 @@ def state_colours(state: CubeState) -> np.ndarray:
 
 def to_facelets(state: CubeState, colours: bool = False) -> str:
     """The 54-character facelet string, in face letters (or colour letters WYGBRO)."""
-    letters = [COLOUR_OF_FACE[f] for f in FACES] if colours else FACES
-    return "".join(letters[c] for c in state_colours(state))
+    return letters(state_colours(state), colours)
 
 
 def parse_singmaster(text: str) -> CubeState:
@@ -160,7 +163,6 @@ def parse_singmaster(text: str) -> CubeState:
             raise FaceletError(f"piece {n} ({slot_name}) is {token!r}: expected "
                                f"{len(slot_name)} letters")
         kind = "e" if len(slot_name) == 2 else "c"
-        from .pieces import corner_slot, edge_slot
         slot = edge_slot(slot_name) if kind == "e" else corner_slot(slot_name)
         for face, ch in zip(slot_name, token):
             col = _LETTER_TO_FACE.get(ch.upper())
@@ -173,7 +175,6 @@ def parse_singmaster(text: str) -> CubeState:
 def to_singmaster(state: CubeState) -> str:
     colours = state_colours(state)
     out = []
-    from .pieces import corner_slot, edge_slot
     for slot_name in SINGMASTER_SLOTS:
         kind = "e" if len(slot_name) == 2 else "c"
         slot = edge_slot(slot_name) if kind == "e" else corner_slot(slot_name)

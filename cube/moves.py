@@ -8,7 +8,8 @@ import numpy as np
 
 from .facelets import state_from_colours
 from .geometry import layer_turn
-from .notation import Move, parse_moves
+from .alg import Move
+from .notation import parse_moves
 from .pieces import FACES
 from .state import CubeState
 
@@ -84,13 +85,3 @@ def rotations() -> tuple[CubeState, ...]:
         frontier = nxt
     assert len(found) == 24
     return tuple(found)
-
-
-@lru_cache(maxsize=1)
-def _rotation_by_centres() -> dict[bytes, CubeState]:
-    return {r.cc.tobytes(): r for r in rotations()}
-
-
-def rotation_with_centres(cc) -> CubeState:
-    """The whole-cube rotation that puts the centres where `cc` says."""
-    return _rotation_by_centres()[np.asarray(cc, dtype=np.uint8).tobytes()]

@@ -1,9 +1,9 @@
-"""The unfolded net as a Rich renderable: U on top, L F R B in a row, D below.
+"""The unfolded net of either cube as a Rich renderable: U on top, L F R B in a row, D below.
 
 Two character cells per sticker so stickers look square. Exact xterm-256 colours, so truecolor
 and 256-colour terminals look alike; letters instead of colour where colour cannot tell the
-faces apart (16 colours, NO_COLOR, output to a pipe), or on request. The same layout draws the
-2x2x2 from its 24 stickers (n = 2 stickers a side instead of 3).
+faces apart (16 colours, NO_COLOR, output to a pipe), or on request. The one layout draws the
+3x3x3 from its 54 stickers and the 2x2x2 from its 24 (n = 3 or 2 stickers a side).
 """
 
 from __future__ import annotations
@@ -14,9 +14,8 @@ from rich.measure import Measurement
 from rich.segment import Segment
 from rich.style import Style
 
-from .facelets import state_colours
 from .pieces import COLOUR_OF_FACE, FACES
-from .state import CubeState
+from .puzzles import CUBE3, puzzle_of
 
 XTERM_256 = {"U": 231, "R": 196, "F": 40, "D": 226, "L": 208, "B": 21}
 """xterm-256 colour of each face's colour: white, red, green, yellow, orange, blue."""
@@ -78,15 +77,18 @@ def step_cursor(index: int, drow: int, dcol: int, n: int = 3) -> int:
 
 
 class Net:
-    """Renderable net of a state. `letters`: None = automatic, True = always, False = never;
-    `scheme`: 'face' shows face letters (U R F D L B), 'colour' colour letters (W R G Y O B);
-    `cursor`: a facelet index to highlight (paint mode); `colours`: 54 face ids (-1 for a
-    sticker not painted yet) instead of a state; 24 of them draw a 2x2x2."""
+    """Renderable net of a state of either cube (a CubeState or a PocketState; the solved
+    3x3x3 by default). `letters`: None = automatic, True = always, False = never; `scheme`:
+    'face' shows face letters (U R F D L B), 'colour' colour letters (W R G Y O B); `cursor`: a
+    facelet index to highlight (paint mode); `colours`: face ids (-1 for a sticker not painted
+    yet) instead of a state, 54 for a 3x3x3 or 24 for a 2x2x2."""
 
-    def __init__(self, state: CubeState | None = None, *, colours=None, letters: bool | None = None,
+    def __init__(self, state=None, *, colours=None, letters: bool | None = None,
                  scheme: str = "face", cursor: int | None = None):
-        self.colours = list(colours) if colours is not None else list(
-            state_colours(state if state is not None else CubeState.identity()))
+        if colours is None:
+            state = CUBE3.identity() if state is None else state
+            colours = puzzle_of(state).colours(state)
+        self.colours = list(colours)
         self.letters = letters
         self.scheme = scheme
         self.cursor = cursor
@@ -150,5 +152,7 @@ class Net:
 
 if __name__ == "__main__":
     import sys
-    from .moves import alg_state
-    Console().print(Net(alg_state(" ".join(sys.argv[1:]) or "R U R' U'")))
+    from .puzzles import PUZZLES
+    alg = " ".join(sys.argv[1:]) or "R U R' U'"
+    for puzzle in PUZZLES.values():
+        Console().print(f"{puzzle.title}: {alg}", Net(puzzle.from_alg(alg).state), sep="\n")

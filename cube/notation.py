@@ -1,331 +1,30 @@
-"""Move notation: parse, print, invert, mirror, simplify and measure algs (pure syntax, no cube state)."""
+"""Move notation as text and move lists: parse algs; print, invert, mirror, simplify, measure.
+
+Algs are SiGN as cubing.js reads it (commutators, conjugates, repetition): a tokenizer turns
+the text into a token list, then a recursive-descent parser builds an `alg.py` tree. Errors
+say where (line and column), and absurd input (too long, too deep, too many moves) is refused
+before any work grows with it. Pure syntax: no cube state.
+"""
 
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field, replace
-from typing import Iterable, Union
+
+from typing import Iterable
+
+from .alg import (
+    MAX_EXPANDED_MOVES, Alg, Commutator, Conjugate, Group, Move, Node, NotationError,
+)
+from .pieces import FACES
 
 __all__ = [
-    "MAX_COUNT",
-    "MAX_DEPTH",
-    "MAX_EXPANDED_MOVES",
-    "MAX_INPUT_CHARS",
-    "Alg",
-    "Commutator",
-    "Conjugate",
-    "Group",
-    "Move",
-    "Node",
-    "NotationError",
-    "format_moves",
-    "invert_moves",
-    "metric_lengths",
-    "mirror_moves",
-    "parse",
-    "parse_moves",
-    "simplify",
+    "MAX_COUNT", "MAX_DEPTH", "MAX_INPUT_CHARS", "format_moves", "invert_moves",
+    "metric_lengths", "mirror_moves", "parse", "parse_moves", "simplify",
 ]
 
 MAX_INPUT_CHARS = 10_000
-MAX_EXPANDED_MOVES = 100_000
 MAX_COUNT = 1_000_000
 MAX_DEPTH = 200
-
-
-class NotationError(ValueError):
-    """A problem in alg text, with the 1-based line and column it was found at."""
-
-    def __init__(self, message: str, column: int = 0, line: int = 0) -> None:
-        super().__init__(message)
-        # 0 means "not tied to a place in a text" (e.g. a hand-built tree that is too big).
-        self.column = column
-        self.line = line
-
-    def __reduce__(self):
-        # Keep the position when the error crosses a process boundary.
-        return (type(self), (str(self), self.column, self.line))
-
-
-# --------------------------------------------------------------------------- moves
-
-_FACES = "URFDLB"
-_AXIS: dict[str, str] = {}
-_KIND: dict[str, str] = {}
-for _face, _axis in zip(_FACES, "yxzyxz"):
-    for _family, _kind in (
-        (_face, "face"),
-        (_face + "w", "wide"),
-        (_face.lower(), "wide"),
-        ("3" + _face + "w", "rotation"),
-    ):
-        _AXIS[_family] = _axis
-        _KIND[_family] = _kind
-for _family, _axis in zip("MESxyz", "xyzxyz"):
-    _AXIS[_family] = _axis
-    _KIND[_family] = "slice" if _family.isupper() else "rotation"
-
-_SUFFIX = ("", "", "2", "'")
-
-
-@dataclass(frozen=True, slots=True)
-class Move:
-    """One turn: a family such as "R", "Rw", "r", "3Rw", "M" or "x", and 1, 2 or 3 quarter turns clockwise."""
-
-    family: str
-    amount: int = 1
-
-    def __post_init__(self) -> None:
-        if self.family not in _AXIS:
-            raise ValueError(f"unknown move family {self.family!r}")
-        if self.amount not in (1, 2, 3):
-            raise ValueError(f"move amount must be 1, 2 or 3, not {self.amount!r}")
-
-    def __str__(self) -> str:
-        return self.family + _SUFFIX[self.amount]
-
-    @property
-    def axis(self) -> str:
-        return _AXIS[self.family]
-
-    def inverse(self) -> Move:
-        return _MOVES[self.family, 4 - self.amount]
-
-
-# Moves are immutable, so the parser and the helpers share one instance per move
-# instead of paying for dataclass construction and validation each time.
-_MOVES: dict[tuple[str, int], Move] = {(f, a): Move(f, a) for f in _AXIS for a in (1, 2, 3)}
-
-
-def _mirror_family(family: str) -> tuple[str, bool]:
-    """The reflected family, and whether the turn direction flips."""
-    if _AXIS[family] != "x":
-        # The y and z axes lie in the mirror plane, and a reflection reverses the sense of
-        # every rotation about an axis in its plane.
-        return family, True
-    if family in ("M", "x"):
-        # The x axis is the mirror's normal: rotations about it keep their sense.
-        return family, False
-    # R's layer lands on L's and keeps its absolute sense, but L is named looking from
-    # the other side, so the same sense reads as anticlockwise.
-    swapped = family.translate(str.maketrans("RLrl", "LRlr"))
-    return swapped, True
-
-
-_MIRROR: dict[Move, Move] = {}
-for (_family, _amount), _move in _MOVES.items():
-    _mirrored, _flip = _mirror_family(_family)
-    _MIRROR[_move] = _MOVES[_mirrored, 4 - _amount if _flip else _amount]
-del _face, _axis, _family, _kind, _amount, _move, _mirrored, _flip
-
-
-# --------------------------------------------------------------------------- tree
-
-
-def _invert(moves: list[Move]) -> list[Move]:
-    return [_MOVES[m.family, 4 - m.amount] for m in reversed(moves)]
-
-
-def _repeat(out: list[Move], start: int, amount: int, inverted: bool) -> None:
-    """Replace out[start:] by that chunk, optionally inverted, repeated amount times."""
-    chunk = out[start:]
-    if inverted:
-        chunk = _invert(chunk)
-    out[start:] = chunk * amount
-
-
-def _count_suffix(amount: int, inverted: bool) -> str:
-    return ("" if amount == 1 else str(amount)) + ("'" if inverted else "")
-
-
-def _size_of(item: object) -> int:
-    if type(item) is Move:
-        return 1
-    if isinstance(item, (Group, Commutator, Conjugate)):
-        return item._size
-    raise TypeError(f"an Alg holds moves, groups, commutators and conjugates, not {item!r}")
-
-
-def _as_alg(value: object) -> Alg:
-    return value if isinstance(value, Alg) else Alg(tuple(value))
-
-
-def _check_count(amount: object) -> None:
-    if type(amount) is not int or amount < 0:
-        raise ValueError(f"a repetition count must be a non-negative int, not {amount!r}")
-
-
-@dataclass(frozen=True, slots=True)
-class Alg:
-    """A sequence of moves, groups, commutators and conjugates; also the root of a parsed alg."""
-
-    items: tuple[Node, ...] = ()
-    # Expanded length, known before expanding so oversized algs are refused cheaply.
-    _size: int = field(init=False, repr=False, compare=False)
-
-    def __post_init__(self) -> None:
-        if type(self.items) is not tuple:
-            object.__setattr__(self, "items", tuple(self.items))
-        object.__setattr__(self, "_size", sum(_size_of(item) for item in self.items))
-
-    def flatten(self) -> list[Move]:
-        if self._size > MAX_EXPANDED_MOVES:
-            raise NotationError(
-                f"too many moves: the alg expands to {self._size} moves (at most {MAX_EXPANDED_MOVES})"
-            )
-        out: list[Move] = []
-        self._emit(out)
-        return out
-
-    def _emit(self, out: list[Move]) -> None:
-        for item in self.items:
-            if type(item) is Move:
-                out.append(item)
-            else:
-                item._emit(out)
-
-    def __str__(self) -> str:
-        return _render(self)
-
-    def inverse(self) -> Alg:
-        # A plain loop, not a generator, to spend one stack frame less per nesting level.
-        inverted = []
-        for item in reversed(self.items):
-            inverted.append(item.inverse())
-        return Alg(tuple(inverted))
-
-
-@dataclass(frozen=True, slots=True)
-class Group:
-    """A group "(A)n" or "(A)n'": the body repeated amount times, the whole inverted if primed."""
-
-    body: Alg
-    amount: int = 1
-    inverted: bool = False
-    _size: int = field(init=False, repr=False, compare=False)
-
-    def __post_init__(self) -> None:
-        _check_count(self.amount)
-        object.__setattr__(self, "body", _as_alg(self.body))
-        object.__setattr__(self, "inverted", bool(self.inverted))
-        object.__setattr__(self, "_size", self.body._size * self.amount)
-
-    def _emit(self, out: list[Move]) -> None:
-        start = len(out)
-        self.body._emit(out)
-        _repeat(out, start, self.amount, self.inverted)
-
-    def __str__(self) -> str:
-        return _render(self)
-
-    def inverse(self) -> Group:
-        if self.inverted:
-            return replace(self, inverted=False)
-        # (A)n inverts to (A')n, which reads better than (A)n'.
-        return Group(self.body.inverse(), self.amount)
-
-
-@dataclass(frozen=True, slots=True)
-class Commutator:
-    """A commutator "[A, B]" = A B A' B', optionally repeated and primed like a group."""
-
-    a: Alg
-    b: Alg
-    amount: int = 1
-    inverted: bool = False
-    _size: int = field(init=False, repr=False, compare=False)
-
-    def __post_init__(self) -> None:
-        _check_count(self.amount)
-        object.__setattr__(self, "a", _as_alg(self.a))
-        object.__setattr__(self, "b", _as_alg(self.b))
-        object.__setattr__(self, "inverted", bool(self.inverted))
-        object.__setattr__(self, "_size", 2 * (self.a._size + self.b._size) * self.amount)
-
-    def _emit(self, out: list[Move]) -> None:
-        start = len(out)
-        self.a._emit(out)
-        middle = len(out)
-        self.b._emit(out)
-        first, second = out[start:middle], out[middle:]
-        out.extend(_invert(first))
-        out.extend(_invert(second))
-        _repeat(out, start, self.amount, self.inverted)
-
-    def __str__(self) -> str:
-        return _render(self)
-
-    def inverse(self) -> Commutator:
-        if self.inverted:
-            return replace(self, inverted=False)
-        # [A, B]' = (A B A' B')' = B A B' A' = [B, A], and the same holds for every power.
-        return Commutator(self.b, self.a, self.amount)
-
-
-@dataclass(frozen=True, slots=True)
-class Conjugate:
-    """A conjugate "[A: B]" = A B A', optionally repeated and primed like a group."""
-
-    a: Alg
-    b: Alg
-    amount: int = 1
-    inverted: bool = False
-    _size: int = field(init=False, repr=False, compare=False)
-
-    def __post_init__(self) -> None:
-        _check_count(self.amount)
-        object.__setattr__(self, "a", _as_alg(self.a))
-        object.__setattr__(self, "b", _as_alg(self.b))
-        object.__setattr__(self, "inverted", bool(self.inverted))
-        object.__setattr__(self, "_size", (2 * self.a._size + self.b._size) * self.amount)
-
-    def _emit(self, out: list[Move]) -> None:
-        start = len(out)
-        self.a._emit(out)
-        setup = out[start:]
-        self.b._emit(out)
-        out.extend(_invert(setup))
-        _repeat(out, start, self.amount, self.inverted)
-
-    def __str__(self) -> str:
-        return _render(self)
-
-    def inverse(self) -> Conjugate:
-        if self.inverted:
-            return replace(self, inverted=False)
-        # [A: B]' = A B' A': only the middle part changes.
-        return Conjugate(self.a, self.b.inverse(), self.amount)
-
-
-Node = Union[Move, Group, Commutator, Conjugate]
-
-
-def _render(root: Alg | Node) -> str:
-    """Canonical text of a tree, built with an explicit stack.
-
-    Nested str() and f-string calls cost several units of the interpreter's recursion
-    budget per level, which a tree at the nesting limit would exhaust.
-    """
-    parts: list[str] = []
-    # Work items are popped from the end, so each node pushes its pieces in reverse.
-    stack: list[object] = [root]
-    while stack:
-        item = stack.pop()
-        if isinstance(item, str):
-            parts.append(item)
-        elif isinstance(item, Move):
-            parts.append(item.family + _SUFFIX[item.amount])
-        elif isinstance(item, Alg):
-            for index in range(len(item.items) - 1, -1, -1):
-                stack.append(item.items[index])
-                if index:
-                    stack.append(" ")
-        elif isinstance(item, Group):
-            stack += [")" + _count_suffix(item.amount, item.inverted), item.body, "("]
-        else:
-            separator = ", " if isinstance(item, Commutator) else ": "
-            stack += ["]" + _count_suffix(item.amount, item.inverted), item.b, separator, item.a, "["]
-    return "".join(parts)
 
 
 # --------------------------------------------------------------------------- tokenizer
@@ -385,7 +84,7 @@ def _read_count(text: str, pos: int, digits: str) -> int:
 def _read_move(text: str, m: re.Match[str]) -> Move | None:
     width, letter, wide, digits, prime = m.group("width", "letter", "wide", "digits", "prime")
     start = m.start("move")
-    if letter in _FACES:
+    if letter in FACES:
         family = letter + wide
         if width:
             if not wide:
@@ -402,7 +101,7 @@ def _read_move(text: str, m: re.Match[str]) -> Move | None:
     amount = _read_count(text, m.start("digits"), digits) % 4
     if prime:
         amount = -amount % 4
-    return _MOVES[family, amount] if amount else None
+    return Move.of(family, amount) if amount else None
 
 
 def _tokenize(text: str) -> list[_Token]:
@@ -579,17 +278,20 @@ def parse_moves(text: str) -> list[Move]:
     return parse(text).flatten()
 
 
+# --------------------------------------------------------------------------- move lists
+
+
 def format_moves(moves: Iterable[Move]) -> str:
     return " ".join(map(str, moves))
 
 
 def invert_moves(moves: Iterable[Move]) -> list[Move]:
-    return _invert(list(moves))
+    return [m.inverse() for m in reversed(list(moves))]
 
 
 def mirror_moves(moves: Iterable[Move]) -> list[Move]:
     """Reflect through the plane between L and R: R <-> L' and friends, y and z turns reversed."""
-    return [_MIRROR[m] for m in moves]
+    return [m.mirrored() for m in moves]
 
 
 def simplify(moves: Iterable[Move]) -> list[Move]:
@@ -597,16 +299,16 @@ def simplify(moves: Iterable[Move]) -> list[Move]:
     out: list[Move] = []
     for move in moves:
         family = move.family
-        axis = _AXIS[family]
+        axis = move.axis
         # Only the trailing same-axis run can absorb the move: everything there commutes
         # with it. Merging in place keeps each run's order of first appearance, and since
         # a cancellation only shrinks the trailing run, one pass is already stable.
         j = len(out) - 1
-        while j >= 0 and _AXIS[out[j].family] == axis:
+        while j >= 0 and out[j].axis == axis:
             if out[j].family == family:
                 amount = (out[j].amount + move.amount) % 4
                 if amount:
-                    out[j] = _MOVES[family, amount]
+                    out[j] = Move.of(family, amount)
                 else:
                     del out[j]
                 break
@@ -621,7 +323,7 @@ def metric_lengths(moves: Iterable[Move]) -> dict[str, int]:
     htm = qtm = stm = etm = 0
     for move in moves:
         etm += 1
-        kind = _KIND[move.family]
+        kind = move.kind
         if kind == "rotation":
             continue
         stm += 1

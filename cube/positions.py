@@ -1,12 +1,18 @@
-"""Reading a position as users type it: an alg, or 'facelets:' followed by 54 stickers."""
+"""Reading a position as users type it: an alg, or a sticker format's prefix and its stickers.
+
+The readers take the puzzle's parts (how moves apply, from which start, which sticker formats),
+so the 3x3x3 and the 2x2x2 read positions the same way; the defaults are the 3x3x3's.
+"""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Callable
 
+from .alg import Move, NotationError
 from .facelets import FaceletError, parse_facelets, parse_singmaster
 from .moves import apply_moves
-from .notation import Move, NotationError, parse
+from .notation import parse
 from .state import CubeState
 
 
@@ -16,40 +22,45 @@ class PositionError(ValueError):
 
 @dataclass(frozen=True)
 class Position:
-    state: CubeState
+    state: object                           # a CubeState, or a PocketState on the 2x2x2
     moves: tuple[Move, ...] | None = None   # set when the position came from an alg
     alg: str | None = None                  # the alg in canonical form
 
 
-def from_alg(text: str) -> Position:
+CUBE_FORMATS = {"facelets:": parse_facelets, "singmaster:": parse_singmaster}
+"""The 3x3x3's sticker formats, by the prefix a line starts with."""
+
+
+def from_alg(text: str, apply: Callable = apply_moves, start=None) -> Position:
+    """The position an alg reaches from `start` (solved by default) under `apply`."""
     try:
         tree = parse(text)
         moves = tree.flatten()
     except NotationError as e:
         raise PositionError(str(e)) from None
-    return Position(apply_moves(CubeState.identity(), moves), tuple(moves), str(tree))
+    state = apply(CubeState.identity() if start is None else start, moves)
+    return Position(state, tuple(moves), str(tree))
 
 
-def from_facelets(text: str) -> Position:
+def from_facelets(text: str, read: Callable = parse_facelets) -> Position:
+    """The position some stickers show, read by `read` (54 facelets by default)."""
     try:
-        return Position(parse_facelets(text))
+        return Position(read(text))
     except FaceletError as e:
         raise PositionError(str(e)) from None
 
 
 def from_singmaster(text: str) -> Position:
-    try:
-        return Position(parse_singmaster(text))
-    except FaceletError as e:
-        raise PositionError(str(e)) from None
+    return from_facelets(text, parse_singmaster)
 
 
-def parse_position(line: str) -> Position:
-    """One line of a --file: 'facelets: <54 chars>', 'singmaster: <20 pieces>', or an alg."""
+def parse_position(line: str, apply: Callable = apply_moves, start=None,
+                   formats: dict[str, Callable] = CUBE_FORMATS) -> Position:
+    """One line of a --file: a format's prefix ('facelets:', 'singmaster:') and its stickers,
+    or an alg."""
     stripped = line.strip()
     low = stripped.lower()
-    if low.startswith("facelets:"):
-        return from_facelets(stripped[len("facelets:"):])
-    if low.startswith("singmaster:"):
-        return from_singmaster(stripped[len("singmaster:"):])
-    return from_alg(stripped)
+    for prefix, read in formats.items():
+        if low.startswith(prefix):
+            return from_facelets(stripped[len(prefix):], read)
+    return from_alg(stripped, apply, start)

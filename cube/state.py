@@ -9,9 +9,11 @@ which face's centre sits there (cc; one of the 24 rotations). Products read left
 from __future__ import annotations
 
 import math
-from functools import reduce
+from functools import lru_cache, reduce
 
 import numpy as np
+
+from .pieces import CORNER_KOCIEMBA, EDGE_NAMES, FACES, corner_slot, edge_slot
 
 _NCORNERS, _NEDGES, _NCENTRES = 8, 12, 6
 
@@ -96,16 +98,9 @@ class CubeState:
         )
 
     def inverse(self) -> "CubeState":
-        cp = np.empty(8, np.uint8)
-        cp[self.cp] = np.arange(8, dtype=np.uint8)
-        co = np.empty(8, np.uint8)
-        co[self.cp] = (3 - self.co) % 3
-        ep = np.empty(12, np.uint8)
-        ep[self.ep] = np.arange(12, dtype=np.uint8)
-        eo = np.empty(12, np.uint8)
-        eo[self.ep] = self.eo
-        cc = np.empty(6, np.uint8)
-        cc[self.cc] = np.arange(6, dtype=np.uint8)
+        cp, co = invert_part(self.cp, self.co, 3)
+        ep, eo = invert_part(self.ep, self.eo, 2)
+        cc, _ = invert_part(self.cc, np.zeros(6, np.uint8), 1)
         return CubeState._raw(cp, co, ep, eo, cc)
 
     def __invert__(self) -> "CubeState":
@@ -116,16 +111,7 @@ class CubeState:
 
     def power(self, n: int) -> "CubeState":
         """self ** n by repeated squaring (negative n uses the inverse)."""
-        base = self if n >= 0 else self.inverse()
-        n = abs(n)
-        result = _IDENTITY
-        while n:
-            if n & 1:
-                result = result * base
-            n >>= 1
-            if n:
-                base = base * base
-        return result
+        return group_power(self, n)
 
     def conjugate(self, by: "CubeState") -> "CubeState":
         """[by: self] = by self by^-1."""
@@ -154,19 +140,36 @@ class CubeState:
         """
         if self.centres_home():
             return self
-        from .moves import rotation_with_centres
         return rotation_with_centres(self.cc).inverse() * self
 
     def order(self) -> int:
         """The order of the group element: lcm over cycles, a cycle with net twist or flip
         counting three or two times its length; centres count too."""
-        lengths = [1]
-        for perm, ori, mod in ((self.cp, self.co, 3), (self.ep, self.eo, 2)):
-            for cycle in permutation_cycles(perm, include_fixed=True):
-                net = int(sum(int(ori[i]) for i in cycle)) % mod
-                lengths.append(len(cycle) * (mod if net else 1))
-        lengths.extend(len(c) for c in permutation_cycles(self.cc))
-        return reduce(math.lcm, lengths)
+        lengths = (cycle_orders(self.cp, self.co, 3) + cycle_orders(self.ep, self.eo, 2)
+                   + [len(c) for c in permutation_cycles(self.cc)])
+        return reduce(math.lcm, lengths, 1)
+
+
+def rotation_with_centres(cc) -> CubeState:
+    """The whole-cube rotation that puts the centres where `cc` says (cc[p]: the face whose
+    centre sits at position p)."""
+    return _rotation(bytes(int(c) for c in cc))
+
+
+@lru_cache(maxsize=None)
+def _rotation(cc: bytes) -> CubeState:
+    # A rotation carries every piece along with the centres, so each slot holds the piece
+    # whose faces' centres now sit on the slot's faces; a corner's twist is where its U or D
+    # colour landed, an edge is flipped when its first colour is not on the slot's first face.
+    def seen(slot_name: str) -> str:
+        return "".join(FACES[cc[FACES.index(f)]] for f in slot_name)
+
+    corners = [seen(name) for name in CORNER_KOCIEMBA]
+    edges = [seen(name) for name in EDGE_NAMES]
+    ep = [edge_slot(e) for e in edges]
+    return CubeState([corner_slot(c) for c in corners],
+                     [next(k for k, f in enumerate(c) if f in "UD") for c in corners],
+                     ep, [int(e[0] != EDGE_NAMES[p][0]) for e, p in zip(edges, ep)], list(cc))
 
 
 def permutation_cycles(perm, include_fixed: bool = False) -> list[list[int]]:
@@ -193,6 +196,42 @@ def permutation_cycles(perm, include_fixed: bool = False) -> list[list[int]]:
             i = where[i]
         cycles.append(cycle)
     return cycles
+
+
+def cycle_orders(perm, ori, mod: int) -> list[int]:
+    """What each cycle of pieces contributes to an element's order: its length, times `mod`
+    when its pieces come back turned (orientations mod `mod`)."""
+    out = []
+    for cycle in permutation_cycles(perm, include_fixed=True):
+        net = sum(int(ori[i]) for i in cycle) % mod
+        out.append(len(cycle) * (mod if net else 1))
+    return out
+
+
+def invert_part(perm, ori, mod: int) -> tuple[np.ndarray, np.ndarray]:
+    """The inverse of one kind of pieces, where slot i holds piece perm[i] turned by ori[i]
+    (orientations mod `mod`)."""
+    n = len(perm)
+    inv_perm = np.empty(n, np.uint8)
+    inv_perm[perm] = np.arange(n, dtype=np.uint8)
+    inv_ori = np.empty(n, np.uint8)
+    inv_ori[perm] = (mod - ori.astype(np.int16)) % mod
+    return inv_perm, inv_ori
+
+
+def group_power(x, n: int):
+    """x ** n by repeated squaring for any element with *, inverse() and identity() (negative n
+    uses the inverse)."""
+    base = x if n >= 0 else x.inverse()
+    n = abs(n)
+    result = type(x).identity()
+    while n:
+        if n & 1:
+            result = result * base
+        n >>= 1
+        if n:
+            base = base * base
+    return result
 
 
 def permutation_parity(perm) -> int:

@@ -16,7 +16,7 @@ import numpy as np
 
 from cubelab.cube.moves import FACE_MOVES, apply_moves
 from cubelab.cube.notation import Move, format_moves, metric_lengths
-from cubelab.cube.random_states import random_state
+from cubelab.cube.random_states import face_scramble, random_state
 from cubelab.cube.state import CubeState
 from cubelab.solvers.protocol import (
     NODES, Deadline, SolverError, new_cancel, new_counters, verify,
@@ -64,7 +64,7 @@ class Positions:
         items = []
         for d in depths:
             for i in range(per_depth):
-                moves = scramble(rng, d)
+                moves = face_scramble(rng, d)
                 items.append((d, i, format_moves(moves), apply_moves(CubeState.identity(), moves)))
         return cls(items)
 

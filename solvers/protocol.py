@@ -17,7 +17,8 @@ import numpy as np
 
 from cubelab.cube.facts import unreachable_reason
 from cubelab.cube.moves import apply_moves
-from cubelab.cube.notation import Move, format_moves, metric_lengths
+from cubelab.cube.alg import Move
+from cubelab.cube.notation import format_moves, metric_lengths
 from cubelab.cube.state import CubeState
 
 # Slots of the shared counter array. Searches write NODES (and BOUND, BEST, PHASE where they

@@ -89,3 +89,31 @@ def test_pocket_cube_facts(capsys):
     assert "order        2" in capsys.readouterr().out
     assert main(["facts", "--puzzle", "2x2", "--facelets", "U" * 24]) == 2
     assert "appears 24 times" in capsys.readouterr().err
+
+
+def test_pocket_cube_facts_as_a_person_reads_them(capsys):
+    assert main(["facts", "--puzzle", "2x2", "R U"]) == 0
+    out = capsys.readouterr().out.splitlines()
+    assert [line.rstrip() for line in out[:2]] == ["    U U", "    F F"]    # the 2x2x2 net
+    text = "\n".join(out)
+    assert "length       2 HTM, 2 QTM" in text and "held DLB" in text and "order        15" in text
+    assert "coordinates" not in text and "edges" not in text
+
+
+def test_pocket_cube_class_file_and_bad_input(tmp_path, capsys):
+    assert main(["facts", "--puzzle", "2x2", "--json", "--class", "R"]) == 0
+    record = json.loads(capsys.readouterr().out)
+    assert record["puzzle"] == "2x2" and len(record["class"]) == record["morph"] == 6
+    assert record["inverse"] == "R'" and record["mirror"] == "L'"
+    f = tmp_path / "pocket.txt"
+    f.write_text("R U\nR M\nfacelets: " + "U" * 4 + "R" * 4 + "F" * 4 + "D" * 4 + "L" * 4
+                 + "B" * 4 + "\nfacelets: " + "U" * 54 + "\n")
+    assert main(["facts", "--puzzle", "2x2", "--json", "--file", str(f)]) == 2
+    lines = [json.loads(x) for x in capsys.readouterr().out.splitlines()]
+    assert [r["line"] for r in lines] == [1, 2, 3, 4]
+    assert lines[0]["order"] == 15 and "no middle layer" in lines[1]["error"]
+    assert lines[2]["order"] == 1 and "expected 24 stickers, got 54" in lines[3]["error"]
+    assert main(["facts", "--puzzle", "2x2", "R M"]) == 2
+    assert "no middle layer" in capsys.readouterr().err
+    assert main(["facts", "--puzzle", "2x2", "--facelets", "U" * 24, "R"]) == 2
+    assert "not both" in capsys.readouterr().err

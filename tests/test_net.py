@@ -79,16 +79,31 @@ def test_cursor_steps_across_faces_and_wraps():
     assert {net_position(i) for i in range(54)}.__len__() == 54
 
 
-def test_the_same_net_draws_a_2x2_from_24_stickers():
+def test_the_same_net_draws_a_2x2_from_its_state():
     from cubelab.cube import pocket
     from cubelab.cube.net import net_size, side_of
     state = pocket.from_alg("R U").state
-    net = Net(colours=pocket.state_colours(state), letters=True)
+    net = Net(state, letters=True)
     c = console()
     m = net.__rich_measure__(c, c.options)
     assert (m.minimum, m.maximum) == (16, 16) and net_size(2) == (16, 6)
-    assert net.plain_text() == pocket.PocketNet(state).plain_text()
+    assert net.plain_text().splitlines() == [
+        "    U U", "    F F", "F D R R U B L L", "L L F D R R U B", "    D B", "    D B"]
+    assert net.plain_text() == Net(colours=pocket.state_colours(state)).plain_text()
     assert side_of(24) == 2 and side_of(54) == 3
     # U3 (index 2) is above F1 (index 8); right of B2 (21) wraps round to L1 (16)
     assert step_cursor(2, 1, 0, 2) == 8 and step_cursor(21, 0, 1, 2) == 16
     assert {net_position(i, 2) for i in range(24)}.__len__() == 24
+
+
+def test_the_2x2_net_in_colour_and_in_colour_letters():
+    from cubelab.cube import pocket
+    state = pocket.from_alg("R").state
+    segments, text = render(Net(state))
+    backgrounds = {s.style.bgcolor.number for s in segments if s.style and s.style.bgcolor}
+    assert backgrounds == set(XTERM_256.values())
+    assert "U" not in strip_ansi(text) and len(strip_ansi(text).splitlines()) == 6
+    _, text = render(Net(state), color_system="standard")
+    assert strip_ansi(text).splitlines()[0].rstrip() == "    U F"
+    lines = Net(state, letters=True, scheme="colour").plain_text().splitlines()
+    assert lines[0] == "    W G" and lines[2] == "O O G Y R R W B"

@@ -7,23 +7,10 @@ import time
 
 import pytest
 
+from cubelab.cube.alg import MAX_EXPANDED_MOVES, Alg, Commutator, Conjugate, Group, Move, NotationError
 from cubelab.cube.notation import (
-    MAX_DEPTH,
-    MAX_EXPANDED_MOVES,
-    MAX_INPUT_CHARS,
-    Alg,
-    Commutator,
-    Conjugate,
-    Group,
-    Move,
-    NotationError,
-    format_moves,
-    invert_moves,
-    metric_lengths,
-    mirror_moves,
-    parse,
-    parse_moves,
-    simplify,
+    MAX_DEPTH, MAX_INPUT_CHARS, format_moves, invert_moves, metric_lengths, mirror_moves, parse,
+    parse_moves, simplify,
 )
 
 
@@ -116,21 +103,7 @@ def test_move_is_hashable_and_frozen():
         ("R//U", "R"),
         ("", ""),
         ("   \n ", ""),
-    ],
-)
-def test_moves_and_suffixes(text, expected):
-    assert moves(text) == expected
-
-
-def test_parse_moves_returns_move_objects():
-    assert parse_moves("R U2 3Rw'") == [Move("R", 1), Move("U", 2), Move("3Rw", 3)]
-    assert parse_moves("r") == [Move("r")]
-    assert parse_moves("Rw") == [Move("Rw")]
-
-
-@pytest.mark.parametrize(
-    "text, expected",
-    [
+        # groups, commutators and conjugates
         ("(R U R' U')3", "R U R' U' R U R' U' R U R' U'"),
         ("(R U)'", "U' R'"),
         ("(R U)2'", "U' R' U' R'"),
@@ -158,8 +131,14 @@ def test_parse_moves_returns_move_objects():
         ("[R,\n U]", "R U R' U'"),
     ],
 )
-def test_groups_and_brackets(text, expected):
+def test_moves_suffixes_groups_and_brackets(text, expected):
     assert moves(text) == expected
+
+
+def test_parse_moves_returns_move_objects():
+    assert parse_moves("R U2 3Rw'") == [Move("R", 1), Move("U", 2), Move("3Rw", 3)]
+    assert parse_moves("r") == [Move("r")]
+    assert parse_moves("Rw") == [Move("Rw")]
 
 
 def test_tree_shape():

@@ -7,7 +7,10 @@ import pytest
 from hypothesis import given, strategies as st
 
 from cubelab.cube import pocket as P
+from cubelab.cube.facelets import FaceletError
 from cubelab.cube.notation import parse_moves
+from cubelab.cube.positions import PositionError
+from cubelab.cube.puzzles import CUBE2
 from cubelab.solvers.pocket import PocketSolver
 from cubelab.solvers.protocol import SolverError
 from cubelab.tables import pocket_tables as T
@@ -84,7 +87,7 @@ def test_facelet_errors(text, message):
     if message is None:
         assert P.parse_facelets(text) == P.PocketState.identity()
     else:
-        with pytest.raises(P.PocketError, match=message):
+        with pytest.raises(FaceletError, match=message):
             P.parse_facelets(text)
 
 
@@ -93,14 +96,19 @@ def test_a_mirrored_corner_is_refused():
     stickers = list(P.SOLVED_FACELETS)
     a, b, _ = P.CORNER_STICKERS[0]
     stickers[a], stickers[b] = stickers[b], stickers[a]
-    with pytest.raises(P.PocketError, match="corner at"):
+    with pytest.raises(FaceletError, match="corner at"):
         P.parse_facelets("".join(stickers))
 
 
 # ---- facts ----------------------------------------------------------------------------------
 
+def facts_record(text: str) -> dict:
+    """What `cubelab facts --puzzle 2x2 --json` prints for a line of input."""
+    return CUBE2.facts_record(CUBE2.position(text))
+
+
 def test_facts_record_has_the_contract_keys():
-    record = P.pocket_facts_record("R U R' U'")
+    record = facts_record("R U R' U'")
     for key in ("facelets", "order", "parity", "trace", "reachable", "morph", "corner_cycles",
                 "edge_cycles", "in_centre", "alg", "length"):
         assert key in record
@@ -110,36 +118,36 @@ def test_facts_record_has_the_contract_keys():
 
 
 def test_facts_of_a_rotated_position_are_those_of_the_position():
-    plain = P.pocket_facts_record("R U2 F'")
-    turned = P.pocket_facts_record("R U2 F' x y")
+    plain = facts_record("R U2 F'")
+    turned = facts_record("R U2 F' x y")
     for key in ("order", "parity", "morph", "corner_cycles", "normalized"):
         assert plain[key] == turned[key]
 
 
 def test_facts_of_an_unreachable_assembly():
     s = P.PocketState(range(8), [1, 0, 0, 0, 0, 0, 0, 0])
-    record = P.pocket_facts_record("facelets: " + P.to_facelets(s))
+    record = facts_record("facelets: " + P.to_facelets(s))
     assert not record["reachable"] and record["trace"] == [1] and record["invariants"]
 
 
 def test_order_of_r_u_is_fifteen():
-    assert P.pocket_facts_record("R U")["order"] == 15
+    assert facts_record("R U")["order"] == 15
 
 
-def test_bad_input_raises_pocket_error():
-    with pytest.raises(P.PocketError):
-        P.pocket_facts_record("R U (")
-    with pytest.raises(P.PocketError):
-        P.pocket_facts_record("facelets: UUU")
+def test_bad_input_raises_position_error():
+    for text in ("R U (", "facelets: UUU", "R M"):
+        with pytest.raises(PositionError):
+            facts_record(text)
 
 
 def test_net_renders_24_stickers():
     from rich.console import Console
+    from cubelab.cube.net import Net
     console = Console(width=40, color_system=None, record=True)
-    console.print(P.PocketNet(P.from_alg("R").state))
+    console.print(Net(P.from_alg("R").state))
     text = console.export_text()
     assert sum(ch in "URFDLB" for ch in text) == 24
-    assert P.PocketNet().plain_text().splitlines()[0].strip() == "U U"
+    assert Net(P.PocketState.identity()).plain_text().splitlines()[0].strip() == "U U"
 
 
 # ---- the tables against a plain breadth-first search ----------------------------------------

@@ -6,11 +6,11 @@ import signal
 import subprocess
 import sys
 
-import pytest
 from rich.console import Console
 
 from cubelab.solvers.fake import FakeRegistry
 from cubelab.tui.repl import Repl
+from helpers_search import search_kernels  # noqa: F401  (a fixture)
 
 
 def run_repl(text: str, *args: str, env_extra=None) -> subprocess.CompletedProcess:
@@ -82,7 +82,7 @@ def test_interactive_prompt_in_a_pipe_input():
         inp.close()
         with create_app_session(input=inp, output=DummyOutput()):
             assert repl_module._prompt_loop(r, vi=False) == 0
-    assert r.session.history[1].label == "R U"
+    assert r.session.history.entries[1].label == "R U"
     assert r.session.entry.label.startswith(":scramble")
 
 
@@ -104,21 +104,6 @@ def test_plain_2x2_output_has_its_net():
     proc = run_repl("R\n", "--puzzle", "2x2")
     assert proc.returncode == 0
     assert "    U F" in proc.stdout and "held DLB" in proc.stdout and "edges" not in proc.stdout
-
-
-@pytest.fixture
-def search_kernels():
-    """The search's numba kernels, compiled once for every xdist worker: the first to get the
-    lock compiles into the shared cache directory, the others wait and then load (compiling in
-    two workers at once would only slow both)."""
-    import fcntl
-    from pathlib import Path
-    lock = Path(os.environ["CUBELAB_CACHE_DIR"]) / "tests-search-kernels.lock"
-    lock.parent.mkdir(parents=True, exist_ok=True)
-    with open(lock, "w") as f:
-        fcntl.flock(f, fcntl.LOCK_EX)
-        from cubelab.solvers.algsearch import last_layer, search
-        search(last_layer(), 2, "qtm")
 
 
 def test_search_results_stream_and_apply(search_kernels):

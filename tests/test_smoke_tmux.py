@@ -98,7 +98,7 @@ def test_the_app_starts_as_a_2x2_when_asked(launch):
     tmux.run("send-keys", "-t", tmux.name, "-l", "R U")
     tmux.run("send-keys", "-t", tmux.name, "Enter")
     tmux.run("send-keys", "-t", tmux.name, "F2")
-    expected = pocket.PocketNet(pocket.from_alg("R U").state).plain_text().splitlines()
+    expected = Net(pocket.from_alg("R U").state).plain_text().splitlines()
     tmux.wait_for("2 HTM  2 QTM")
     lines = tmux.wait_for(expected[0].strip(), row=2)
     net = [line[6:22].rstrip() for line in lines[2:8]]

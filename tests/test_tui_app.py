@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import asyncio
 import functools
-import os
 
 import pytest
 
@@ -19,6 +18,7 @@ from cubelab.tui._help_screen import HelpScreen
 from cubelab.tui.app import CubeLabApp
 from cubelab.tui.history import InputHistory, read_entries
 from cubelab.tui.session import scramble_moves
+from helpers_search import search_kernels  # noqa: F401  (a fixture)
 
 
 def pilot_test(body):
@@ -56,10 +56,24 @@ async def type_line(pilot, text: str, enter: bool = True) -> None:
 
 async def wait_solvers(pilot, app, limit: float = 10.0) -> None:
     waited = 0.0
-    while app.solver_panel.running or (app.solver_panel.runs and app.solver_panel._timer):
+    while app.solver_panel.running or (app.solver_panel.runs and app.solver_panel.polling):
         await pilot.pause(0.05)
         waited += 0.05
         assert waited < limit, "solvers did not finish"
+
+
+async def wait_for(pilot, condition, tries: int = 100) -> None:
+    """Pause until `condition()` holds (at most `tries` pauses of 50 ms)."""
+    for _ in range(tries):
+        await pilot.pause(0.05)
+        if condition():
+            return
+
+
+async def wait_offer(pilot, app) -> None:
+    """Until the solver's thread has asked whether to build its tables."""
+    await wait_for(pilot, lambda: isinstance(app.screen, BuildOfferScreen))
+    assert isinstance(app.screen, BuildOfferScreen)
 
 
 @pilot_test
@@ -189,10 +203,7 @@ async def test_escape_cancels_a_running_solver(make_app):
     async with app.run_test(size=(80, 24)) as pilot:
         await type_line(pilot, "R U")
         await pilot.press("f5")
-        for _ in range(100):
-            await pilot.pause(0.05)
-            if app.solver_panel.runs and app.solver_panel.runs[0].phase == "search":
-                break
+        await wait_for(pilot, lambda: any(r.phase == "search" for r in app.solver_panel.runs))
         assert app.solver_panel.running
         await pilot.press("escape")
         await wait_solvers(pilot, app, limit=5)
@@ -223,11 +234,7 @@ async def test_missing_tables_are_offered_and_built(make_app):
     async with app.run_test(size=(80, 24)) as pilot:
         await type_line(pilot, "U")
         await type_line(pilot, ":solve fake")
-        for _ in range(100):
-            await pilot.pause(0.05)
-            if isinstance(app.screen, BuildOfferScreen):
-                break
-        assert isinstance(app.screen, BuildOfferScreen)
+        await wait_offer(pilot, app)
         await pilot.press("y")
         await wait_solvers(pilot, app)
         assert not app.registry.solver.missing_tables()
@@ -240,10 +247,7 @@ async def test_declining_the_tables_skips_the_solver(make_app):
     async with app.run_test(size=(80, 24)) as pilot:
         await type_line(pilot, "U")
         await pilot.press("f5")
-        for _ in range(100):
-            await pilot.pause(0.05)
-            if isinstance(app.screen, BuildOfferScreen):
-                break
+        await wait_offer(pilot, app)
         await pilot.press("n")
         await wait_solvers(pilot, app)
         assert app.session.solutions[0].status == "skipped"
@@ -320,21 +324,12 @@ async def test_escape_during_a_slow_table_build_frees_the_panel(make_app):
     async with app.run_test(size=(80, 24)) as pilot:
         await type_line(pilot, "U")
         await pilot.press("f5")
-        for _ in range(100):
-            await pilot.pause(0.05)
-            if isinstance(app.screen, BuildOfferScreen):
-                break
+        await wait_offer(pilot, app)
         await pilot.press("y")
-        for _ in range(100):
-            await pilot.pause(0.05)
-            if app.solver_panel.runs[0].phase == "tables":
-                break
+        await wait_for(pilot, lambda: app.solver_panel.runs[0].phase == "tables")
         await pilot.press("escape")
         assert not app.solver_panel.running              # the build thread may still be stopping
-        for _ in range(100):
-            await pilot.pause(0.05)
-            if app.session.solutions[0].status == "cancelled":
-                break
+        await wait_for(pilot, lambda: app.session.solutions[0].status == "cancelled")
         assert app.session.solutions[0].status == "cancelled"
 
 
@@ -407,25 +402,10 @@ async def test_the_2x2_is_solved_optimally_with_the_pocket_solver(tmp_path):
 
 # ---- :search ----------------------------------------------------------------------------------
 
-@pytest.fixture
-def search_kernels():
-    """The search's numba kernels, compiled once for every xdist worker: the first to get the
-    lock compiles into the shared cache directory, the others wait and then load (compiling in
-    two workers at once would only slow both)."""
-    import fcntl
-    from pathlib import Path
-    lock = Path(os.environ["CUBELAB_CACHE_DIR"]) / "tests-search-kernels.lock"
-    lock.parent.mkdir(parents=True, exist_ok=True)
-    with open(lock, "w") as f:
-        fcntl.flock(f, fcntl.LOCK_EX)
-        from cubelab.solvers.algsearch import last_layer, search
-        search(last_layer(), 2, "qtm")
-
-
 async def wait_search(pilot, app, limit: float = 90.0) -> None:
     panel = app.search_panel
     waited = 0.0
-    while panel.running or panel._timer is not None:
+    while panel.running or panel.polling:
         await pilot.pause(0.05)
         waited += 0.05
         assert waited < limit, "the search did not finish"
@@ -468,10 +448,8 @@ async def test_escape_stops_a_long_search(make_app, search_kernels):
     async with app.run_test(size=(80, 24)) as pilot:
         await type_line(pilot, ":search 12 ll")
         panel = app.search_panel
-        for _ in range(1800):                            # a fresh install compiles first
-            await pilot.pause(0.05)
-            if panel.run.counters[BOUND] >= 9:
-                break
+        # a fresh install compiles first
+        await wait_for(pilot, lambda: panel.run.counters[BOUND] >= 9, tries=1800)
         await pilot.press("escape")
         await wait_search(pilot, app, limit=5)
         assert panel.run.result.status == "cancelled" and panel.run.result.lengths_done < 12

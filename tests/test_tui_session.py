@@ -14,11 +14,12 @@ from cubelab.cube.notation import parse_moves
 from cubelab.cube.state import CubeState
 from cubelab.solvers.fake import FakeSolver, shortest_solution
 from cubelab.solvers.protocol import BEST, NODES, SolverError, new_cancel, new_counters
+from cubelab.tui.commands import COMMANDS
+from cubelab.tui.help_text import help_text
 from cubelab.tui.history import InputHistory, read_entries
 from cubelab.tui.keymap import KEY_MOVES, PAINT_KEYS, move_for_key
-from cubelab.tui.session import (
-    HelpRequest, Painting, Session, SolutionRow, SolveRequest, scramble_moves,
-)
+from cubelab.tui.records import HelpRequest, Painting, SolutionRow, SolveRequest
+from cubelab.tui.session import Session, scramble_moves
 
 
 @pytest.fixture
@@ -217,21 +218,32 @@ def test_fake_prepare_reports_progress():
     assert np.all(new_cancel() == 0)
 
 
-def test_results_recorded_by_a_plain_front_end_can_be_applied(session):
+def test_rows_opened_for_a_solve_keep_or_replace_the_others(session):
     session.execute("R U'")
-    result = FakeSolver(step_seconds=0).solve(session.state)
-    index = session.add_result(result)
-    assert index == 0 and session.solutions[0].optimal
-    session.execute(":apply 1")
-    assert session.state.is_solved()
+    assert session.open_rows(["fake"], keep=True) == [0]
+    session.solutions[0].moves = parse_moves("U R'")
+    assert session.open_rows(["kociemba", "fake"], keep=True) == [1, 0]
+    assert [r.solver for r in session.solutions] == ["fake", "kociemba"]
+    assert session.solutions[0].moves is None              # a fresh row for a new run
+    assert session.open_rows(["kociemba"], keep=False) == [0]
+    assert [r.solver for r in session.solutions] == ["kociemba"]
+    session.execute("F")                                    # rows for another position go
+    assert session.open_rows(["fake"], keep=True) == [0] and len(session.solutions) == 1
+    assert session.listing == "solutions"
+
+
+def test_every_command_runs(session):
+    for name in COMMANDS:
+        out = session.execute(":" + name)
+        assert isinstance(out.message, str), name
 
 
 # ---- the 2x2x2 and the puzzle switch ---------------------------------------------------------
 
 from cubelab.cube import pocket  # noqa: E402
 from cubelab.solvers import REGISTRY  # noqa: E402
-from cubelab.tui._puzzles import PUZZLES, Cube2  # noqa: E402
-from cubelab.tui.session import SearchRequest, help_text  # noqa: E402
+from cubelab.cube.puzzles import PUZZLES, Cube2  # noqa: E402
+from cubelab.tui.records import SearchRequest  # noqa: E402
 
 
 def test_switching_to_the_2x2_keeps_corners_and_is_one_undo_step(session):
@@ -337,7 +349,7 @@ def test_the_registry_names_one_2x2_solver_per_metric_and_keeps_puzzles_apart():
 
 
 def test_help_says_how_undo_treats_a_switch():
-    text = help_text()
+    text = help_text(COMMANDS)
     assert ":puzzle" in text and ":search" in text and "undo goes back" in text
 
 

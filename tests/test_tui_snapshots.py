@@ -9,7 +9,7 @@ from __future__ import annotations
 import pytest
 
 from cubelab.solvers.fake import FakeRegistry
-from cubelab.tui._search_run import SearchRun
+from cubelab.tui.runner import SearchRun
 from cubelab.tui.app import CubeLabApp
 from cubelab.tui.history import InputHistory
 
@@ -52,7 +52,7 @@ async def _solve_and_freeze(pilot) -> None:
     await pilot.press(*"R U F'", "enter", *":solve", "enter")
     for _ in range(200):
         await pilot.pause(0.05)
-        if app.solver_panel.runs and not app.solver_panel.running and not app.solver_panel._timer:
+        if app.solver_panel.runs and not app.solver_panel.running and not app.solver_panel.polling:
             break
     for row in app.session.solutions:
         row.seconds, row.nodes = 0.25, 12345
@@ -89,17 +89,14 @@ class InstantSearch(SearchRun):
         from cubelab.cube.notation import metric_lengths, parse_moves
         from cubelab.cube.symmetry import morph
         from cubelab.solvers.algsearch import AlgClass, SearchResult
-        try:
-            for text in LAST_LAYER_UP_TO_7:
-                moves = parse_moves(text)
-                length = metric_lengths(moves)["htm"]
-                effect = alg_state(text)
-                self._found(AlgClass(moves, length, effect, morph(effect), {length: 16}))
-            self.result = SearchResult(self.request.predicate, "htm", self.request.max_length,
-                                       list(self.classes), 16 * len(self.classes), 0.25, "done",
-                                       self.request.max_length)
-        finally:
-            self.done.set()
+        for text in LAST_LAYER_UP_TO_7:
+            moves = parse_moves(text)
+            length = metric_lengths(moves)["htm"]
+            effect = alg_state(text)
+            self._found(AlgClass(moves, length, effect, morph(effect), {length: 16}))
+        self.result = SearchResult(self.request.predicate, "htm", self.request.max_length,
+                                   list(self.classes), 16 * len(self.classes), 0.25, "done",
+                                   self.request.max_length)
 
 
 async def _search(pilot) -> None:
@@ -108,11 +105,11 @@ async def _search(pilot) -> None:
     await pilot.press(*":search 7 ll", "enter")
     for _ in range(100):
         await pilot.pause(0.05)
-        if not app.search_panel.running and app.search_panel._timer is None:
+        if not app.search_panel.running and not app.search_panel.polling:
             break
     await pilot.pause()
 
 
 def test_search_results_80x24(snap_compare, app, monkeypatch):
-    monkeypatch.setattr("cubelab.tui._search_panel.SearchRun", InstantSearch)
+    monkeypatch.setattr("cubelab.tui.runner.SearchRun", InstantSearch)
     assert snap_compare(app, run_before=_search, terminal_size=(80, 24))

@@ -1,1 +1,1 @@
-"""cubelab.tui"""
+"""The front ends: the Textual workbench, the plain REPL and the `cubelab` command line."""

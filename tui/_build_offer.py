@@ -1,6 +1,12 @@
-"""The offer to build a solver's missing tables: a small modal that answers yes or no."""
+"""The offer to build a solver's missing tables: a small modal that answers yes or no.
+
+A solver run asks from its own thread (`offer_build` is the runner's `ask_build` hook): the
+modal opens on the UI thread and the run waits for the answer, or for its cancel flag.
+"""
 
 from __future__ import annotations
+
+import threading
 
 from textual.app import ComposeResult
 from textual.binding import Binding
@@ -38,3 +44,26 @@ class BuildOfferScreen(ModalScreen[bool]):
 
     def action_answer(self, value: bool) -> None:
         self.dismiss(value)
+
+
+def offer_build(app, run, detail: str) -> bool:
+    """Ask on `app`'s screen whether to build the tables of `run` (a runner.SolverRun), from the
+    run's thread; False when the app is gone or the run is cancelled while the modal is up."""
+    answer: list[bool] = []
+    done = threading.Event()
+
+    def reply(value: bool | None) -> None:
+        answer.append(bool(value))
+        done.set()
+
+    def ask() -> None:
+        app.push_screen(BuildOfferScreen(run.name, detail), callback=reply)
+
+    try:
+        app.call_from_thread(ask)
+    except RuntimeError:
+        return False
+    while not done.wait(0.05):
+        if run.cancel[0]:
+            return False
+    return answer[0]

@@ -12,7 +12,8 @@ from textual.widgets import Static
 
 from cubelab.cube import pocket
 from cubelab.cube.facts import facts
-from cubelab.cube.notation import Move, metric_lengths
+from cubelab.cube.alg import Move
+from cubelab.cube.notation import metric_lengths
 from cubelab.cube.state import CubeState
 
 _CYCLE = re.compile(r"\([^()]*\)\S*")

@@ -12,7 +12,8 @@ from textual.screen import ModalScreen
 from textual.widgets import Static
 
 from .keymap import keymap_rows
-from .session import COMMANDS, HELP_NOTES
+from .commands import COMMANDS
+from .help_text import HELP_NOTES
 
 KEYS = (
     ("F1", "this help"),

@@ -11,7 +11,6 @@ from textual.widget import Widget
 from cubelab.cube.net import Net, side_of, step_cursor
 from cubelab.cube.state import CubeState
 
-from ._puzzles import puzzle_of
 from .keymap import CURSOR_KEYS, PAINT_KEYS, move_for_key
 
 
@@ -69,7 +68,7 @@ class NetView(Widget, can_focus=True):
     def render(self) -> Net:
         if self.mode == "paint" and self.colours is not None:
             return Net(colours=self.colours, letters=self.letters, cursor=self.cursor)
-        return Net(colours=puzzle_of(self.state).colours(self.state), letters=self.letters)
+        return Net(self.state, letters=self.letters)
 
     def action_commit(self) -> None:
         if self.mode in ("paint", "play"):

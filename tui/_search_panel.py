@@ -9,84 +9,52 @@ from __future__ import annotations
 
 from rich.text import Text
 from textual.app import ComposeResult
-from textual.binding import Binding
-from textual.containers import Vertical
 from textual.message import Message
-from textual.widgets import DataTable, Label, Static
+from textual.widgets import Label
 
-from ._search_run import SearchRun
-from .session import SearchRequest, Session
-
-POLL_SECONDS = 0.1
-COLUMNS = ("#", "len", "sequence", "corners", "edges")
+from ._run_panel import RunPanel
+from .records import SearchRequest
+from .runner import SearchRun
 
 
-class SearchPanel(Vertical):
+class SearchPanel(RunPanel):
     """Runs one search at a time and lists its classes as they arrive."""
 
-    BINDINGS = [
-        Binding("p", "play_row", "play", show=False),
-    ]
-    """On the table: Enter applies the highlighted sequence, P steps through it on the net."""
-
-    class ApplyRow(Message):
-        """The user chose a result to apply."""
-
-        def __init__(self, index: int) -> None:
-            super().__init__()
-            self.index = index
-
-    class PlayRow(Message):
-        """The user chose a result to step through."""
-
-        def __init__(self, index: int) -> None:
-            super().__init__()
-            self.index = index
+    LISTING = "search"
+    COLUMNS = ("#", "len", "sequence", "corners", "edges")
+    TABLE_ID, DETAIL_ID = "found", "found-detail"
 
     class Finished(Message):
-        """The search ended (complete, cancelled or failed); `summary` says how."""
+        """The search `run` ended (complete, cancelled or failed: its summary() says how)."""
 
-        def __init__(self, summary: str, error: bool, complete: bool) -> None:
+        def __init__(self, run: SearchRun) -> None:
             super().__init__()
-            self.summary = summary
-            self.error = error
-            self.complete = complete
+            self.run = run
 
-    def __init__(self, session: Session, **kwargs):
-        super().__init__(**kwargs)
-        self.session = session
+    def __init__(self, session, runner, **kwargs):
+        super().__init__(session, runner, **kwargs)
         self.run: SearchRun | None = None
         self._shown = 0
-        self._timer = None
 
-    def compose(self) -> ComposeResult:
+    def heading(self) -> ComposeResult:
         yield Label("no search yet: type :search N PREDICATE (:help lists them)",
                     id="search-progress")
-        yield DataTable(id="found", cursor_type="row", zebra_stripes=True)
-        yield Static("", id="found-detail")
 
     def on_mount(self) -> None:
-        self._reset_table()
-        self.query_one("#found-detail").display = False
+        self.reset_columns()
+        self.show_detail(None)
 
     @property
     def running(self) -> bool:
         return self.run is not None and self.run.active
 
-    def _reset_table(self) -> None:
-        table = self.query_one(DataTable)
-        table.clear(columns=True)
-        for name in COLUMNS:
-            table.add_column(name, key=name)
-        self._shown = 0
-
     def start(self, request: SearchRequest) -> None:
-        self._reset_table()
+        self.reset_columns()
+        self._shown = 0
         self.session.record_found([])
         self.border_subtitle = request.describe()
-        self.run = SearchRun(request).start()
-        if self._timer is None:
-            self._timer = self.set_interval(POLL_SECONDS, self.poll)
+        self.run = self.runner.search(request)
+        self.start_polling()
         self.poll()
 
     def cancel(self) -> bool:
@@ -94,7 +62,7 @@ class SearchPanel(Vertical):
         return self.run is not None and self.run.stop()
 
     def on_unmount(self) -> None:
-        if self.run is not None and self.run.stop():
+        if self.cancel():
             self.run.done.wait(1.0)
 
     def poll(self) -> None:
@@ -104,7 +72,7 @@ class SearchPanel(Vertical):
             return
         finished = not run.active       # read first: classes found before the end are all in
         found = run.classes[:]
-        table = self.query_one(DataTable)
+        table = self.table
         for cls in found[self._shown:]:
             self._shown += 1
             d = cls.as_dict()
@@ -115,28 +83,17 @@ class SearchPanel(Vertical):
         if not finished:
             self.query_one("#search-progress", Label).update(run.progress() + " · Esc stops")
         else:
-            self.show_summary()
-            if self._timer is not None:
-                self._timer.stop()
-                self._timer = None
-                complete = run.result is not None and run.result.status == "done"
-                self.post_message(self.Finished(run.summary(), bool(run.error), complete))
-        self._show_detail()
+            self.query_one("#search-progress", Label).update(
+                Text(run.summary(), style="red" if run.error else ""))
+            if self.stop_polling():
+                self.post_message(self.Finished(run))
+        self.refresh_detail()
 
-    def show_summary(self) -> None:
-        """The line above the table says how the finished search ended."""
-        run = self.run
-        self.query_one("#search-progress", Label).update(
-            Text(run.summary(), style="red" if run.error else ""))
-
-    def _show_detail(self) -> None:
-        detail = self.query_one("#found-detail", Static)
-        table = self.query_one(DataTable)
+    def detail(self, index: int) -> Text | None:
+        """The class's sequence, length, order, morph, sequences by length and cycles."""
         found = self.session.found
-        index = table.cursor_row if table.row_count else None
-        if index is None or not 0 <= index < len(found):
-            detail.display = False
-            return
+        if not 0 <= index < len(found):
+            return None
         cls = found[index]
         d = cls.as_dict()
         text = Text()
@@ -146,18 +103,4 @@ class SearchPanel(Vertical):
         text.append(f"  ({cls.length} {self.run.request.metric.upper()}; order {d['order']}, "
                     f"morph {d['morph']}; sequences {by_length})\n")
         text.append(f"corners {d['corner_cycles'] or '-'}   edges {d['edge_cycles'] or '-'}")
-        detail.update(text)
-        detail.display = True
-
-    def on_data_table_row_highlighted(self, event: DataTable.RowHighlighted) -> None:
-        event.stop()
-        self._show_detail()
-
-    def on_data_table_row_selected(self, event: DataTable.RowSelected) -> None:
-        event.stop()
-        self.post_message(self.ApplyRow(event.cursor_row))
-
-    def action_play_row(self) -> None:
-        table = self.query_one(DataTable)
-        if table.row_count:
-            self.post_message(self.PlayRow(table.cursor_row))
+        return text

@@ -3,9 +3,10 @@
 `run_app()` is what `cubelab` runs with no sub-command. The app owns one `Session` (positions,
 undo/redo, the `:` commands) and shows it; solvers come from a registry with
 `solver_names(puzzle)` and `get_solver(name, puzzle)` (cubelab.solvers.REGISTRY unless a test
-passes another), imported only when used, so the first screen paints before any solver module, table or numba is
-loaded. Below the cube, one list at a time: the solvers' comparison table or the results of
-`:search` (F7 switches).
+passes another), imported only when used, so the first screen paints before any solver module,
+table or numba is loaded; one `Runner` (runner.py) runs them and the search in the background.
+Below the cube, one list at a time: the solvers' comparison table or the results of `:search`
+(F7 switches).
 """
 
 from __future__ import annotations
@@ -25,12 +26,14 @@ from ._facts_panel import FactsPanel
 from ._help_screen import HelpScreen
 from ._move_input import MoveInput
 from ._net_view import NetView
+from ._run_panel import RunPanel
 from ._search_panel import SearchPanel
 from ._solver_panel import SolverPanel
+from .commands import COMMANDS
 from .history import InputHistory
-from .session import (
-    COMMANDS, HelpRequest, Outcome, PaintRequest, SearchRequest, Session, SolveRequest,
-)
+from .records import HelpRequest, Outcome, PaintRequest, SearchRequest, SolveRequest
+from .runner import Runner
+from .session import Session
 
 COMPARE_TIME_LIMIT = 30.0
 """Seconds each solver gets in :compare (a plain :solve runs until it is done or cancelled)."""
@@ -65,6 +68,7 @@ class CubeLabApp(App):
         if solvers is None:
             from cubelab.solvers import REGISTRY as solvers
         self.registry = solvers
+        self.runner = Runner(solvers)
         self.session = Session(solver_names=solvers.solver_names, puzzle=puzzle)
         self.history = history if history is not None else InputHistory()
         self.compare_time_limit = compare_time_limit
@@ -80,28 +84,18 @@ class CubeLabApp(App):
                     yield NetView(id="net")
                     yield FactsPanel(id="facts")
             with ContentSwitcher(id="lists", initial="solver"):
-                yield SolverPanel(self.session, self.registry, id="solver")
-                yield SearchPanel(self.session, id="search")
+                yield SolverPanel(self.session, self.runner, id="solver")
+                yield SearchPanel(self.session, self.runner, id="search")
         yield MoveInput(self.session, self.history, id="line",
                         placeholder="moves (R U R' U', [R, U]3 ...) or :help")
         yield Static("", id="message")
         yield Footer(compact=True)
 
-    @property
-    def net(self) -> NetView:
-        return self.query_one(NetView)
-
-    @property
-    def line(self) -> MoveInput:
-        return self.query_one(MoveInput)
-
-    @property
-    def solver_panel(self) -> SolverPanel:
-        return self.query_one(SolverPanel)
-
-    @property
-    def search_panel(self) -> SearchPanel:
-        return self.query_one(SearchPanel)
+    # the widgets the app talks to, each found by its type
+    net = property(lambda self: self.query_one(NetView))
+    line = property(lambda self: self.query_one(MoveInput))
+    solver_panel = property(lambda self: self.query_one(SolverPanel))
+    search_panel = property(lambda self: self.query_one(SearchPanel))
 
     def on_mount(self) -> None:
         # orange and red are one colour on 16-colour terminals, and NO_COLOR has none at all
@@ -281,27 +275,20 @@ class CubeLabApp(App):
         self.query_one("#lists", ContentSwitcher).current = which
         self.session.listing = "search" if which == "search" else "solutions"
 
-    def on_search_panel_apply_row(self, event: SearchPanel.ApplyRow) -> None:
-        self.session.listing = "search"
-        self.handle(self.session.apply_found(event.index))
-
-    def on_search_panel_play_row(self, event: SearchPanel.PlayRow) -> None:
-        self.session.listing = "search"
-        self.handle(self.session.play_found(event.index))
+    def on_run_panel_row_chosen(self, event: RunPanel.RowChosen) -> None:
+        """Enter or P on a row of either list: :apply N and :play N then pick from it too."""
+        s = self.session
+        s.listing = event.listing
+        self.handle(s.play_row(event.index) if event.play else s.apply_row(event.index))
 
     def on_search_panel_finished(self, event: SearchPanel.Finished) -> None:
+        run = event.run
         found = len(self.session.found)
-        if event.error or not found or not event.complete:
-            self.say(event.summary, error=event.error)
+        if run.error or not found or not run.complete:
+            self.say(run.summary(), error=bool(run.error))
         else:
             self.say(f"{found} class{'es' if found != 1 else ''} found · Enter on a row "
                      "applies it, P plays it")
-
-    def on_solver_panel_apply_row(self, event: SolverPanel.ApplyRow) -> None:
-        self.handle(self.session.apply_solution(event.index))
-
-    def on_solver_panel_play_row(self, event: SolverPanel.PlayRow) -> None:
-        self.handle(self.session.play(event.index))
 
     def on_solver_panel_finished(self, event: SolverPanel.Finished) -> None:
         rows = self.session.solutions

@@ -12,7 +12,7 @@ import importlib
 import os
 import sys
 
-from cubelab.tui.errors import InputError  # noqa: F401  (re-exported for command modules)
+from .errors import InputError
 
 # Sub-command modules, imported to build the parser; each keeps its heavy imports lazy.
 _COMMAND_MODULES = (
@@ -24,7 +24,6 @@ _COMMAND_MODULES = (
     "cubelab.tui.count_cmd",
     "cubelab.tui.search_cmd",
 )
-
 
 
 def build_parser() -> argparse.ArgumentParser:

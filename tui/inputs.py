@@ -1,4 +1,4 @@
-"""How commands take a position: ALG words, --facelets S, or --file PATH (one position a line)."""
+"""How commands take a position: ALG words, --facelets S, or --file PATH, on the --puzzle cube."""
 
 from __future__ import annotations
 
@@ -6,27 +6,33 @@ import json
 import sys
 from typing import Callable, Iterator
 
+from cubelab.cube.positions import Position, PositionError
+from cubelab.cube.puzzles import PUZZLES, Puzzle, puzzle_named
 from cubelab.tui.errors import InputError
-from cubelab.cube.positions import Position, PositionError, from_alg, from_facelets, parse_position
 
 
 def add_position_arguments(parser) -> None:
     parser.add_argument("alg", nargs="*", metavar="ALG",
                         help="a move sequence, e.g. \"R U R' U'\" or \"[R, U]3\"")
-    parser.add_argument("--facelets", metavar="S", help="a 54-character facelet string (URFDLB order)")
+    parser.add_argument("--facelets", metavar="S",
+                        help="a facelet string in URFDLB order (54 stickers, 24 on the 2x2x2)")
     parser.add_argument("--file", metavar="PATH",
-                        help="one position a line: an alg or 'facelets: <54 chars>' ('-' for stdin)")
+                        help="one position a line: an alg or 'facelets: <stickers>' "
+                             "('-' for stdin)")
+    parser.add_argument("--puzzle", choices=tuple(PUZZLES), default="3x3",
+                        help="which cube (default %(default)s)")
 
 
 def single_position(args) -> Position:
-    """The one position named by ALG words or --facelets; raises InputError on bad input."""
-    given = sum(bool(x) for x in (args.alg, args.facelets))
-    if given > 1:
+    """The one position named by ALG words or --facelets, on the --puzzle cube; raises
+    InputError on bad input."""
+    if args.alg and args.facelets is not None:
         raise InputError("give either an alg or --facelets, not both")
+    puzzle = puzzle_named(args.puzzle)
     try:
         if args.facelets is not None:
-            return from_facelets(args.facelets)
-        return from_alg(" ".join(args.alg))
+            return puzzle.from_facelets(args.facelets)
+        return puzzle.from_alg(" ".join(args.alg))
     except PositionError as e:
         raise InputError(str(e)) from None
 
@@ -44,10 +50,12 @@ def file_lines(path: str) -> Iterator[tuple[int, str]]:
                 yield number, text
 
 
-def positions_from_file(path: str) -> Iterator[tuple[int, str, Position | PositionError]]:
+def positions_from_file(path: str,
+                        puzzle: Puzzle) -> Iterator[tuple[int, str, Position | PositionError]]:
+    """(line number, text, the position or why there is none) for each line of a --file."""
     for number, text in file_lines(path):
         try:
-            yield number, text, parse_position(text)
+            yield number, text, puzzle.position(text)
         except PositionError as e:
             yield number, text, e
 

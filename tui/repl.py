@@ -1,18 +1,18 @@
 """`cubelab repl`: the line-oriented front end (prompt_toolkit), or a line filter when piped.
 
-It speaks the workbench's command language (tui/session.py) and shares its history file. After
-each line it prints the net (the same renderable as the TUI) and the facts. With standard input
-not a terminal it executes the lines it reads, as plain text or JSON Lines (`--json`), keeps going
-after errors, and exits 2 at the end if any line failed. `--puzzle 2x2` starts on the 2x2x2
-(`:puzzle` switches at any time); `:search` prints what it finds as it finds it, and Ctrl-C
-stops it (or a solver) without leaving the REPL.
+It speaks the workbench's command language (tui/session.py, tui/commands.py) and shares its
+history file. After each line it prints the net (the same renderable as the TUI) and the facts.
+With standard input not a terminal it executes the lines it reads, as plain text or JSON Lines
+(`--json`), keeps going after errors, and exits 2 at the end if any line failed. `--puzzle 2x2`
+starts on the 2x2x2 (`:puzzle` switches at any time). Solvers and `:search` run on the
+workbench's runner (tui/runner.py) and the REPL waits for them: `:search` prints what it finds
+as it finds it, and Ctrl-C stops it (or a solver) without leaving the REPL.
 """
 
 from __future__ import annotations
 
 import json
 import sys
-import threading
 
 from .errors import InputError
 
@@ -37,9 +37,10 @@ class Repl:
                  show_net: bool = True, time_limit: float = 10.0, registry=None,
                  puzzle: str = "3x3"):
         from cubelab.solvers import REGISTRY
+        from .runner import Runner
         from .session import Session
         self.registry = registry or REGISTRY
-        self._solvers: dict[tuple[str, str], object] = {}   # kept: loaded tables stay loaded
+        self.runner = Runner(self.registry)     # kept: loaded tables stay loaded
         self.session = Session(solver_names=self.registry.solver_names, puzzle=puzzle)
         self.console = console
         self.json_mode = json_mode
@@ -47,11 +48,10 @@ class Repl:
         self.show_net = show_net
         self.time_limit = time_limit
         self.failures = 0
-        self.cancel = None
 
     # ---- one line ---------------------------------------------------------------------------
     def handle(self, number: int, line: str) -> dict:
-        from .session import HelpRequest, PaintRequest, SearchRequest, SolveRequest, help_text
+        from .records import PaintRequest, SearchRequest, SolveRequest
         outcome = self.session.execute(line)
         record: dict = {"line": number, "input": line}
         if outcome.error:
@@ -61,10 +61,8 @@ class Repl:
                 record["column"] = outcome.column
             self._emit(record, error=True)
             return record
-        record["message"] = outcome.message
-        if isinstance(outcome.request, HelpRequest):
-            record["message"] = help_text()
-        elif isinstance(outcome.request, PaintRequest):
+        record["message"] = outcome.message      # for :help, the help as text
+        if isinstance(outcome.request, PaintRequest):
             self.session.painting = None
             record["message"] = "paint mode needs the workbench (cubelab); use :facelets here"
         elif isinstance(outcome.request, SolveRequest):
@@ -80,22 +78,14 @@ class Repl:
         return record
 
     def _facts(self) -> dict:
-        from cubelab.cube.notation import format_moves, metric_lengths
-        s = self.session
-        if s.puzzle.name == "2x2":
-            from cubelab.cube.pocket import PocketPosition, facts_record as pocket_record
-            return pocket_record(PocketPosition(s.state, tuple(s.moves), format_moves(s.moves)))
-        from .facts_cmd import facts_record
+        from cubelab.cube.notation import format_moves
         from cubelab.cube.positions import Position
-        pos = Position(s.state, tuple(s.moves), format_moves(s.moves))
-        rec = facts_record(pos)
-        rec["length"] = metric_lengths(s.moves)
-        return rec
+        s = self.session
+        return s.puzzle.facts_record(Position(s.state, tuple(s.moves), format_moves(s.moves)))
 
     def _search(self, request) -> dict:
         """Run the search, printing each class as it is found (text mode); Ctrl-C stops it."""
         from cubelab.solvers.protocol import BOUND
-        from ._search_run import SearchRun
         numbered = [0]
 
         def show(cls) -> None:
@@ -104,18 +94,17 @@ class Repl:
                 self.console.print(search_line(numbered[0], cls), highlight=False, markup=False,
                                    soft_wrap=True)
 
-        run = SearchRun(request, on_class=show).start()
-        told = self.json_mode or not self.console.is_terminal
-        try:
-            while not run.done.wait(0.1):
-                if not told and run.elapsed() > 1.0 and run.counters[BOUND] == 0:
-                    told = True     # no length started yet: numba is compiling the kernels
-                    self.console.print("(compiling the search kernels: the first search on this "
-                                       "machine takes some seconds; Ctrl-C stops it)",
-                                       highlight=False, markup=False, style="dim")
-        except KeyboardInterrupt:
-            run.stop()
-            run.done.wait()
+        told = [self.json_mode or not self.console.is_terminal]
+
+        def tell_compiling() -> None:
+            if not told[0] and run.elapsed() > 1.0 and run.counters[BOUND] == 0:
+                told[0] = True      # no length started yet: numba is compiling the kernels
+                self.console.print("(compiling the search kernels: the first search on this "
+                                   "machine takes some seconds; Ctrl-C stops it)",
+                                   highlight=False, markup=False, style="dim")
+
+        run = self.runner.search(request, on_class=show)
+        run.wait(tick=tell_compiling)
         self.session.record_found(run.classes)
         if run.error:
             self.failures += 1
@@ -129,56 +118,18 @@ class Repl:
         return out
 
     def _solve(self, names) -> list[dict]:
-        from cubelab.solvers.protocol import SolverError, new_cancel, new_counters
-        from .session import SolutionRow
+        """Run the solvers one after the other (Ctrl-C stops the one running); their rows
+        become the list :apply N and :play N pick from."""
+        s = self.session
         results = []
-        self.session.solutions = []
-        self.session.listing = "solutions"
-        puzzle = self.session.puzzle.name
-        for name in names:
-            row = SolutionRow(solver=name, for_state=self.session.state)
-            self.session.solutions.append(row)
-            try:
-                solver = self._solvers.get((puzzle, name))
-                if solver is None:
-                    solver = self._solvers[puzzle, name] = self.registry.get_solver(name, puzzle)
-            except KeyError as e:
-                row.status, row.message = "error", str(e.args[0])
-                results.append({"solver": name, "error": row.message})
+        for name, index in zip(names, s.open_rows(names, keep=False)):
+            run = self.runner.solve(name, s.puzzle.name, s.state, time_limit=self.time_limit)
+            run.wait()
+            run.fill(s.solutions[index])
+            if run.result is None:
+                results.append({"solver": name, "error": run.error})
                 continue
-            counters, cancel = new_counters(), new_cancel()
-            self.cancel = cancel
-            box: dict = {}
-            done = threading.Event()
-
-            def work():
-                try:
-                    box["result"] = solver.solve(self.session.state, time_limit=self.time_limit,
-                                                 counters=counters, cancel=cancel)
-                except SolverError as e:
-                    box["error"] = str(e)
-                except Exception as e:  # a solver bug must not end the session
-                    box["error"] = f"{type(e).__name__}: {e}"
-                finally:
-                    done.set()
-
-            threading.Thread(target=work, daemon=True).start()
-            # an Event, not Thread.join: a Ctrl-C inside join() can mark a running thread
-            # finished on Python 3.11
-            try:
-                while not done.wait(0.1):
-                    pass
-            except KeyboardInterrupt:
-                cancel[0] = 1
-                done.wait()
-            if "error" in box:
-                row.status, row.message = "error", box["error"]
-                results.append({"solver": name, "error": box["error"]})
-                continue
-            result = box["result"]
-            row.moves, row.seconds, row.nodes = result.moves, result.seconds, result.nodes
-            row.optimal, row.status = result.optimal, result.status
-            record = result.to_json()
+            record = run.result.to_json()
             record["solver"] = name     # as asked for: pocket-htm and pocket-qtm are one class
             results.append(record)
         return results
@@ -208,14 +159,9 @@ class Repl:
         if "search" in record:
             self.console.print(record["search"]["summary"], highlight=False, markup=False)
         if "facelets" in record:
-            letters = True if self.letters else None
-            if record.get("puzzle") == "2x2":
-                from cubelab.cube.pocket import PocketNet, format_facts
-                net = PocketNet(self.session.shown_state(), letters=letters)
-            else:
-                from cubelab.cube.net import Net
-                from .facts_cmd import format_facts
-                net = Net(self.session.shown_state(), letters=letters)
+            from cubelab.cube.facts_report import format_facts
+            from cubelab.cube.net import Net
+            net = Net(self.session.shown_state(), letters=True if self.letters else None)
             if self.show_net:
                 self.console.print(net)
             self.console.print(format_facts(record), highlight=False, markup=False)

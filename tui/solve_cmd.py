@@ -1,44 +1,52 @@
-"""`cubelab solve`: solve a position (or a file of them) with any registered solver."""
+"""`cubelab solve`: solve a position of either cube (or a file of them) with a registered solver."""
 
 from __future__ import annotations
 
 import json
 import sys
 
+from .errors import InputError
 from .inputs import add_position_arguments, positions_from_file, single_position
 
 
 def register(sub) -> None:
     p = sub.add_parser("solve", help="solve a position with one of the solvers")
     add_position_arguments(p)
-    p.add_argument("--solver", default="kociemba", help="solver name (default: kociemba)")
+    p.add_argument("--solver", help="solver name (default: kociemba; on the 2x2x2 pocket-htm, "
+                                    "or pocket-qtm with --metric qtm)")
     p.add_argument("--max-length", type=int, metavar="N",
                    help="stop at the first solution of at most N moves")
     p.add_argument("--time-limit", type=float, metavar="S",
                    help="search for at most S seconds (alone: keep improving until then)")
     p.add_argument("--tables", metavar="NAME", help="the solver's table set, if it has several")
     p.add_argument("--json", action="store_true", help="print JSON (JSON Lines with --file)")
-    p.add_argument("--puzzle", choices=("3x3", "2x2"), default="3x3",
-                   help="which cube (default %(default)s); the 2x2x2 is solved optimally")
     p.add_argument("--metric", choices=("htm", "qtm"), default="htm",
-                   help="with --puzzle 2x2: the metric to be optimal in (default %(default)s)")
+                   help="with --puzzle 2x2: the metric the default solver is optimal in "
+                        "(default %(default)s)")
     p.add_argument("--jobs", "-j", type=int, metavar="N",
                    help="with --file: solve N positions at once, one process each "
                         "(default: one per core)")
     p.set_defaults(func=run)
 
 
+def solver_name(args) -> str:
+    """The solver --solver names, or the --puzzle cube's default one for --metric."""
+    from cubelab.cube.puzzles import puzzle_named
+    return args.solver or puzzle_named(args.puzzle).default_solver(args.metric)
+
+
 def make_solver(args):
-    """The solver named on the command line (one a user may choose), or InputError."""
+    """The solver named on the command line (one a user may choose for the --puzzle cube), or
+    InputError."""
     from cubelab.solvers import get_solver
-    from .errors import InputError
+    name = solver_name(args)
     options = {} if args.tables is None else {"tables": args.tables}
     try:
-        return get_solver(args.solver, "3x3", **options)
+        return get_solver(name, args.puzzle, **options)
     except KeyError as e:
         raise InputError(e.args[0]) from None
     except (TypeError, ValueError) as e:
-        raise InputError(f"solver {args.solver}: {e}") from None
+        raise InputError(f"solver {name}: {e}") from None
 
 
 def _progress_printer():
@@ -80,7 +88,6 @@ def prepare(solver) -> None:
 def solve_record(solver, state, max_length, time_limit) -> dict:
     """One solve as a JSON-ready record; a refused position raises InputError."""
     from cubelab.solvers.protocol import SolverError
-    from .cli import InputError
     try:
         result = solver.solve(state, max_length=max_length, time_limit=time_limit)
     except SolverError as e:
@@ -116,13 +123,10 @@ def format_result(record: dict) -> str:
 
 
 def run(args) -> int:
-    from .cli import InputError
     if args.max_length is not None and args.max_length < 0:
         raise InputError("--max-length must be 0 or more")
     if args.time_limit is not None and args.time_limit <= 0:
         raise InputError("--time-limit must be positive")
-    if args.puzzle == "2x2":
-        return _run_pocket(args)
     if args.file:
         solver = make_solver(args)
         prepare(solver)
@@ -143,14 +147,15 @@ def solve_file(solver, args) -> int:
 
     Positions are solved one process per core (`--jobs`); the parent prepares the solver first,
     so the workers only load the tables it built."""
+    from cubelab.cube.puzzles import puzzle_named
     from cubelab.solvers.batch import default_jobs, solve_many, solve_one
-    entries = list(positions_from_file(args.file))
+    puzzle = puzzle_named(args.puzzle)
+    entries = list(positions_from_file(args.file, puzzle))
     good = [(number, text, pos) for number, text, pos in entries if not isinstance(pos, Exception)]
     jobs = args.jobs if args.jobs is not None else default_jobs()
     if jobs < 1:
-        from .cli import InputError
         raise InputError("--jobs must be at least 1")
-    jobs = min(jobs, max(1, len(good)))
+    jobs = min(jobs, max(1, len(good)) if puzzle.parallel_solves else 1)
     bar = _batch_progress(len(good))
     if jobs == 1:
         def records():
@@ -160,8 +165,9 @@ def solve_file(solver, args) -> int:
         solved = records()
     else:
         options = {} if args.tables is None else {"tables": args.tables}
-        solved = solve_many(args.solver, options, (pos.state for _, _, pos in good), jobs=jobs,
-                            max_length=args.max_length, time_limit=args.time_limit, on_done=bar)
+        solved = solve_many(solver_name(args), options, (pos.state for _, _, pos in good),
+                            jobs=jobs, max_length=args.max_length, time_limit=args.time_limit,
+                            on_done=bar)
     status = 0
     for number, text, pos in entries:
         if isinstance(pos, Exception):
@@ -201,29 +207,3 @@ def _batch_progress(total: int):
             print(f"\r\033[Ksolving [{'#' * filled}{'.' * (width - filled)}] {done}/{total}",
                   file=sys.stderr, end="", flush=True)
     return show
-
-
-def _run_pocket(args) -> int:
-    """The 2x2x2 through the same records: an optimal solver from its complete distance table."""
-    from cubelab.cube.pocket import PocketError, parse_position
-    from cubelab.solvers.pocket import PocketSolver
-    from .cli import InputError
-    from .inputs import print_file_records
-    solver = PocketSolver(args.metric)
-    prepare(solver)
-
-    def record_for(text: str) -> dict:
-        try:
-            state = parse_position(text).state
-        except PocketError as e:
-            raise InputError(str(e)) from None
-        return solve_record(solver, state, args.max_length, args.time_limit)
-
-    if not args.file:
-        if args.facelets is not None and args.alg:
-            raise InputError("give either an alg or --facelets, not both")
-        text = "facelets: " + args.facelets if args.facelets is not None else " ".join(args.alg)
-        record = record_for(text)
-        print(json.dumps(record) if args.json else format_result(record))
-        return 0
-    return print_file_records(args.file, record_for, args.json, format_result, (InputError,))

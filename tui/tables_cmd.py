@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
 import sys
 import threading
 import time
+
+from .errors import InputError
 
 
 def register(sub) -> None:
@@ -32,7 +35,6 @@ def register(sub) -> None:
 def _specs(names, *, default_all: bool):
     """The specs named (in order), or all registered ones; InputError for an unknown name."""
     from cubelab.tables.catalog import registered
-    from .cli import InputError
     specs = registered()
     if not names:
         if not default_all:
@@ -93,16 +95,6 @@ class _Reporter:
                                          TaskProgressColumn(), TimeElapsedColumn(),
                                          console=Console(stderr=True), transient=False)
 
-    def __enter__(self):
-        if self.progress_bar is not None:
-            self.progress_bar.start()
-        return self
-
-    def __exit__(self, *exc):
-        if self.progress_bar is not None:
-            self.progress_bar.stop()
-        return False
-
     def log(self, message: str) -> None:
         with self._lock:
             if message.startswith("building "):
@@ -131,9 +123,11 @@ class _Reporter:
 
 def _build_in_thread(spec, reporter, cancel):
     """load_or_build in a worker thread, so Ctrl-C (seen by the main thread) can raise the
-    cancel flag while the nogil kernels run."""
+    cancel flag while the nogil kernels run. The wait is on an Event, not Thread.join: on
+    Python 3.11 a Ctrl-C inside join() can mark a still-running thread finished."""
     from cubelab.tables.store import load_or_build
     outcome = {}
+    done = threading.Event()
 
     def work():
         try:
@@ -141,15 +135,16 @@ def _build_in_thread(spec, reporter, cancel):
                                              log=reporter.log)
         except BaseException as e:     # handed to the main thread
             outcome["error"] = e
+        finally:
+            done.set()
 
-    worker = threading.Thread(target=work, name=f"build {spec.name}", daemon=True)
-    worker.start()
+    threading.Thread(target=work, name=f"build {spec.name}", daemon=True).start()
     try:
-        while worker.is_alive():
-            worker.join(0.1)
+        while not done.wait(0.1):
+            pass
     except KeyboardInterrupt:
         cancel[0] = 1
-        worker.join()
+        done.wait()
         raise
     if "error" in outcome:
         raise outcome["error"]
@@ -162,7 +157,9 @@ def run_build(args) -> int:
     from cubelab.tables.store import table_status
     specs = _specs(args.names, default_all=args.all)
     cancel = np.zeros(1, dtype=np.int32)
-    with _Reporter() as reporter:
+    reporter = _Reporter()
+    bar = reporter.progress_bar     # shown while its context is open
+    with bar if bar is not None else contextlib.nullcontext():
         for spec in specs:
             start = time.perf_counter()
             first = len(reporter.built)

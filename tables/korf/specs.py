@@ -12,6 +12,9 @@ import numpy as np
 from .. import movetables, udsym
 from ..spec import TableSpec, register
 from ..store import load_or_build
+from .coords import N_CORNERS, N_EDGE6
+from .pdb import build_corners, build_edges
+from .slicephase import PHASE_CLASSES, ROW as PHASE_ROW, build_phase
 
 FORMAT = 1
 """Bump when a builder's output changes for the same parameters."""
@@ -25,14 +28,6 @@ KORF1997 = "korf1997"
 STRONG = "strong"
 DEFAULT_SET = STRONG
 
-# Sizes, spelt out so that listing the tables imports no numba (tests check them against the
-# coordinate code).
-N_CORNERS = 40320 * 2187
-N_EDGE6 = 665280 * 64
-PHASE_CLASSES = 788
-"""Classes of the 11,880 sorted-slice values under the 16 UD symmetries."""
-PHASE_ROW = 2192
-"""Twists a phase-table row holds: 2,187 rounded up so rows start on byte boundaries."""
 PHASE_BYTES = PHASE_CLASSES * 2048 * PHASE_ROW // 4
 
 
@@ -48,7 +43,6 @@ def _log_stats(ctx, stats) -> None:
 def corner_spec(max_depth: int | None = None) -> TableSpec:
     """All 8 corners, 88,179,840 entries; max_depth truncates it (tests use small ones)."""
     def build(ctx):
-        from .pdb import build_corners
         table, stats = build_corners(ctx, max_depth)
         _log_stats(ctx, stats)
         return table
@@ -68,7 +62,6 @@ def edge_spec(first: int, max_depth: int | None = None) -> TableSpec:
     label = "a" if first == 0 else "b"
 
     def build(ctx):
-        from .pdb import build_edges
         table, stats = build_edges(first, ctx, max_depth)
         _log_stats(ctx, stats)
         return table
@@ -85,7 +78,6 @@ def edge_spec(first: int, max_depth: int | None = None) -> TableSpec:
 def phase_spec(max_depth: int | None = None) -> TableSpec:
     """The exact-slice phase table (788 slice classes x 2,048 flips x 2,187 twists, mod 3)."""
     def build(ctx):
-        from .slicephase import build_phase
         table, stats = build_phase(ctx, max_depth)
         _log_stats(ctx, stats)
         return table

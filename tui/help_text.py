@@ -1,0 +1,43 @@
+"""The help of the `:` command language: notes the command table cannot hold, and the help as text.
+
+Each command's arguments and line of help are declared with its code (commands.COMMANDS); the
+plain REPL prints `help_text(COMMANDS)` for :help, and the workbench's F1 screen lays the same
+parts out itself.
+"""
+
+from __future__ import annotations
+
+import textwrap
+
+SEARCH_PREDICATES = "ll, only PIECE..., corner-3cycle, edge-3cycle, orient, equals [ALG]"
+"""The predicates :search understands, as its usage line and the help name them."""
+
+HELP_NOTES = (
+    "Every change is one undo step, and so is a switch of cube (:puzzle, F4): undo goes back "
+    "to the other cube. Switching to the 2x2x2 keeps the 3x3x3's corners, and its sequence "
+    "when that means the same there; switching back replays the 2x2x2's sequence, else starts "
+    "solved.",
+    "On the 2x2x2, wide turns are rotations and slices do not exist; its solvers pocket-htm "
+    "and pocket-qtm are optimal in their metric.",
+    f"Search predicates: {SEARCH_PREDICATES}. 'equals' alone means the current position, "
+    "'equals ALG ignore UFR,UF' a partial one. :apply N and :play N use the list shown last "
+    "(solutions or search results).",
+)
+"""What the command table cannot say in one line: paragraphs for :help and the help screen."""
+
+
+def help_text(commands: dict[str, tuple[str, str]]) -> str:
+    """The commands (name -> (arguments, what it does)) and the notes as text lines."""
+    lines = ["Type moves (R U R' U', [R, U]3, [F: [R, U]], (R U)5 ...) and Enter; commands:"]
+    heads = {name: f"  :{name} {args}".rstrip() for name, (args, _) in commands.items()}
+    width = max(len(h) for h in heads.values()) + 2
+    for name, (args, what) in commands.items():
+        lines.append(heads[name].ljust(width) + what)
+    for note in HELP_NOTES:
+        lines.append("")
+        lines.extend(textwrap.wrap(note, 88))
+    return "\n".join(lines)
+
+
+if __name__ == "__main__":
+    print(help_text({"help": ("", "list commands and keys")}))

@@ -1,0 +1,154 @@
+"""Records the session hands its front ends: outcomes and requests, solution rows, playback, painting.
+
+Plain values, free of Textual: the workbench and the plain REPL read the same records. An
+`Outcome` says what a line did (a message, and maybe a request the front end carries out:
+solve, search, help, paint); a `SolutionRow` is one solver's line in the table of solutions;
+`Playback` steps through a move list on the net; `Painting` holds stickers painted by hand.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from cubelab.cube.facelets import FaceletError
+from cubelab.cube.alg import Move
+from cubelab.cube.notation import format_moves
+
+from cubelab.cube.puzzles import PUZZLES, puzzle_of
+
+
+# ---------------------------------------------------------------- what a line asks for
+
+@dataclass(frozen=True)
+class SolveRequest:
+    """Run these solvers on the current position (side by side when `compare`)."""
+
+    solvers: tuple[str, ...]
+    compare: bool = False
+
+
+@dataclass(frozen=True)
+class SearchRequest:
+    """Run the algorithm search and list one sequence per class of effects it finds."""
+
+    predicate: object          # a cubelab.solvers.algsearch.Predicate
+    max_length: int
+    metric: str = "htm"
+    auf: bool = False
+
+    def describe(self) -> str:
+        return (f"{self.predicate.description}; up to {self.max_length} {self.metric.upper()}"
+                + (", classes up to AUF" if self.auf else ""))
+
+
+@dataclass(frozen=True)
+class HelpRequest:
+    """Show the help (the message holds it as text for front ends without a help screen)."""
+
+
+@dataclass(frozen=True)
+class PaintRequest:
+    """Enter paint mode (the session already holds the painting)."""
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """What executing a line did: a message for the user and maybe a request for the front end."""
+
+    message: str = ""
+    error: bool = False
+    column: int = 0                  # 1-based column of a notation error in the line, else 0
+    changed: bool = False            # the position changed
+    request: SolveRequest | SearchRequest | HelpRequest | PaintRequest | None = None
+
+
+@dataclass(frozen=True)
+class Preview:
+    """A line read without executing it: the position it would give, or the error at its column."""
+
+    state: object = None             # CubeState or PocketState, as the puzzle has it
+    moves: tuple[Move, ...] = ()
+    error: str = ""
+    column: int = 0
+
+
+# ---------------------------------------------------------------- rows, playback, painting
+
+@dataclass
+class SolutionRow:
+    """One solver's result in the table of solutions (updated while the solver runs)."""
+
+    solver: str
+    for_state: object
+    moves: list[Move] | None = None
+    seconds: float = 0.0
+    nodes: int = 0
+    optimal: bool = False
+    status: str = "waiting"
+    message: str = ""
+    solutions: int = 0        # how many improving solutions arrived
+
+
+@dataclass
+class Playback:
+    """Stepping through a move list from a start position; `index` moves are done."""
+
+    start: object
+    moves: list[Move]
+    index: int = 0
+    label: str = ""
+
+    @property
+    def state(self):
+        return puzzle_of(self.start).apply(self.start, self.moves[:self.index])
+
+    def step(self, delta: int) -> bool:
+        new = min(max(self.index + delta, 0), len(self.moves))
+        moved = new != self.index
+        self.index = new
+        return moved
+
+    def describe(self) -> str:
+        done = format_moves(self.moves[:self.index])
+        rest = format_moves(self.moves[self.index:])
+        return f"{self.index}/{len(self.moves)}  {done} | {rest}".rstrip()
+
+
+@dataclass
+class Painting:
+    """Stickers being painted by hand, a cursor, and what is wrong with them so far."""
+
+    colours: list[int]
+    cursor: int = 0
+    puzzle: str = "3x3"
+
+    @classmethod
+    def of(cls, state) -> "Painting":
+        puzzle = puzzle_of(state)
+        return cls(puzzle.colours(state), puzzle=puzzle.name)
+
+    def paint(self, face: int, advance: bool = True) -> None:
+        self.colours[self.cursor] = face
+        if advance:
+            self.cursor = (self.cursor + 1) % len(self.colours)
+
+    def clear(self) -> None:
+        self.colours = PUZZLES[self.puzzle].blank()
+
+    def state(self):
+        """The painted position; a ValueError (FaceletError, PocketError) says what is wrong."""
+        missing = sum(1 for c in self.colours if c < 0)
+        if missing:
+            raise FaceletError(f"{missing} sticker{'s' if missing > 1 else ''} not painted yet")
+        return PUZZLES[self.puzzle].from_colours(self.colours)
+
+    def verdict(self) -> tuple[bool, str]:
+        """(usable, message): usable once the stickers form a valid assembly."""
+        try:
+            state = self.state()
+        except ValueError as e:
+            return False, str(e)
+        reason = PUZZLES[self.puzzle].unreachable(state)
+        if reason:
+            return True, f"valid assembly, but {reason}"
+        return True, "valid position: Enter uses it"
