@@ -3,15 +3,14 @@ the textbook (one optimal solution per phase, walked down the same tables)."""
 
 from __future__ import annotations
 
-import argparse
 import time
 
 import numpy as np
 
 from cubelab.cube.moves import FACE_MOVES, move_state
-from cubelab.cube.random_states import random_state
-from cubelab.solvers.thistlethwaite import ThistlethwaiteSolver
-from cubelab.tables.thistlethwaite_tables import PHASE_MOVES, phase_coordinates
+from cubelab.solvers.thistlethwaite.solver import ThistlethwaiteSolver
+from cubelab.tables.thistlethwaite.coords import PHASE_MOVES, phase_coordinates
+from solver_runs import parse_args, prepared, random_states
 
 
 def textbook_lengths(tables, state) -> list[int]:
@@ -35,20 +34,11 @@ def textbook_lengths(tables, state) -> list[int]:
 
 
 def main(argv=None) -> int:
-    ap = argparse.ArgumentParser(description=__doc__)
-    ap.add_argument("-n", type=int, default=1000, help="number of random states (default 1000)")
-    ap.add_argument("--seed", type=int, default=2024, help="seed of the random states")
-    args = ap.parse_args(argv)
-
-    solver = ThistlethwaiteSolver()
-    t = time.perf_counter()
-    solver.prepare()
-    print(f"prepare: {time.perf_counter() - t:.1f} s (tables loaded or built, kernel compiled)")
-    rng = np.random.default_rng(args.seed)
+    args = parse_args(__doc__, argv)
+    solver = prepared(ThistlethwaiteSolver(), "tables loaded or built, kernel compiled")
     lengths, phase_lengths, textbook, seconds, nodes = [], [], [], [], []
     cpu0 = time.process_time()
-    for _ in range(args.n):
-        state = random_state(rng)
+    for state in random_states(args):
         r = solver.solve(state)
         assert r.verified
         lengths.append(r.length["htm"])

@@ -2,29 +2,17 @@
 
 from __future__ import annotations
 
-import argparse
-import time
-
 import numpy as np
 
-from cubelab.cube.random_states import random_state
-from cubelab.solvers.threecycle import ThreeCycleSolver
+from cubelab.solvers.threecycle.solver import ThreeCycleSolver
+from solver_runs import parse_args, prepared, random_states
 
 
 def main(argv=None) -> int:
-    ap = argparse.ArgumentParser(description=__doc__)
-    ap.add_argument("-n", type=int, default=1000, help="number of random states (default 1000)")
-    ap.add_argument("--seed", type=int, default=2024, help="seed of the random states")
-    args = ap.parse_args(argv)
-
-    solver = ThreeCycleSolver()
-    t = time.perf_counter()
-    solver.prepare()
-    print(f"prepare: {time.perf_counter() - t:.1f} s (commutator table + class distances)")
-    rng = np.random.default_rng(args.seed)
+    args = parse_args(__doc__, argv)
+    solver = prepared(ThreeCycleSolver(), "commutator table + class distances")
     htm, qtm, steps, seconds = [], [], [], []
-    for _ in range(args.n):
-        state = random_state(rng)
+    for state in random_states(args):
         r = solver.solve(state)
         assert r.verified
         htm.append(r.length["htm"])
@@ -36,7 +24,8 @@ def main(argv=None) -> int:
     print(f"HTM: mean {htm.mean():.2f}  min {htm.min()}  max {htm.max()}  (goal: mean <= 130)")
     print(f"QTM: mean {qtm.mean():.2f}  max {qtm.max()}  (the TIPE averaged 324)")
     print(f"steps (commutators + parity turn): mean {np.mean(steps):.2f}")
-    print(f"time per cube: mean {np.mean(seconds) * 1000:.0f} ms  max {np.max(seconds) * 1000:.0f} ms")
+    print(f"time per cube: mean {np.mean(seconds) * 1000:.0f} ms  "
+          f"max {np.max(seconds) * 1000:.0f} ms")
     return 0
 
 

@@ -23,8 +23,8 @@ class Entry:
 _REGISTRY: dict[str, Entry] = {
     "kociemba": Entry("cubelab.solvers.kociemba.solver", "KociembaSolver"),
     "korf": Entry("cubelab.solvers.korf.solver", "KorfSolver"),
-    "thistlethwaite": Entry("cubelab.solvers.thistlethwaite", "ThistlethwaiteSolver"),
-    "threecycle": Entry("cubelab.solvers.threecycle", "ThreeCycleSolver"),
+    "thistlethwaite": Entry("cubelab.solvers.thistlethwaite.solver", "ThistlethwaiteSolver"),
+    "threecycle": Entry("cubelab.solvers.threecycle.solver", "ThreeCycleSolver"),
     "bfs": Entry("cubelab.solvers.baselines", "BFSSolver"),
     "astar": Entry("cubelab.solvers.baselines", "AStarSolver"),
     "pocket-htm": Entry("cubelab.solvers.pocket", "PocketSolver", "2x2", {"metric": "htm"}),

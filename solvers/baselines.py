@@ -11,47 +11,32 @@ permutation (40,320).
 from __future__ import annotations
 
 import heapq
-import itertools
-import math
-import threading
 from operator import itemgetter
 
 import numpy as np
 
 from cubelab.cube.moves import FACE_MOVES, move_state
 from cubelab.cube.state import CubeState
+from cubelab.tables import movetables
+from cubelab.tables.bfs import pair_distances
+from cubelab.tables.cubies import canonical_successors, move_rows, state_row
+from cubelab.tables.ranks import N_FLIP, flip_of, rank_perm, twist_of
+from cubelab.tables.sequences import NO_MOVE, products, sequence_counts, successor_table
+from cubelab.tables.store import load_or_build
 
-from .protocol import (NODES, BOUND, Deadline, Solution, SolveResult, SolverError,
-                       check_solvable, new_cancel, verify)
-
-_MOVES = [move_state(m) for m in FACE_MOVES]
-_FACE = [i // 3 for i in range(18)]
-# A turn of a face never follows a turn of the same face, nor of its opposite face when that
-# one comes first in U R F order (U D = D U): every position is still reached optimally.
-_ALLOWED_AFTER = [[m for m in range(18)
-                   if last < 0 or (_FACE[m] != _FACE[last]
-                                   and not (_FACE[m] % 3 == _FACE[last] % 3 and _FACE[m] < _FACE[last]))]
-                  for last in range(-1, 18)]
+from .protocol import (NODES, BOUND, Deadline, PrepareOnce, Solution, SolveResult, SolverError,
+                       begin_solve, prepare_before_solving, verify)
 
 
-def _rows(state: CubeState) -> np.ndarray:
-    return np.concatenate([state.cp, state.co, state.ep, state.eo]).astype(np.uint8)
+def _successor_lists() -> list[list[int]]:
+    """For each move (and -1 for none), the moves that may follow it in canonical order."""
+    lists, counts = canonical_successors()
+    rows = [0] + [m // 3 + 1 for m in range(18)]
+    return [lists[r, :counts[r]].tolist() for r in rows]
 
 
-_MOVE_ROWS = np.array([_rows(s) for s in _MOVES])
-_SOLVED_ROW = _rows(CubeState.identity())
-
-
-def _apply(rows: np.ndarray, m: int) -> np.ndarray:
-    """Each row (a state) followed by face turn m."""
-    mv = _MOVE_ROWS[m]
-    cp, ep = mv[:8].astype(np.intp), mv[16:28].astype(np.intp)
-    out = np.empty_like(rows)
-    out[:, :8] = rows[:, cp]
-    out[:, 8:16] = (rows[:, 8 + cp] + mv[8:16]) % 3
-    out[:, 16:28] = rows[:, 16 + ep]
-    out[:, 28:40] = (rows[:, 28 + ep] + mv[28:40]) & 1
-    return out
+_ALLOWED_AFTER = _successor_lists()
+"""_ALLOWED_AFTER[last + 1]: the moves allowed after move `last` (-1: none yet)."""
 
 
 def _keys(rows: np.ndarray) -> np.ndarray:
@@ -68,17 +53,7 @@ def _keys(rows: np.ndarray) -> np.ndarray:
 def _positions_within(depth: int) -> int:
     """Canonical sequences of at most `depth` face turns: an upper bound of the positions BFS
     holds (a close one up to depth 6)."""
-    ends = {-1: 1}          # sequences of the current length, by the face they end on
-    total = 1
-    for _ in range(depth):
-        new: dict[int, int] = {}
-        for last_face, n in ends.items():
-            last = -1 if last_face < 0 else 3 * last_face
-            for m in _ALLOWED_AFTER[last + 1]:
-                new[_FACE[m]] = new.get(_FACE[m], 0) + n
-        ends = new
-        total += sum(new.values())
-    return total
+    return sum(sequence_counts("htm", depth))
 
 
 # ---- breadth-first search ----------------------------------------------------------------------
@@ -105,13 +80,12 @@ class BFSSolver:
 
     def solve(self, state: CubeState, *, max_length=None, time_limit=None, on_solution=None,
               counters=None, cancel=None) -> SolveResult:
-        s = check_solvable(state)
-        cancel = cancel if cancel is not None else new_cancel()
+        s, counters, cancel = begin_solve(state, counters, cancel)
         limit = self.max_depth if max_length is None else min(self.max_depth, max_length)
         if s.is_identity():
             return SolveResult(self.name, [], optimal=True, lower_bound=0, verified=True)
         with Deadline(cancel, time_limit) as clock:
-            found, nodes, depth = self._search(_rows(s), limit, cancel, counters)
+            found, nodes, depth = self._search(state_row(s), limit, cancel, counters)
         seconds = clock.elapsed()
         if found is None and cancel[0]:
             return SolveResult(self.name, None, nodes=nodes, seconds=seconds, lower_bound=depth,
@@ -136,9 +110,11 @@ class BFSSolver:
     @staticmethod
     def _search(start: np.ndarray, limit: int, cancel, counters):
         """(moves or None, positions generated, depth proven clear)."""
-        solved_key = _keys(_SOLVED_ROW[None])[0]
+        solved_key = _keys(state_row(CubeState.identity())[None])[0]
+        follows = successor_table().astype(bool)
+        turns = move_rows("htm")
         frontier = start[None]
-        last = np.array([-1])
+        last = np.array([NO_MOVE])
         seen = np.sort(_keys(frontier))
         # per level: for each frontier position, its parent's index and the move from there
         parents: list[np.ndarray] = []
@@ -151,11 +127,11 @@ class BFSSolver:
             for m in range(18):
                 if cancel[0]:
                     return None, nodes, depth - 1
-                ok = np.array([m in _ALLOWED_AFTER[lm + 1] for lm in range(-1, 18)])[last + 1]
+                ok = follows[last, m]
                 idx = np.nonzero(ok)[0]
                 if len(idx) == 0:
                     continue
-                kids.append(_apply(frontier[idx], m))
+                kids.append(products(frontier[idx], turns[m]))
                 kid_parent.append(idx)
                 kid_move.append(np.full(len(idx), m))
             rows = np.concatenate(kids)
@@ -186,77 +162,27 @@ class BFSSolver:
 
 # ---- pattern databases -------------------------------------------------------------------------
 
-_TWIST_WEIGHTS = 3 ** np.arange(6, -1, -1)
-_FLIP_WEIGHTS = 2 ** np.arange(10, -1, -1)
-N_TWIST, N_FLIP, N_CPERM = 3 ** 7, 2 ** 11, math.factorial(8)
+MOVE_TABLES = (movetables.TWIST, movetables.FLIP, movetables.CORNER_PERM)
+"""The shared move tables of the coordinates the pattern databases index."""
 
 
-def twist_coord(co: np.ndarray) -> np.ndarray:
-    """Corner twist of the first 7 corners in base 3 (the last is implied)."""
-    return np.atleast_2d(co)[:, :7].astype(np.int64) @ _TWIST_WEIGHTS
-
-
-def flip_coord(eo: np.ndarray) -> np.ndarray:
-    return np.atleast_2d(eo)[:, :11].astype(np.int64) @ _FLIP_WEIGHTS
-
-
-def perm_rank(perms: np.ndarray) -> np.ndarray:
-    """Lehmer rank of each row (the identity ranks 0)."""
-    perms = np.atleast_2d(perms).astype(np.int64)
-    n = perms.shape[1]
-    rank = np.zeros(len(perms), dtype=np.int64)
-    for i in range(n):
-        smaller = (perms[:, i + 1:] < perms[:, i:i + 1]).sum(1)
-        rank = rank * (n - i) + smaller
-    return rank
-
-
-def _move_tables():
-    """twist, flip and corner permutation after each face turn: (18, N) int arrays."""
-    digits3 = (np.arange(N_TWIST)[:, None] // _TWIST_WEIGHTS) % 3
-    co = np.concatenate([digits3, (-digits3.sum(1, keepdims=True)) % 3], 1)
-    digits2 = (np.arange(N_FLIP)[:, None] // _FLIP_WEIGHTS) % 2
-    eo = np.concatenate([digits2, digits2.sum(1, keepdims=True) % 2], 1)
-    perms = np.array(list(itertools.permutations(range(8))))   # in Lehmer order
-    twist_mv = np.empty((18, N_TWIST), dtype=np.int32)
-    flip_mv = np.empty((18, N_FLIP), dtype=np.int32)
-    cperm_mv = np.empty((18, N_CPERM), dtype=np.int32)
-    for m, mv in enumerate(_MOVES):
-        cp, ep = mv.cp.astype(np.intp), mv.ep.astype(np.intp)
-        twist_mv[m] = twist_coord((co[:, cp] + mv.co) % 3)
-        flip_mv[m] = flip_coord((eo[:, ep] + mv.eo) & 1)
-        cperm_mv[m] = perm_rank(perms[:, cp])
-    return twist_mv, flip_mv, cperm_mv
-
-
-def _bfs_distances(n: int, neighbours, start: int) -> np.ndarray:
-    """Distances from `start` over n coordinate values; neighbours(idx) -> (18, len) array."""
-    dist = np.full(n, 255, dtype=np.uint8)
-    dist[start] = 0
-    frontier = np.array([start])
-    d = 0
-    while len(frontier):
-        d += 1
-        for lo in range(0, len(frontier), 1 << 18):    # chunks keep memory small
-            nxt = neighbours(frontier[lo:lo + (1 << 18)]).ravel()
-            dist[nxt[dist[nxt] == 255]] = d
-        frontier = np.nonzero(dist == d)[0]
-    return dist
+def coordinates(state: CubeState) -> tuple[int, int, int]:
+    """(twist, flip, corner permutation rank) of a state, as cubelab.tables.ranks ranks them."""
+    return (int(twist_of(np.asarray(state.co, np.int64))),
+            int(flip_of(np.asarray(state.eo, np.int64))),
+            int(rank_perm(np.asarray(state.cp, np.int64), 0, 8)))
 
 
 class PatternDatabases:
-    """The two admissible tables A* uses, and the move tables that index them."""
+    """The two admissible tables A* uses (built in memory by the shared breadth-first builder)
+    and the move tables that index them, as lists by move then value for the Python search."""
 
-    def __init__(self):
-        self.twist_mv, self.flip_mv, self.cperm_mv = _move_tables()
-        tw, fl = self.twist_mv, self.flip_mv
-
-        def twist_flip_neighbours(idx):
-            t, f = idx // N_FLIP, idx % N_FLIP
-            return tw[:, t].astype(np.int64) * N_FLIP + fl[:, f]
-
-        self.twist_flip = _bfs_distances(N_TWIST * N_FLIP, twist_flip_neighbours, 0)
-        self.cperm = _bfs_distances(N_CPERM, lambda idx: self.cperm_mv[:, idx], 0)
+    def __init__(self, progress=None, cancel=None, log=None):
+        twist, flip, cperm = (load_or_build(s, progress=progress, cancel=cancel, log=log)
+                              for s in MOVE_TABLES)
+        self.twist_flip = pair_distances(twist, flip, [0])
+        self.cperm = pair_distances(cperm, np.zeros((1, 18), np.int64), [0])
+        self.twist_mv, self.flip_mv, self.cperm_mv = (t.T.tolist() for t in (twist, flip, cperm))
 
     def h(self, twist: int, flip: int, cperm: int) -> int:
         return max(int(self.twist_flip[twist * N_FLIP + flip]), int(self.cperm[cperm]))
@@ -274,7 +200,7 @@ def _code_moves():
     """For each move: a getter of the 20 source slots, and per slot the map from the source's
     code to the new one (the turn's twist or flip added)."""
     out = []
-    for mv in _MOVES:
+    for mv in (move_state(m) for m in FACE_MOVES):
         sources, tables = [], []
         for i in range(8):
             add = int(mv.co[i])
@@ -288,7 +214,7 @@ def _code_moves():
     return out
 
 
-class AStarSolver:
+class AStarSolver(PrepareOnce):
     """A* over positions, f = moves so far + max(twist x flip, corner permutation) databases."""
 
     name = "astar"
@@ -300,33 +226,27 @@ class AStarSolver:
         self.max_nodes = max_nodes
         self._pdb: PatternDatabases | None = None
         self._code_moves = None
-        self._lock = threading.Lock()
 
     def table_specs(self) -> tuple:
-        return ()
+        """The shared move tables; its two small databases are built in memory by prepare."""
+        return MOVE_TABLES
 
-    def missing_tables(self) -> list:
-        return []     # its two small databases are built in memory by prepare (a second)
-
-    def prepare(self, progress=None, cancel=None, log=None) -> None:
-        with self._lock:
-            if self._pdb is None:
-                if progress is not None:
-                    progress(0, 1)
-                self._pdb = PatternDatabases()
-                self._code_moves = _code_moves()
-                if progress is not None:
-                    progress(1, 1)
+    def _prepare(self, progress, cancel, log) -> None:
+        """Load the move tables and build the pattern databases (under a second)."""
+        self._pdb = PatternDatabases(progress, cancel, log)
+        self._code_moves = _code_moves()
 
     def solve(self, state: CubeState, *, max_length=None, time_limit=None, on_solution=None,
               counters=None, cancel=None) -> SolveResult:
-        s = check_solvable(state)
-        cancel = cancel if cancel is not None else new_cancel()
+        s, counters, cancel = begin_solve(state, counters, cancel)
         if s.is_identity():
             return SolveResult(self.name, [], optimal=True, lower_bound=0, verified=True)
+        refused = prepare_before_solving(self, cancel)
+        if refused is not None:
+            return refused
         with Deadline(cancel, time_limit) as clock:
-            self.prepare()
             path, nodes, bound, why = self._search(s, max_length, cancel, counters)
+        counters[NODES] = nodes
         seconds = clock.elapsed()
         if path is None:
             if why == "budget":
@@ -349,12 +269,10 @@ class AStarSolver:
     def _search(self, s: CubeState, max_length, cancel, counters):
         """(path, nodes expanded, best lower bound, why it stopped without a path)."""
         pdb, code_moves = self._pdb, self._code_moves
-        tw_mv, fl_mv, cp_mv = (t.tolist() for t in (pdb.twist_mv, pdb.flip_mv, pdb.cperm_mv))
+        tw_mv, fl_mv, cp_mv = pdb.twist_mv, pdb.flip_mv, pdb.cperm_mv
         twist_flip, cperm = pdb.twist_flip, pdb.cperm
         start = bytes(_piece_codes(s))
-        t0 = int(twist_coord(s.co)[0])
-        f0 = int(flip_coord(s.eo)[0])
-        c0 = int(perm_rank(s.cp)[0])
+        t0, f0, c0 = coordinates(s)
         goal = bytes(_piece_codes(CubeState.identity()))
         h0 = pdb.h(t0, f0, c0)
         # heap entries: (f, -g, tie, state, twist, flip, cperm, last move); states are 20-byte

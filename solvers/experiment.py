@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import statistics
 import threading
-import time
 from dataclasses import asdict, dataclass
 from typing import Callable
 
@@ -19,7 +18,9 @@ from cubelab.cube.moves import FACE_MOVES, apply_moves
 from cubelab.cube.notation import Move, format_moves, metric_lengths
 from cubelab.cube.random_states import face_scramble, random_state
 from cubelab.cube.state import CubeState
-from cubelab.solvers.protocol import NODES, SolverError, new_cancel, new_counters, verify
+from cubelab.solvers.protocol import (
+    NODES, Deadline, SolverError, new_cancel, new_counters, verify,
+)
 
 RANDOM_DEPTH = 0
 """The depth recorded for uniformly random states (their depth is unknown)."""
@@ -76,18 +77,13 @@ class Positions:
 def run_trial(solver, state: CubeState, limit: float) -> tuple[float, object, np.ndarray, str]:
     """Solve with a cancel deadline; returns (seconds, result or None, counters, status)."""
     counters, cancel = new_counters(), new_cancel()
-    timer = threading.Timer(limit, lambda: cancel.__setitem__(0, 1))
-    timer.daemon = True
-    start = time.perf_counter()
-    timer.start()
-    try:
-        result = solver.solve(state, counters=counters, cancel=cancel)
-        status = result.status if not cancel[0] else "time limit"
-    except SolverError as e:
-        result, status = None, f"refused: {e}"
-    finally:
-        timer.cancel()
-    return time.perf_counter() - start, result, counters, status
+    with Deadline(cancel, limit) as clock:
+        try:
+            result = solver.solve(state, counters=counters, cancel=cancel)
+            status = result.status if not cancel[0] else "time limit"
+        except SolverError as e:
+            result, status = None, f"refused: {e}"
+    return clock.elapsed(), result, counters, status
 
 
 def run_experiment(solvers: dict[str, object], positions: Positions, limit: float,

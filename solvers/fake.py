@@ -1,4 +1,4 @@
-"""A fast, deterministic stand-in solver for UI tests: real short solutions, streamed slowly on purpose.
+"""A fast, deterministic stand-in solver for UI tests: short solutions, streamed slowly.
 
 It finds a shortest solution of positions within 6 face turns of solved (meet in the middle:
 3 turns from each side, in plain Python, no numba), then plays the part of an improving search:
@@ -16,13 +16,13 @@ from typing import Callable
 
 import numpy as np
 
-from cubelab.cube.moves import FACE_MOVES, apply_moves, move_state
+from cubelab.cube.moves import FACE_MOVES, apply_moves
 from cubelab.cube.notation import Move, invert_moves
 from cubelab.cube.state import CubeState
 from cubelab.tables.spec import TableSpec
 from cubelab.solvers.protocol import (
-    BEST, BOUND, NODES, SOLUTIONS, Deadline, Solution, SolveResult, SolverError, check_solvable,
-    new_cancel, new_counters, verify,
+    BEST, BOUND, NODES, SOLUTIONS, Deadline, Solution, SolveResult, SolverError, begin_solve,
+    verify,
 )
 
 HALF_DEPTH = 3
@@ -126,10 +126,10 @@ class FakeSolver:
               on_solution: Callable[[Solution], None] | None = None,
               counters: np.ndarray | None = None,
               cancel: np.ndarray | None = None) -> SolveResult:
-        target = check_solvable(state)
-        counters = new_counters() if counters is None else counters
-        cancel = new_cancel() if cancel is None else cancel
+        target, counters, cancel = begin_solve(state, counters, cancel)
         self.prepare(cancel=cancel)
+        if not self._built:
+            return SolveResult(self.name, None, status="cancelled")
         with Deadline(cancel, time_limit) as clock:
             best = shortest_solution(target, counters)
             if best is None:

@@ -17,13 +17,12 @@ from cubelab.cube.notation import Move, simplify
 from cubelab.cube.pocket import (
     PocketState, apply_moves, holding_rotation, is_reachable, move_state, rename_moves, twist,
 )
-from cubelab.cube.state import CubeState
 from cubelab.solvers.protocol import (
     BEST, BOUND, LOWER_BOUND, NODES, SOLUTIONS, Solution, SolveResult, SolverError,
-    missing_tables, new_counters,
+    PrepareOnce, new_counters, prepare_before_solving,
 )
 from cubelab.tables.pocket_tables import (
-    SPECS, distance_table, encode, index_of, metric_moves,
+    SPECS, corner_index, distance_table, index_of, metric_moves,
 )
 
 
@@ -35,7 +34,7 @@ def as_pocket(state) -> PocketState:
     raise SolverError(f"the 2x2x2 solver solves the 2x2x2, not a {type(state).__name__}")
 
 
-class PocketSolver:
+class PocketSolver(PrepareOnce):
     """Optimal 2x2x2 solutions in the chosen metric ('htm' or 'qtm') from the distance table."""
 
     name = "pocket"
@@ -53,13 +52,9 @@ class PocketSolver:
     def table_specs(self) -> tuple:
         return (SPECS[self.metric],)
 
-    def missing_tables(self) -> list:
-        return [] if self._table is not None else missing_tables(self.table_specs())
-
-    def prepare(self, progress: Callable[[int, int], None] | None = None,
-                cancel: np.ndarray | None = None, log=None) -> None:
-        if self._table is None:
-            self._table = distance_table(self.metric, progress=progress, cancel=cancel, log=log)
+    def _prepare(self, progress, cancel, log) -> None:
+        """Load (or build, under a second) the metric's distance table."""
+        self._table = distance_table(self.metric, progress=progress, cancel=cancel, log=log)
 
     def distance(self, state) -> int:
         """Optimal length of a reachable position in the solver's metric."""
@@ -76,7 +71,9 @@ class PocketSolver:
             raise SolverError(f"cannot solve: unreachable: one corner twisted "
                               f"(twist sum {twist(given)} mod 3)")
         counters = new_counters() if counters is None else counters
-        self.prepare(cancel=cancel)
+        refused = prepare_before_solving(self, cancel)
+        if refused is not None:
+            return refused
         table = self._table
         holding = holding_rotation(given)
         current = given * holding.inverse()
@@ -93,7 +90,7 @@ class PocketSolver:
             for move, mstate in zip(self._moves, self._move_states):
                 nxt = current * mstate
                 probes += 1
-                d = int(table[encode(nxt.cp.astype(np.int64), nxt.co.astype(np.int64))])
+                d = int(table[corner_index(nxt.cp, nxt.co)])
                 if d == depth - 1:
                     path.append(move)
                     current, depth = nxt, d
@@ -102,6 +99,8 @@ class PocketSolver:
                 raise RuntimeError("2x2x2 distance table inconsistent; rebuild it")
         counters[NODES] += probes
         moves = simplify(rename_moves(path, holding))
+        if not apply_moves(given, moves).is_rotation():
+            raise RuntimeError("the 2x2x2 solver produced a sequence that does not solve the cube")
         seconds = time.perf_counter() - start
         sol = Solution(moves, seconds, probes)
         counters[BEST] = len(moves)
@@ -110,9 +109,8 @@ class PocketSolver:
             on_solution(sol)
         return SolveResult(
             solver=self.name, moves=moves, nodes=probes, seconds=seconds, optimal=True,
-            lower_bound=len(path), verified=apply_moves(given, moves).is_rotation(),
-            status="solved", detail={"puzzle": "2x2", "metric": self.metric},
-            solutions=[sol])
+            lower_bound=len(path), verified=True, status="solved",
+            detail={"puzzle": "2x2", "metric": self.metric}, solutions=[sol])
 
 
 if __name__ == "__main__":

@@ -151,6 +151,44 @@ def missing_tables(specs) -> list:
     return missing
 
 
+class PrepareOnce:
+    """For solvers whose prepare loads their tables once per object: `missing_tables()` follows
+    `table_specs()` until then, and `prepare()` runs the solver's `_prepare(progress, cancel,
+    log)` the first time only, under a lock (solves from several threads may ask at once)."""
+
+    _prepared = False
+
+    def missing_tables(self) -> list:
+        return [] if self._prepared else missing_tables(self.table_specs())
+
+    def prepare(self, progress: Callable[[int, int], None] | None = None,
+                cancel: np.ndarray | None = None,
+                log: Callable[[str], None] | None = None) -> None:
+        with self.__dict__.setdefault("_prepare_lock", threading.Lock()):
+            if not self._prepared:
+                self._prepare(progress, cancel, log)
+                self._prepared = True
+
+
+def begin_solve(state: CubeState, counters: np.ndarray | None, cancel: np.ndarray | None
+                ) -> tuple[CubeState, np.ndarray, np.ndarray]:
+    """What a 3x3x3 solve starts with: the state relative to its centres (SolverError if it
+    cannot be solved), the counters and the cancel flag (new ones where none were given)."""
+    return (check_solvable(state), new_counters() if counters is None else counters,
+            new_cancel() if cancel is None else cancel)
+
+
+def prepare_before_solving(solver, cancel: np.ndarray | None) -> SolveResult | None:
+    """Prepare a solver before its time limit starts (building tables is not part of a solve's
+    time): None when ready, a "cancelled" result when the cancel flag stopped the build."""
+    from cubelab.tables.spec import BuildCancelled
+    try:
+        solver.prepare(cancel=cancel)
+    except BuildCancelled:
+        return SolveResult(solver.name, None, status="cancelled")
+    return None
+
+
 def check_solvable(state: CubeState) -> CubeState:
     """The state relative to its centres, or SolverError naming the invariant that fails (or
     saying that the position is not a 3x3x3's)."""

@@ -19,7 +19,8 @@ TABLE_MODULES = (
     "cubelab.tables.udsym",
     "cubelab.tables.kociemba.specs",
     "cubelab.tables.korf.specs",
-    "cubelab.tables.thistlethwaite_tables",
+    "cubelab.tables.thistlethwaite.specs",
+    "cubelab.tables.threecycle.specs",
     "cubelab.tables.pocket_tables",
 )
 """Modules that register tables when imported."""

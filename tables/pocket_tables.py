@@ -2,7 +2,9 @@
 
 A position held with DLB home is indexed by the rank of the other seven corners' permutation
 (slots URF UFL ULB UBR DFR DLF DRB) times 3^6, plus the twists of the first six slots in base 3:
-7! * 3^6 = 3,674,160 entries, one byte each, filled by a breadth-first search over U, R, F.
+7! * 3^6 = 3,674,160 entries, one byte each. A turn of U, R or F acts on the two parts apart, so
+each has a small move table and the distances are built by the shared breadth-first builder
+(cubelab.tables.bfs.pair_distances).
 """
 
 from __future__ import annotations
@@ -11,67 +13,52 @@ from functools import lru_cache
 
 import numpy as np
 
+import cubelab.tables  # noqa: F401  (numba cache location, before numba)
+from numba import njit
+
 from cubelab.cube.pocket import DLB, N_POSITIONS, SOLVER_MOVES, move_state, rotations
-from cubelab.tables.cubies import conjugate_into, multiply, symmetry_rows
+from cubelab.tables.bfs import pair_distances
+from cubelab.tables.cubies import conjugate_into, invert, multiply, symmetry_rows
+from cubelab.tables.cubies import metric_moves as cube_metric_moves
+from cubelab.tables.ranks import rank_perm, unrank_perm
 from cubelab.tables.spec import TableSpec, register
 from cubelab.tables.store import load_or_build
 
-from numba import njit
-
 N_PERM = 5040
 N_TWIST = 729
-UNSEEN = 255
-_SLOTS = np.array([0, 1, 2, 3, 4, 5, 7], np.int64)
-"""The slots of the seven corners that move (DLB = 6 stays home)."""
 
 
 def metric_moves(metric: str) -> list:
     """The turns of U, R and F in a metric: 9 in HTM, the 6 quarter turns in QTM."""
-    if metric == "htm":
-        return list(SOLVER_MOVES)
-    if metric == "qtm":
-        return [m for m in SOLVER_MOVES if m.amount != 2]
-    raise ValueError(f"unknown metric {metric!r} (choose htm or qtm)")
+    return [m for m in cube_metric_moves(metric) if m in SOLVER_MOVES]
 
 
 # ---- coordinates --------------------------------------------------------------------------
+# The seven moving corners' pieces are 0..5 and 7 (DLB = 6 stays home): they are ranked as they
+# are, which is their rank as 0..6 (ranks depend only on the order of the values).
 
 @njit(cache=True, nogil=True)
-def encode(cp, co):
-    """Table index of corners held with DLB home (cp values 0..7, DLB at slot 6)."""
-    rank = 0
-    for a in range(7):
-        i = (0, 1, 2, 3, 4, 5, 7)[a]
-        smaller = 0
-        for b in range(a + 1, 7):
-            if cp[(0, 1, 2, 3, 4, 5, 7)[b]] < cp[i]:
-                smaller += 1
-        rank = rank * (7 - a) + smaller
+def encode(cp, co, seven):
+    """Table index of corners held with DLB home (cp values 0..7, DLB at slot 6); `seven` is
+    scratch space for seven values."""
+    for a in range(6):
+        seven[a] = cp[a]
+    seven[6] = cp[7]
     twist = 0
     for i in range(6):
         twist = twist * 3 + co[i]
-    return rank * 729 + twist
+    return rank_perm(seven, 0, 7) * N_TWIST + twist
 
 
 @njit(cache=True, nogil=True)
-def decode(index, cp, co):
-    rank, twist = index // 729, index % 729
-    digits = np.empty(7, np.int64)
-    for base in range(1, 8):
-        digits[7 - base] = rank % base
-        rank //= base
-    pool = np.array([0, 1, 2, 3, 4, 5, 7], np.int64)
-    used = np.zeros(7, np.uint8)
-    for a in range(7):
-        d = digits[a]
-        for v in range(7):
-            if not used[v]:
-                if d == 0:
-                    cp[(0, 1, 2, 3, 4, 5, 7)[a]] = pool[v]
-                    used[v] = 1
-                    break
-                d -= 1
+def decode(index, cp, co, seven):
+    """The corners (DLB home) of a table index."""
+    unrank_perm(index // N_TWIST, seven, 0, 7, 0)
+    for a in range(6):
+        cp[a] = seven[a] + (seven[a] == 6)
+    cp[7] = seven[6] + (seven[6] == 6)
     cp[6] = 6
+    twist = index % N_TWIST
     s = 0
     for i in range(5, -1, -1):
         co[i] = twist % 3
@@ -81,10 +68,15 @@ def decode(index, cp, co):
     co[7] = (3 - s % 3) % 3
 
 
+def corner_index(cp, co) -> int:
+    """Table index of corners held with DLB home, from Python."""
+    return int(encode(np.asarray(cp, np.int64), np.asarray(co, np.int64), np.empty(7, np.int64)))
+
+
 def index_of(state) -> int:
     """Table index of a PocketState's position (normalized first)."""
     n = state.normalized()
-    return int(encode(n.cp.astype(np.int64), n.co.astype(np.int64)))
+    return corner_index(n.cp, n.co)
 
 
 # ---- the distance tables ------------------------------------------------------------------
@@ -97,52 +89,35 @@ def move_rows(metric: str) -> np.ndarray:
 
 
 @njit(cache=True, nogil=True)
-def neighbour(index, moves, m, cp, co, ncp, nco):
-    decode(index, cp, co)
-    for i in range(8):
-        j = moves[m, i]
-        ncp[i] = cp[j]
-        nco[i] = (co[j] + moves[m, 8 + i]) % 3
-    return encode(ncp, nco)
-
-
-@njit(cache=True, nogil=True)
-def build_distances(moves, dist, counters, cancel):
-    """Breadth-first search from solved; dist must be filled with UNSEEN. Returns the number
-    of levels, or -1 if cancelled."""
+def _part_move_tables(moves):
+    """The move tables of the permutation rank and of the twist (each part moves alone)."""
+    nm = moves.shape[0]
+    perm = np.empty((N_PERM, nm), np.int64)
+    twist = np.empty((N_TWIST, nm), np.int64)
     cp = np.empty(8, np.int64)
     co = np.empty(8, np.int64)
     ncp = np.empty(8, np.int64)
     nco = np.empty(8, np.int64)
-    dist[0] = 0
-    filled = 1
-    depth = 0
-    while True:
-        added = 0
-        for idx in range(dist.shape[0]):
-            if dist[idx] != depth:
-                continue
-            for m in range(moves.shape[0]):
-                nxt = neighbour(idx, moves, m, cp, co, ncp, nco)
-                if dist[nxt] == 255:
-                    dist[nxt] = depth + 1
-                    added += 1
-        filled += added
-        counters[0] = filled
-        if cancel[0]:
-            return -1
-        if added == 0:
-            return depth + 1
-        depth += 1
+    seven = np.empty(7, np.int64)
+    for index in range(max(N_PERM, N_TWIST)):
+        decode((index % N_PERM) * N_TWIST + index % N_TWIST, cp, co, seven)
+        for m in range(nm):
+            for i in range(8):
+                j = moves[m, i]
+                ncp[i] = cp[j]
+                nco[i] = (co[j] + moves[m, 8 + i]) % 3
+            moved = encode(ncp, nco, seven)
+            if index < N_PERM:
+                perm[index, m] = moved // N_TWIST
+            if index < N_TWIST:
+                twist[index, m] = moved % N_TWIST
+    return perm, twist
 
 
 def _build(metric: str):
     def build(ctx) -> np.ndarray:
-        dist = np.full(N_POSITIONS, UNSEEN, np.uint8)
-        ctx.counters[1] = N_POSITIONS
-        if build_distances(move_rows(metric), dist, ctx.counters, ctx.cancel) < 0:
-            ctx.check_cancel()
-        return dist
+        perm, twist = _part_move_tables(move_rows(metric))
+        return pair_distances(perm, twist, [0], ctx)
     return build
 
 
@@ -182,7 +157,8 @@ def holding_rows() -> np.ndarray:
 
 
 @njit(cache=True, nogil=True)
-def _image_index(row, sym, k, holding, out, held, cp, co):
+def _image_index(row, sym, k, holding, out, held, cp, co, seven):
+    """Table index of S_k row S_k^-1, re-held with DLB home."""
     conjugate_into(row, sym, k, out)
     j = 0
     while out[j] != 6:
@@ -191,13 +167,14 @@ def _image_index(row, sym, k, holding, out, held, cp, co):
     for i in range(8):
         cp[i] = held[i]
         co[i] = held[8 + i]
-    return encode(cp, co)
+    return encode(cp, co, seven)
 
 
 @njit(cache=True, nogil=True)
 def count_classes(dist, sym, holding, classes48, classes96):
     """For each distance, the number of classes up to the 48 symmetries and up to symmetries
-    and inversion. Each class is met once at its first member and all of its images marked."""
+    and inversion. Each class is met once at its first member and all of its images marked
+    (the 48 conjugates once for both counts)."""
     n = dist.shape[0]
     seen48 = np.zeros(n, np.uint8)
     seen96 = np.zeros(n, np.uint8)
@@ -207,30 +184,28 @@ def count_classes(dist, sym, holding, classes48, classes96):
     held = np.zeros(40, np.uint8)
     cp = np.empty(8, np.int64)
     co = np.empty(8, np.int64)
+    seven = np.empty(7, np.int64)
     for j in range(12):
         row[16 + j] = j
     for idx in range(n):
         if seen96[idx] and seen48[idx]:
             continue
-        decode(idx, cp, co)
+        decode(idx, cp, co, seven)
         for i in range(8):
             row[i] = cp[i]
             row[8 + i] = co[i]
-        for i in range(8):
-            inv[row[i]] = i
-            inv[8 + row[i]] = (3 - row[8 + i]) % 3
-        for j in range(12):
-            inv[16 + j] = j
+        invert(row, inv)
         d = dist[idx]
-        if not seen48[idx]:
-            classes48[d] += 1
-            for k in range(48):
-                seen48[_image_index(row, sym, k, holding, out, held, cp, co)] = 1
-        if not seen96[idx]:
-            classes96[d] += 1
-            for k in range(48):
-                seen96[_image_index(row, sym, k, holding, out, held, cp, co)] = 1
-                seen96[_image_index(inv, sym, k, holding, out, held, cp, co)] = 1
+        new48 = not seen48[idx]
+        new96 = not seen96[idx]
+        classes48[d] += new48
+        classes96[d] += new96
+        for k in range(48):
+            image = _image_index(row, sym, k, holding, out, held, cp, co, seven)
+            seen48[image] |= new48
+            seen96[image] |= new96
+            if new96:
+                seen96[_image_index(inv, sym, k, holding, out, held, cp, co, seven)] = 1
 
 
 @lru_cache(maxsize=None)

@@ -119,6 +119,21 @@ def unrank_placement(r, k, n, out):
         used |= 1 << q
 
 
+# ---- combinations ---------------------------------------------------------------------------
+
+@njit(cache=True, nogil=True)
+def rank_combination(bits, n, binom):
+    """Rank of the set of positions below n whose bits are set (at most four) among the sets of
+    its size, in the convention of slice_sorted_of: the set filling the top positions ranks 0."""
+    r = 0
+    x = 0
+    for j in range(n - 1, -1, -1):
+        if (bits >> j) & 1:
+            r += binom[n - 1 - j, x + 1]
+            x += 1
+    return r
+
+
 # ---- the UD-slice edges: which slots, and in what order ------------------------------------
 
 @njit(cache=True, nogil=True)

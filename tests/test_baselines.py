@@ -9,16 +9,14 @@ from cubelab.cube.moves import FACE_MOVES, alg_state, apply_moves
 from cubelab.cube.random_states import random_state
 from cubelab.cube.state import CubeState
 from cubelab.solvers import get_solver
-from cubelab.solvers.baselines import (N_CPERM, AStarSolver, BFSSolver, PatternDatabases,
-                                       _positions_within, perm_rank)
+from cubelab.solvers.baselines import (AStarSolver, BFSSolver, PatternDatabases,
+                                       _positions_within, coordinates)
 from cubelab.solvers.protocol import SolverError, new_counters
+from cubelab.tables.ranks import N_PERM8
 
+from helpers_solvers import prepared_solver
 
-@pytest.fixture(scope="module")
-def astar():
-    s = AStarSolver()
-    s.prepare()
-    return s
+astar = prepared_solver(AStarSolver)
 
 
 @pytest.fixture(scope="module")
@@ -61,7 +59,7 @@ def test_astar_reaches_further_than_bfs(bfs, astar):
 
 def test_deep_positions_are_refused(astar):
     small = AStarSolver(max_nodes=2000)
-    small._pdb, small._code_moves = astar._pdb, astar._code_moves
+    small.prepare()
     with pytest.raises(SolverError, match="astar expands at most 2,000 nodes"):
         small.solve(random_state(3))
 
@@ -92,14 +90,13 @@ def test_max_length_and_cancel(bfs, astar):
 
 def test_pattern_databases_are_admissible(astar):
     pdb: PatternDatabases = astar._pdb
-    assert pdb.cperm.shape == (N_CPERM,) and pdb.cperm.max() < 255
+    assert pdb.cperm.shape == (N_PERM8,) and pdb.cperm.max() < 255
     assert pdb.twist_flip.max() < 255       # every twist x flip pair reached
     rng = np.random.default_rng(0)
     for _ in range(30):
         n = int(rng.integers(0, 9))
         s = scramble([FACE_MOVES[i] for i in rng.integers(0, 18, n)])
-        from cubelab.solvers.baselines import flip_coord, twist_coord
-        h = pdb.h(int(twist_coord(s.co)[0]), int(flip_coord(s.eo)[0]), int(perm_rank(s.cp)[0]))
+        h = pdb.h(*coordinates(s))
         assert h <= n
 
 

@@ -10,7 +10,7 @@ from cubelab.cube.moves import FACE_MOVES, move_state
 from cubelab.cube.random_states import random_state
 from cubelab.cube.state import CubeState
 from cubelab.cube.symmetry import conjugate, conjugate_all, morph
-from cubelab.tables import counting, cubies
+from cubelab.tables import classkeys, counting, cubies
 from cubelab.tui.cli import main
 
 seeds = st.integers(min_value=0, max_value=2**32 - 1)
@@ -49,7 +49,7 @@ def test_multiply_and_invert_match_the_model(s1, s2):
 def _canonical(state):
     row, inv = _row(state), _row(state.inverse())
     best = np.empty(40, np.uint8)
-    a, b = counting.canonicalize(row, inv, cubies.symmetry_rows(), best)
+    a, b = classkeys.canonicalize(row, inv, cubies.symmetry_rows(), best)
     return best, a, b
 
 
@@ -71,8 +71,8 @@ def test_class_sizes_agree_with_morph(alg):
     from cubelab.cube.moves import alg_state
     state = alg_state(alg)
     best, a, b = _canonical(state)
-    bucket, key = counting.encode(best, a, b)
-    positions, classes = counting.class_sizes(key)
+    bucket, key = classkeys.encode(best, a, b)
+    positions, classes = classkeys.class_sizes(key)
     assert positions == morph(state)
     orbit48 = np.unique(_rows_of_conjugates(state), axis=0).shape[0]
     assert classes == positions // orbit48
@@ -81,10 +81,10 @@ def test_class_sizes_agree_with_morph(alg):
 @given(seeds)
 def test_encode_decode_round_trip(seed):
     best, a, b = _canonical(random_state(seed))
-    bucket, key = counting.encode(best, a, b)
-    assert 0 <= bucket < counting.N_BUCKETS
+    bucket, key = classkeys.encode(best, a, b)
+    assert 0 <= bucket < classkeys.N_BUCKETS
     out = np.empty(40, np.uint8)
-    counting.decode(bucket, key, out)
+    classkeys.decode(bucket, key, out)
     assert np.array_equal(out, best)
 
 
@@ -130,7 +130,7 @@ def test_counts_match_a_plain_bfs(metric, depth):
         forms96 = set()
         for row in level:
             cubies.invert(row, inv)
-            counting.canonicalize(row, inv, sym, best)
+            classkeys.canonicalize(row, inv, sym, best)
             forms96.add(best.tobytes())
         assert c.classes_sym_inv == len(forms96)
 

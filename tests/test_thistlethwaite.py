@@ -9,18 +9,15 @@ from cubelab.cube.random_states import random_state
 from cubelab.cube.state import CubeState
 from cubelab.solvers import get_solver
 from cubelab.solvers.protocol import BEST, SolverError, new_counters
-from cubelab.solvers.thistlethwaite import ThistlethwaiteSolver
-from cubelab.tables import thistlethwaite_tables as tt
+from cubelab.solvers.thistlethwaite.solver import ThistlethwaiteSolver
 from cubelab.tables.catalog import registered
+from cubelab.tables.thistlethwaite import coords as tt
+
+from helpers_solvers import prepared_solver
 
 pytestmark = pytest.mark.slow   # builds the tables and compiles the kernels (~20-40 s)
 
-
-@pytest.fixture(scope="module")
-def solver():
-    s = ThistlethwaiteSolver()
-    s.prepare()
-    return s
+solver = prepared_solver(ThistlethwaiteSolver)
 
 
 @pytest.fixture(scope="module")
@@ -187,8 +184,7 @@ def test_random_states(solver, half_turn_group):
 
 def test_more_rounds_never_lengthen(solver, half_turn_group):
     first = ThistlethwaiteSolver(rounds=((0, 0, 0),))
-    first._tables, first._mc, first._moves = solver._tables, solver._mc, solver._moves
-    first._move_a, first._move_b = solver._move_a, solver._move_b
+    first.prepare()      # the tables are already held by this process
     for seed in range(5):
         s = random_state(100 + seed)
         a, b = first.solve(s), solver.solve(s)

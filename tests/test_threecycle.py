@@ -1,6 +1,7 @@
 """The commutator table and the 3-cycle solver: every alg does what it says, every solve solves."""
 
-import json
+import threading
+import time
 
 import numpy as np
 import pytest
@@ -13,18 +14,20 @@ from cubelab.cube.notation import parse_moves, simplify
 from cubelab.cube.random_states import random_state
 from cubelab.cube.state import CubeState, permutation_parity
 from cubelab.solvers import get_solver
-from cubelab.solvers import commutators as comm
-from cubelab.solvers.protocol import SolverError, new_counters
-from cubelab.solvers.threecycle import ThreeCycleSolver
+from cubelab.solvers.protocol import SolverError, new_cancel, new_counters
+from cubelab.solvers.threecycle import solver as threecycle_solver
+from cubelab.solvers.threecycle.solver import ThreeCycleSolver
+from cubelab.tables import store
+from cubelab.tables.catalog import registered
+from cubelab.tables.sequences import cancel, sequence_elements
+from cubelab.tables.spec import BuildCancelled
+from cubelab.tables.threecycle import specs as cspecs
+
+from helpers_solvers import prepared_solver
 
 pytestmark = pytest.mark.slow   # the first test searches the commutator table (~10-40 s)
 
-
-@pytest.fixture(scope="module")
-def solver():
-    s = ThreeCycleSolver()
-    s.prepare()
-    return s
+solver = prepared_solver(ThreeCycleSolver)
 
 
 @pytest.fixture(scope="module")
@@ -78,7 +81,7 @@ def test_every_alg_realises_its_element(table):
         for f in algs:
             flats.append(f.flat)
             wanted.append(element)
-    assert np.array_equal(comm.sequence_elements(flats), np.array(wanted))
+    assert np.array_equal(sequence_elements(flats), np.array(wanted))
 
 
 def test_notation_expands_to_the_flat_moves(table):
@@ -109,19 +112,66 @@ def test_cancel_agrees_with_notation_simplify():
     rng = np.random.default_rng(1)
     for _ in range(300):
         seq = tuple(int(m) for m in rng.integers(0, 18, rng.integers(0, 12)))
-        assert [FACE_MOVES[m] for m in comm.cancel(seq)] == simplify(FACE_MOVES[m] for m in seq)
+        assert [FACE_MOVES[m] for m in cancel(seq)] == simplify(FACE_MOVES[m] for m in seq)
 
 
-def test_cache_is_reused_and_a_damaged_one_is_refused(table):
-    path = comm.cache_path()
-    assert path.exists()
-    data = json.loads(path.read_text())
-    again = comm.CommutatorTable.from_json(data)
-    assert again.counts() == table.counts()
-    assert comm._valid(again)
-    # an alg swapped for another element's no longer does what the file says
-    data["entries"][0]["algs"] = data["entries"][1]["algs"]
-    assert not comm._valid(comm.CommutatorTable.from_json(data))
+def test_the_table_is_a_store_table(solver, table):
+    assert registered()["threecycle.commutators"] is cspecs.COMMUTATORS
+    assert solver.table_specs() == (cspecs.COMMUTATORS,) and solver.missing_tables() == []
+    status = store.table_status(cspecs.COMMUTATORS)
+    assert status["built"] and status["problem"] is None
+    assert store.verify_table(cspecs.COMMUTATORS) is None
+    data = store.load_or_build(cspecs.COMMUTATORS)
+    assert data.dtype == np.uint8 and data.nbytes == cspecs.COMMUTATORS.expected_bytes
+    again = cspecs.CommutatorTable(cspecs.decode(data))
+    assert again.counts() == table.counts() and again.algs == table.algs
+    assert np.array_equal(cspecs.encode(cspecs.decode(data)), data)
+
+
+def test_a_new_solver_says_the_table_is_missing(fresh_dirs):
+    store.forget_cache()
+    assert ThreeCycleSolver().missing_tables() == [cspecs.COMMUTATORS]
+
+
+@pytest.mark.parametrize("delay", [0.2, 2.5])
+def test_the_search_stops_when_cancelled_and_leaves_no_file(fresh_dirs, delay):
+    store.forget_cache()
+    sequence_elements([(0, 3)])          # compiled before the clock starts
+    cancel_flag, raised = new_cancel(), []
+
+    def stop():
+        raised.append(time.perf_counter())
+        cancel_flag[0] = 1
+
+    threading.Timer(delay, stop).start()
+    with pytest.raises(BuildCancelled):
+        store.load_or_build(cspecs.COMMUTATORS, cancel=cancel_flag)
+    assert time.perf_counter() - raised[0] < 1.5
+    assert not store.table_path(cspecs.COMMUTATORS).exists()
+
+
+def test_the_build_removes_the_old_json_cache(fresh_dirs, monkeypatch):
+    from cubelab.cube.paths import data_dir
+    old = data_dir() / "commutators" / "table-v1.json"
+    old.parent.mkdir(parents=True)
+    old.write_text("{}")
+    monkeypatch.setattr(cspecs, "search", lambda params, progress=None, cancel=None: {})
+    monkeypatch.setattr(cspecs, "encode", lambda entries: np.zeros((1, 43), np.uint8))
+    cspecs._build(store.BuildContext(cspecs.COMMUTATORS))
+    assert not old.parent.exists()
+
+
+def test_loading_the_table_is_not_part_of_the_time_limit(solver, monkeypatch):
+    slow = ThreeCycleSolver()
+    real = threecycle_solver.load_table
+
+    def load_slowly(**kwargs):
+        time.sleep(1.0)
+        return real(**kwargs)
+
+    monkeypatch.setattr(threecycle_solver, "load_table", load_slowly)
+    r = slow.solve(random_state(4), time_limit=0.8)
+    assert r.found and r.verified and r.status == "solved"
 
 
 # ---- the solver ------------------------------------------------------------------------------

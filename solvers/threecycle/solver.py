@@ -3,36 +3,32 @@
 The TIPE's method, tuned: a position is even after at most one quarter turn; from there its
 corners and edges are solved separately by oriented 3-cycles (a corner 3-cycle also sets the
 twists of the pieces it moves) and, where that is cheaper, pair twists, each performed by a
-commutator from the searched table (cubelab.solvers.commutators).
+commutator from the searched table (cubelab.tables.threecycle).
 
-Which 3-cycles? Not a fixed buffer: the cost of solving a position depends only on its class
-(the multiset of its cycles' lengths and net twists or flips), so a Dijkstra over those few
-thousand classes, with each step weighted by the mean length of its algs, gives an estimate of
-the moves still needed from any position. A small beam search then walks down that estimate,
-choosing among the 3-cycles that keep to it the ones whose algs are short and cancel best with
-the moves before them. On a position without twists or flips it uses exactly as many 3-cycles
-as the textbook decomposition, cubelab.cube.facts.three_cycles (the tests check it); with
-twists and flips it weighs oriented 3-cycles against pair twists and pair flips.
+Which 3-cycles? Not a fixed buffer: the class distances of `pieces` estimate the moves still
+needed from any position, and a small beam search walks down that estimate, choosing among the
+3-cycles that keep to it the ones whose algs are short and cancel best with the moves before
+them. On a position without twists or flips it uses exactly as many 3-cycles as the textbook
+decomposition, cubelab.cube.facts.three_cycles (the tests check it); with twists and flips it
+weighs oriented 3-cycles against pair twists and pair flips.
 """
 
 from __future__ import annotations
 
-import heapq
-import threading
 from dataclasses import dataclass
 
 import numpy as np
 
-import cubelab.tables  # noqa: F401  (numba's cache location, before numba)
-from numba import njit
-
 from cubelab.cube.facts import corner_cycles, edge_cycles
 from cubelab.cube.moves import FACE_MOVES, apply_moves, move_state
 from cubelab.cube.state import CubeState, permutation_parity
+from cubelab.tables.sequences import cancel
+from cubelab.tables.threecycle.commutators import Found
+from cubelab.tables.threecycle.specs import SPECS, CommutatorTable, load_table
 
-from .commutators import CommutatorTable, Found, cancel, load_or_search
-from .protocol import (NODES, PHASE, Deadline, Solution, SolveResult, check_solvable,
-                       new_cancel, new_counters, verify)
+from ..protocol import (NODES, PHASE, Deadline, PrepareOnce, Solution, SolveResult, begin_solve,
+                        prepare_before_solving, verify)
+from .pieces import PieceSet
 
 BEAM = 12
 """Partial solutions kept at each step of the beam search."""
@@ -40,110 +36,6 @@ BRANCH = 10
 """Steps tried from each partial solution (the most promising by table length)."""
 SLACK = 0.5
 """How far (in estimated moves) a step may stray above the class distance's best."""
-
-
-@njit(cache=True, nogil=True)
-def _class_codes(perm, ori, mod, weights):
-    rows, n = perm.shape
-    out = np.zeros(rows, dtype=np.int64)
-    seen = np.zeros(n, dtype=np.bool_)
-    for r in range(rows):
-        seen[:] = False
-        code = 0
-        for start in range(n):
-            if seen[start]:
-                continue
-            length = 0
-            net = 0
-            i = start
-            while not seen[i]:
-                seen[i] = True
-                net += ori[r, i]
-                length += 1
-                i = perm[r, i]
-            code += weights[(length - 1) * mod + net % mod]
-        out[r] = code
-    return out
-
-
-# ---- piece sets: what the decomposition sees of corners and of edges -------------------------
-
-class PieceSet:
-    """The corners or the edges: the steps that act on them and the class distances."""
-
-    def __init__(self, name: str, n: int, mod: int, table: CommutatorTable, kinds, columns):
-        self.name, self.n, self.mod = name, n, mod
-        idx = [i for k in kinds for i in table.of_kind(k)]
-        self.table_index = np.array(idx, dtype=np.intp)
-        pcol, ocol = columns
-        self.perm = table.elements[idx][:, pcol].astype(np.intp)
-        self.ori = table.elements[idx][:, ocol].astype(np.int64)
-        self.algs: list[list[Found]] = [table.algs[i] for i in idx]
-        self.kinds = [table.kinds[i] for i in idx]
-        self.best_len = np.array([len(a[0].flat) for a in self.algs], dtype=np.float64)
-        # each step weighs the mean best length of its kind (a class function, as it must be)
-        self.weight = np.empty(len(idx))
-        for k in set(self.kinds):
-            mask = np.array([kk == k for kk in self.kinds])
-            self.weight[mask] = self.best_len[mask].mean()
-        self._radix_weights = self._make_radix()
-        self.codes, self.dist = self._distances()
-
-    def _make_radix(self) -> np.ndarray:
-        """Weights turning per-type cycle counts into one integer (mixed radix, exact)."""
-        n, mod = self.n, self.mod
-        w = np.zeros(n * mod, dtype=np.int64)
-        scale = 1
-        for length in range(1, n + 1):
-            for net in range(mod):
-                if length == 1 and net == 0:
-                    continue       # pieces at home: implied by the others
-                w[(length - 1) * mod + net] = scale
-                scale *= n // length + 1
-        assert scale < 2 ** 62
-        return w
-
-    def class_codes(self, perm: np.ndarray, ori: np.ndarray) -> np.ndarray:
-        """One integer per row naming its class: how many cycles of each (length, net turn)."""
-        return _class_codes(np.ascontiguousarray(perm, dtype=np.int64),
-                            np.ascontiguousarray(ori, dtype=np.int64), self.mod,
-                            self._radix_weights)
-
-    def _distances(self) -> tuple[np.ndarray, np.ndarray]:
-        """Dijkstra over classes from the solved one, steps weighted by `weight`."""
-        ident_p = np.arange(self.n)[None]
-        ident_o = np.zeros((1, self.n), dtype=np.int64)
-        start = int(self.class_codes(ident_p, ident_o)[0])
-        best = {start: 0.0}
-        reps = {start: (ident_p[0], ident_o[0])}
-        heap = [(0.0, start)]
-        done = set()
-        while heap:
-            d, code = heapq.heappop(heap)
-            if code in done:
-                continue
-            done.add(code)
-            p, o = reps[code]
-            np_, no = self.apply(p, o)
-            nd = d + self.weight
-            for c, dd, i in zip(self.class_codes(np_, no).tolist(), nd.tolist(),
-                                range(len(nd))):
-                if dd < best.get(c, np.inf) - 1e-9:
-                    best[c] = dd
-                    reps[c] = (np_[i], no[i])
-                    heapq.heappush(heap, (dd, c))
-        codes = np.array(sorted(best), dtype=np.int64)
-        return codes, np.array([best[c] for c in codes.tolist()])
-
-    def apply(self, perm: np.ndarray, ori: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        """The position after each step: perm then step, for every step (rows)."""
-        return perm[self.perm], (ori[self.perm] + self.ori) % self.mod
-
-    def distance(self, perm: np.ndarray, ori: np.ndarray) -> np.ndarray:
-        codes = self.class_codes(np.atleast_2d(perm), np.atleast_2d(ori))
-        i = np.searchsorted(self.codes, codes)
-        i = np.minimum(i, len(self.codes) - 1)
-        return np.where(self.codes[i] == codes, self.dist[i], np.inf)
 
 
 # ---- the beam search -------------------------------------------------------------------------
@@ -174,8 +66,7 @@ def _append(moves: tuple[int, ...], flat: tuple[int, ...]) -> tuple[int, ...]:
 def _expand(node: _Node, sets: list[PieceSet], part: int) -> list[_Node]:
     ps = sets[part]
     perm, ori = node.parts[part]
-    np_, no = ps.apply(perm, ori)
-    d_next = ps.distance(np_, no)
+    d_next = ps.step_distances(perm, ori)
     here = node.remaining[part]
     ok = np.nonzero(ps.weight + d_next <= here + SLACK + 1e-9)[0]
     if len(ok) == 0:    # the class estimate always has a successor; guard against rounding
@@ -189,7 +80,7 @@ def _expand(node: _Node, sets: list[PieceSet], part: int) -> list[_Node]:
             if best_moves is None or len(m) < len(best_moves):
                 best_moves, best_alg = m, alg
         parts = list(node.parts)
-        parts[part] = (np_[i], no[i])
+        parts[part] = ps.after_step(perm, ori, i)
         remaining = list(node.remaining)
         remaining[part] = float(d_next[i])
         children.append(_Node(best_moves, parts, node.steps + [(ps.name, int(i), best_alg)],
@@ -234,7 +125,7 @@ def _describe(name: str, kind: str, alg: Found) -> str:
     return "flip " + edge_cycles(state).replace("(", "").replace(")", "")
 
 
-class ThreeCycleSolver:
+class ThreeCycleSolver(PrepareOnce):
     """The TIPE's elementary method: parity turn, then commutators from a searched table."""
 
     name = "threecycle"
@@ -244,28 +135,22 @@ class ThreeCycleSolver:
     puzzle = "3x3"
 
     def __init__(self):
-        self._lock = threading.Lock()
         self._sets: list[PieceSet] | None = None
         self.table: CommutatorTable | None = None
 
     def table_specs(self) -> tuple:
-        return ()
+        return SPECS
 
-    def missing_tables(self) -> list:
-        return []
-
-    def prepare(self, progress=None, cancel=None, log=None) -> None:
-        with self._lock:
-            if self._sets is not None:
-                return
-            table = load_or_search(progress=progress, cancel_flag=cancel)
-            if cancel is not None and cancel[0]:
-                return
-            self.table = table
-            self._sets = [
-                PieceSet("corners", 8, 3, table, ("corner", "twist"), _CORNER_COLUMNS),
-                PieceSet("edges", 12, 2, table, ("edge", "flip"), _EDGE_COLUMNS),
-            ]
+    def _prepare(self, progress, cancel, log) -> None:
+        """Load the commutator table (or search it, about ten seconds, and save it), work out
+        the class distances and compile the kernel."""
+        table = load_table(progress=progress, cancel=cancel, log=log)
+        self.table = table
+        sets = [PieceSet("corners", 8, 3, table, ("corner", "twist"), _CORNER_COLUMNS),
+                PieceSet("edges", 12, 2, table, ("edge", "flip"), _EDGE_COLUMNS)]
+        for ps in sets:     # compile the kernel now rather than inside the first solve
+            ps.step_distances(np.arange(ps.n), np.zeros(ps.n, np.int64))
+        self._sets = sets
 
     def _starts(self, s: CubeState) -> list[_Node]:
         sets = self._sets
@@ -285,15 +170,14 @@ class ThreeCycleSolver:
 
     def solve(self, state: CubeState, *, max_length=None, time_limit=None, on_solution=None,
               counters=None, cancel=None) -> SolveResult:
-        s = check_solvable(state)
-        cancel = cancel if cancel is not None else new_cancel()
-        counters = counters if counters is not None else new_counters()
+        s, counters, cancel = begin_solve(state, counters, cancel)
         if s.is_identity():
-            return SolveResult(self.name, [], verified=True, detail={"steps": []})
+            return SolveResult(self.name, [], optimal=True, lower_bound=0, verified=True,
+                               detail={"steps": []})
+        refused = prepare_before_solving(self, cancel)
+        if refused is not None:
+            return refused
         with Deadline(cancel, time_limit) as clock:
-            self.prepare(cancel=cancel)
-            if self._sets is None:
-                return SolveResult(self.name, None, status="cancelled", seconds=clock.elapsed())
             counters[PHASE] = 0
             best = _beam_search(self._starts(s), self._sets, cancel, counters)
         seconds = clock.elapsed()

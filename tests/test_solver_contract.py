@@ -1,0 +1,201 @@
+"""Every registered solver, of both puzzles and the hidden stand-in, through the solver protocol:
+tables, prepare, the solved cube, a real position, max_length, a time limit, a cancel from
+another thread, and refusal of unreachable positions and of the other puzzle's."""
+
+from __future__ import annotations
+
+import json
+import threading
+import time
+
+import pytest
+
+from cubelab.cube import pocket
+from cubelab.cube.moves import alg_state, apply_moves
+from cubelab.cube.notation import metric_lengths, parse_moves
+from cubelab.cube.random_states import random_state
+from cubelab.cube.state import CubeState
+from cubelab.solvers import _REGISTRY, get_solver
+from cubelab.solvers.protocol import (
+    NODES, Solution, SolveResult, SolverError, new_cancel, new_counters,
+)
+from cubelab.tables.spec import TableSpec
+
+OPTIONS = {
+    # Korf on tables built five moves deep, as tests/test_korf.py uses them: weaker but
+    # admissible, so still optimal, and quick to build
+    "korf": {"tables": "strong", "table_depth": 5, "fallback": False, "split_from": 4},
+    # slow enough that a cancel after a fraction of a second meets a solve still running
+    "fake": {"step_seconds": 0.3, "improvements": 2},
+}
+OPTIMAL = {"korf", "bfs", "astar", "pocket-htm", "pocket-qtm", "fake"}
+"""Solvers whose every solution is proven optimal (the fake's last one is)."""
+REFUSES_DEEP = {"bfs", "astar", "fake"}
+"""Solvers that refuse, by design, positions deeper than their bound."""
+LIMIT = 0.5
+GRACE = 2.0
+"""How long after a time limit or a cancel a solve may take to return (a loaded machine)."""
+SCRAMBLE = "R U F' L2 D"
+"""Five face turns: within every solver's reach, the breadth-first search's included."""
+
+
+def _metric(name: str) -> str:
+    return "qtm" if name == "pocket-qtm" else "htm"
+
+
+@pytest.fixture(scope="module", params=sorted(_REGISTRY))
+def solver(request):
+    name = request.param
+    s = get_solver(name, _REGISTRY[name].puzzle, include_hidden=True, **OPTIONS.get(name, {}))
+    progress, messages = [], []
+    s.prepare(progress=lambda done, total: progress.append((done, total)), cancel=new_cancel(),
+              log=messages.append)
+    assert all(0 <= d <= t for d, t in progress) and all(isinstance(m, str) for m in messages)
+    s.prepare(progress=None, cancel=None, log=None)     # a second time: nothing to do
+    return name, s
+
+
+def _is_3x3(name: str) -> bool:
+    return _REGISTRY[name].puzzle == "3x3"
+
+
+def _position(name: str, alg: str = SCRAMBLE):
+    return alg_state(alg) if _is_3x3(name) else pocket.from_alg(alg).state
+
+
+def _hard_position(name: str):
+    """A position no solver here finishes at once (or refuses)."""
+    if _is_3x3(name):
+        return random_state(2024)
+    return _position(name, "R U2 F' R U' F2 R' U F' R2 U' F R2")
+
+
+def _solves(name: str, state, moves) -> bool:
+    if _is_3x3(name):
+        return apply_moves(state, moves).is_solved()
+    return pocket.apply_moves(state, moves).is_rotation()
+
+
+def _check_found(name, state, r: SolveResult):
+    assert r.found and r.verified and _solves(name, state, r.moves)
+    record = r.to_json()
+    json.dumps(record)
+    for key in ("solver", "solution", "length", "optimal", "nodes", "seconds", "verified"):
+        assert key in record
+    assert record["length"] == {"htm": r.length["htm"], "qtm": r.length["qtm"]}
+
+
+def test_tables_are_specs_and_none_is_missing_once_prepared(solver):
+    name, s = solver
+    specs = s.table_specs()
+    assert isinstance(specs, tuple) and all(isinstance(t, TableSpec) for t in specs)
+    assert s.missing_tables() == []
+    fresh = get_solver(name, _REGISTRY[name].puzzle, include_hidden=True,
+                       **OPTIONS.get(name, {}))
+    missing = fresh.missing_tables()
+    assert isinstance(missing, list) and all(t in fresh.table_specs() for t in missing)
+
+
+def test_the_solved_cube_needs_no_move(solver):
+    name, s = solver
+    state = CubeState.identity() if _is_3x3(name) else pocket.PocketState.identity()
+    r = s.solve(state)
+    assert r.moves == [] and r.verified and r.status == "solved"
+    assert r.optimal or name not in OPTIMAL
+    assert r.lower_bound in (None, 0)
+
+
+def test_a_real_position(solver):
+    name, s = solver
+    state = _position(name)
+    counters, seen = new_counters(), []
+    r = s.solve(state, counters=counters, on_solution=seen.append)
+    _check_found(name, state, r)
+    assert counters[NODES] > 0
+    assert seen and all(isinstance(x, Solution) for x in seen) and seen[-1].moves == r.moves
+    if name in OPTIMAL:
+        assert r.optimal and r.length[_metric(name)] == r.lower_bound
+        assert r.length[_metric(name)] <= metric_lengths(parse_moves(SCRAMBLE))[_metric(name)]
+
+
+def test_max_length_is_honoured(solver):
+    name, s = solver
+    state = _position(name)
+    for limit in (2, 5):
+        r = s.solve(state, max_length=limit)
+        if r.found:
+            _check_found(name, state, r)
+            assert r.length[_metric(name)] <= limit
+        else:
+            assert r.status == "not found"
+    assert not s.solve(state, max_length=2).found     # five moves are needed
+
+
+def test_a_time_limit_stops_a_long_search(solver):
+    name, s = solver
+    state = _hard_position(name)
+    start = time.perf_counter()
+    try:
+        r = s.solve(state, time_limit=LIMIT)
+    except SolverError:
+        assert name in REFUSES_DEEP
+        return
+    assert time.perf_counter() - start < LIMIT + GRACE
+    if r.found:
+        _check_found(name, state, r)
+        assert r.status in ("solved", "time limit")
+    else:
+        assert r.status == "time limit"
+
+
+def test_a_cancel_from_another_thread_ends_the_solve(solver):
+    name, s = solver
+    state = _hard_position(name) if name != "fake" else _position(name)
+    cancel, out = new_cancel(), {}
+
+    def run():
+        try:
+            out["result"] = s.solve(state, cancel=cancel)
+        except SolverError as e:
+            out["refused"] = e
+
+    worker = threading.Thread(target=run, daemon=True)
+    worker.start()
+    time.sleep(0.3)
+    cancel[0] = 1
+    raised = time.perf_counter()
+    worker.join(GRACE + 10)
+    assert not worker.is_alive(), "the solve did not stop"
+    assert time.perf_counter() - raised < GRACE
+    if "refused" in out:
+        assert name in REFUSES_DEEP
+        return
+    r = out["result"]
+    if r.found:
+        _check_found(name, state, r)
+        assert r.status in ("solved", "cancelled")
+    else:
+        assert r.status == "cancelled"
+    if name == "fake":
+        assert r.status == "cancelled"
+
+
+def test_unreachable_positions_are_refused(solver):
+    name, s = solver
+    if _is_3x3(name):
+        state = CubeState(range(8), [1] + [0] * 7, range(12), [0] * 12)
+    else:
+        state = pocket.PocketState(range(8), [1] + [0] * 7)
+    with pytest.raises(SolverError):
+        s.solve(state)
+
+
+def test_a_position_of_the_other_puzzle_is_refused(solver):
+    name, s = solver
+    other = pocket.from_alg("R U").state if _is_3x3(name) else alg_state("R U")
+    with pytest.raises(SolverError):
+        s.solve(other)
+
+
+def test_both_puzzles_and_the_stand_in_are_registered():
+    assert {e.puzzle for e in _REGISTRY.values()} == {"3x3", "2x2"} and "fake" in _REGISTRY
