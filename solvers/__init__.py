@@ -1,5 +1,8 @@
-"""Solvers behind one protocol, each for one puzzle; `get_solver(name, puzzle)` imports a solver
-only when it is asked for (numba compiles on first use)."""
+"""The solver registry: every solver by name, with the puzzle it solves.
+
+`get_solver(name, puzzle)` imports a solver only when it is asked for (numba compiles on first
+use); a solver is never handed a position of another puzzle.
+"""
 
 from __future__ import annotations
 

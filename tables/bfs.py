@@ -1,5 +1,7 @@
-"""Distance tables by breadth-first search: the one level-by-level driver every table builder
-uses, and the generic kernels for exact byte tables over pairs of coordinates.
+"""Distance tables by breadth-first search: the one level-by-level driver every builder uses.
+
+The one level-by-level driver every table builder uses, and the generic kernels for exact byte
+tables over pairs of coordinates.
 
 Each level is done forwards (expand the entries at depth d, mark their unknown neighbours) while
 that is cheaper, and backwards (each unknown entry looks for a neighbour at depth d) once most of

@@ -1,5 +1,7 @@
-"""Every table the program writes: the modules that register them, and the tidying of the tables
-directory (files no spec accounts for, temporaries of killed builds).
+"""Every table the program writes: the modules that register them, and tidying the folder.
+
+The modules that register them, and the tidying of the tables directory (files no spec accounts
+for, temporaries of killed builds).
 
 This is the one place that names table modules (by string, imported on demand): the modules
 register their specs in spec.py and never import this one.

@@ -1,5 +1,7 @@
-"""The cube as the kernels see it: the 18 face turns as cubie arrays, products of cubie arrays and
-of 40-byte state rows, and the canonical move order every search and enumeration uses.
+"""The cube as the kernels see it: face turns as arrays, products, rows, the move order.
+
+The 18 face turns as cubie arrays, products of cubie arrays and of 40-byte state rows, and the
+canonical move order every search and enumeration uses.
 
 Face turns are numbered as cubelab.cube.moves.FACE_MOVES: U U2 U' R R2 R' F F2 F' D D2 D' L L2 L'
 B B2 B' (face = index // 3; opposite faces are 3 apart). A product a*b is "a then b" and reads

@@ -1,4 +1,6 @@
-"""Memory for tables that searches probe at random: private copies on transparent huge pages, and
+"""Memory for tables probed at random: private huge-page copies, and a software prefetch.
+
+Memory for tables that searches probe at random: private copies on transparent huge pages, and
 a software prefetch for numba kernels.
 
 A search probes its tables at random: with 4 KiB pages nearly every probe of a table of tens or

@@ -1,4 +1,6 @@
-"""Move tables of the standard coordinates over the 18 face turns, shared by every solver that
+"""Move tables of the standard coordinates over the 18 face turns, shared by the solvers.
+
+Move tables of the standard coordinates over the 18 face turns, shared by every solver that
 uses them: table[value, m] = the coordinate after face turn m from any state with that value.
 
 Coordinates (cubelab.tables.ranks): twist 2,187, flip 2,048, sorted UD slice 11,880 (which slots

@@ -1,5 +1,8 @@
-"""Packed storage for distance tables: 4 bits an entry (distances 0..14, 15 = unknown) or
-2 bits an entry (distance mod 3, 3 = unknown), in flat uint8 arrays, read and written by numba."""
+"""Packed storage for distance tables: 4 bits or 2 bits an entry, read and written by numba.
+
+4 bits an entry (distances 0..14, 15 = unknown) or 2 bits an entry (distance mod 3, 3 =
+unknown), in flat uint8 arrays, read and written by numba.
+"""
 
 from __future__ import annotations
 

@@ -1,5 +1,7 @@
-"""Loading tables: from this process's cache, from their checked files, or built (under a lock,
-written atomically) — plus the status, verification and removal of one table.
+"""Loading tables: from this process, from their checked files, or built under a lock.
+
+A built table is written atomically; this module also gives the status, verification and
+removal of one table.
 
 Files live at `<data dir>/tables/v<FORMAT_VERSION>/<name>.npt` (format: fileformat.py) and are
 memory mapped. Anything that does not match what the spec asks for is rebuilt, and the `log`

@@ -1,4 +1,6 @@
-"""The 16 symmetries that keep the U-D axis, as the table builders use them: their cubie arrays,
+"""The 16 symmetries that keep the U-D axis as the table builders use them.
+
+The 16 symmetries that keep the U-D axis, as the table builders use them: their cubie arrays,
 conjugation of cubie arrays, the conjugation tables of twist and corner permutation, and the
 classes of any coordinate under them (shared by Kociemba's and Korf's solvers).
 

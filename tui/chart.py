@@ -1,5 +1,7 @@
-"""A small terminal line chart (Rich renderable): series against an integer x axis, optional
-logarithmic y axis, one colour and marker per series. Enough for `cubelab bench`'s plots."""
+"""A small terminal line chart (a Rich renderable).
+
+Series against an integer x axis, optional logarithmic y axis, one colour and marker per series. Enough for `cubelab bench`'s plots.
+"""
 
 from __future__ import annotations
 

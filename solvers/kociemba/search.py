@@ -1,5 +1,7 @@
-"""The two-phase search kernel: IDA* over phase-1 paths in several directions, each phase-1
-solution finished by an IDA* phase 2, written as a resumable loop.
+"""The two-phase search kernel: resumable IDA* over phase 1, each leaf finished by phase 2.
+
+IDA* over phase-1 paths in several directions, each phase-1 solution finished by an IDA* phase
+2, written as a resumable loop.
 
 `search` runs until it finds a solution shorter than the current limit (returns FOUND with the
 moves in `out`), until every phase-1 length up to the limit is exhausted (EXHAUSTED: the best

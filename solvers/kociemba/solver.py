@@ -1,4 +1,6 @@
-"""Kociemba's two-phase solver behind the solver protocol: a solution of at most 20 moves in
+"""Kociemba's two-phase solver behind the protocol: short solutions fast, shorter with time.
+
+Kociemba's two-phase solver behind the solver protocol: a solution of at most 20 moves in
 milliseconds, and shorter ones, streamed, the longer it is allowed to run.
 
 Stopping rules:

@@ -1,7 +1,9 @@
-"""The IDA* kernel of the korf1997 table set: the maximum of Korf's corner database and his two
-six-edge databases, searched in interleaved depth-first lanes (lanes.py says why and how): a
-lane's select stage computes its children's three entries and prefetches them, its next stage
-probes them and descends."""
+"""The IDA* kernel of the korf1997 table set (corners and two six-edge databases).
+
+The maximum of Korf's corner database and his two six-edge databases, searched in interleaved
+depth-first lanes (lanes.py says why and how): a lane's select stage computes its children's
+three entries and prefetches them, its next stage probes them and descends.
+"""
 
 from __future__ import annotations
 

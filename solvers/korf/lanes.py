@@ -1,4 +1,6 @@
-"""The multi-lane depth-first search machinery both Korf kernels (and any IDA* kernel on big
+"""The multi-lane depth-first search machinery the optimal solver's kernels are built on.
+
+The multi-lane depth-first search machinery both Korf kernels (and any IDA* kernel on big
 tables) are built on: lanes of interleaved depth-first searches below a list of start nodes.
 
 A probe of a table of hundreds of megabytes misses every cache, and a good heuristic prunes so

@@ -1,5 +1,7 @@
-"""The IDA* kernel of the strong table set: corners, then the exact-slice phase table along the
-three axes, searched in interleaved depth-first lanes (lanes.py says why and how).
+"""The IDA* kernel of the strong table set (corners, then the exact-slice phase table).
+
+Corners, then the exact-slice phase table along the three axes, searched in interleaved
+depth-first lanes (lanes.py says why and how).
 
 Stages of a node expansion: (select) pick the next node depth first and compute its children's
 corner and U-D entries; (probed) keep the children both allow, compute their R-L and F-B

@@ -1,6 +1,9 @@
-"""Kociemba's two-phase tables registered with the store, and `load_tables`, which loads them
+"""Kociemba's two-phase tables in the store, and `load_tables` for the search.
+
+Kociemba's two-phase tables registered with the store, and `load_tables`, which loads them
 (with the shared move and symmetry tables they build on) as the one `KociembaTables` the search
-reads."""
+reads.
+"""
 
 from __future__ import annotations
 

@@ -1,5 +1,7 @@
-"""Kociemba's coordinates under the 16 UD symmetries: the classes of flip-slice (which slots hold
-the UD-slice edges, and the edge flips) and the conjugation of the UD-edge permutation.
+"""Kociemba's coordinates under the 16 UD symmetries: flip-slice classes, edge conjugation.
+
+The classes of flip-slice (which slots hold the UD-slice edges, and the edge flips) and the
+conjugation of the UD-edge permutation.
 
 Corner permutation classes and twist conjugation are shared with Korf's solver
 (cubelab.tables.udsym); a class table entry is class << 4 | k as there.

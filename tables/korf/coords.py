@@ -1,4 +1,6 @@
-"""Coordinates of Korf's solver beyond the shared ones: six edges with their flips, edges as
+"""Coordinates and symmetry tables of Korf's solver beyond the shared ones.
+
+Coordinates of Korf's solver beyond the shared ones: six edges with their flips, edges as
 cubies, the move tables it reads, and the UD-symmetry tables of the exact-slice phase coordinate.
 
 Coordinates (all computed from cubie states, products left to right so `state * move`):

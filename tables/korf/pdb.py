@@ -1,5 +1,8 @@
-"""Korf's 1997 pattern databases: all 8 corners (88,179,840 entries) and six edges (42,577,920
-entries), exact distances at 4 bits an entry (15 = beyond the depth the table was built to)."""
+"""Korf's 1997 pattern databases: all 8 corners and six edges, 4 bits an entry.
+
+All 8 corners (88,179,840 entries) and six edges (42,577,920 entries), exact distances at 4 bits
+an entry (15 = beyond the depth the table was built to).
+"""
 
 from __future__ import annotations
 

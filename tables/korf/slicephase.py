@@ -1,6 +1,8 @@
-"""The exact-slice phase table: distance to <U, D, R2, L2, F2, B2> with the four UD-slice edges in
-their own places, over (sorted slice, flip, twist), reduced by the 16 UD symmetries, 2 bits an
-entry holding the distance mod 3 (3 = unknown), as Michael Reid and Kociemba used it.
+"""The exact-slice phase table: distance to <U, D, R2, L2, F2, B2> with the slice in place.
+
+Distance to <U, D, R2, L2, F2, B2> with the four UD-slice edges in their own places, over
+(sorted slice, flip, twist), reduced by the 16 UD symmetries, 2 bits an entry holding the
+distance mod 3 (3 = unknown), as Michael Reid and Kociemba used it.
 
 Layout: the 11,880 sorted-slice values fall into 788 classes; an entry is
 (class, flip seen from the class representative, twist seen from it), in rows of one class and

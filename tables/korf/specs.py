@@ -1,6 +1,9 @@
-"""The tables of Korf's optimal solver, registered with the table store, and the two sets built
+"""The tables of Korf's optimal solver in the store, and the table sets built from them.
+
+The tables of Korf's optimal solver, registered with the table store, and the two sets built
 from them: `korf1997` (Korf's own corner and two six-edge databases) and `strong` (the
-exact-slice phase table looked up along three axes, with the corner database)."""
+exact-slice phase table looked up along three axes, with the corner database).
+"""
 
 from __future__ import annotations
 
