@@ -13,6 +13,11 @@ import pytest
 
 
 def pytest_configure(config):
+    # readline (imported by pytest's debugger support) exports the outer terminal's size as
+    # LINES and COLUMNS; Rich, Textual and any program a test starts would lay out for that
+    # terminal instead of their own, so the suite would pass only at one size.
+    for name in ("LINES", "COLUMNS"):
+        os.environ.pop(name, None)
     if hasattr(config, "workerinput"):
         return  # an xdist worker: the controller already set the directories
     base = tempfile.mkdtemp(prefix="cubelab-test-")

@@ -58,7 +58,9 @@ def launch(tmp_path):
         t = Tmux(f"cubelab-smoke-{os.getpid()}-{tmp_path.name}-{len(servers)}")
         env = " ".join(f"CUBELAB_{name.upper()}_DIR={tmp_path / name}"
                        for name in ("data", "cache", "state"))
-        command = f"env TERM=xterm-256color {env} {sys.executable} -m cubelab.tui.cli"
+        # LINES/COLUMNS from the terminal pytest runs in would override the pane's own size
+        command = (f"env -u LINES -u COLUMNS TERM=xterm-256color {env} {sys.executable} "
+                   "-m cubelab.tui.cli")
         t.run("new-session", "-d", "-s", t.name, "-x", "80", "-y", "24",
               " ".join([command, *args]))
         servers.append(t)

@@ -38,7 +38,8 @@ def single_position(args) -> Position:
 
 
 def file_lines(path: str) -> Iterator[tuple[int, str]]:
-    """(line number, text) for each non-blank, non-comment line of a file ('-' = stdin)."""
+    """(line number, text) for each line of a file ('-' = stdin) that holds something: blank
+    lines, '#' lines and lines with only a '// comment' are skipped alike."""
     try:
         handle = sys.stdin if path == "-" else open(path, encoding="utf-8")
     except OSError as e:
@@ -46,7 +47,7 @@ def file_lines(path: str) -> Iterator[tuple[int, str]]:
     with handle:
         for number, line in enumerate(handle, start=1):
             text = line.strip()
-            if text and not text.startswith("#"):
+            if text.split("//", 1)[0].strip() and not text.startswith("#"):
                 yield number, text
 
 
