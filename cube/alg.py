@@ -44,25 +44,40 @@ class NotationError(ValueError):
 
 _AXIS: dict[str, str] = {}
 _KIND: dict[str, str] = {}
+_LAYERS: dict[str, tuple[str, tuple[int, ...]]] = {}
+
+
+def _declare(name: str, axis: str, kind: str, face: str | None = None,
+             layers: tuple[int, ...] = ()) -> None:
+    _AXIS[name] = axis
+    _KIND[name] = kind
+    if face is not None:
+        _LAYERS[name] = (face, layers)
+
+
+# Every family the 3x3x3 has, as SiGN writes it (cubing.js reads the same): layers are counted
+# from the named face, 1 being the face itself. A family turning one outer layer counts as a
+# face turn in the metrics, an inner layer alone as a slice, all three layers as a rotation.
 for _face, _axis in zip(FACES, "yxzyxz"):
-    for _family, _kind in (
-        (_face, "face"),
-        (_face + "w", "wide"),
-        (_face.lower(), "wide"),
-        ("3" + _face + "w", "rotation"),
-    ):
-        _AXIS[_family] = _axis
-        _KIND[_family] = _kind
-for _family, _axis in zip("MESxyz", "xyzxyz"):
-    _AXIS[_family] = _axis
-    _KIND[_family] = "slice" if _family.isupper() else "rotation"
+    _low = _face.lower()
+    _declare(_face, _axis, "face", _face, (1,))
+    _declare("2" + _face, _axis, "slice", _face, (2,))
+    _declare("3" + _face, _axis, "outer", _face, (3,))
+    for _wide in (_face + "w", _low):
+        _declare(_wide, _axis, "wide", _face, (1, 2))
+        _declare("2-3" + _wide, _axis, "wide", _face, (2, 3))
+        _declare("3" + _wide, _axis, "rotation", _face, (1, 2, 3))
+    _declare(_face + "v", _axis, "rotation", _face, (1, 2, 3))
+for _name, _axis in zip("MESxyz", "xyzxyz"):
+    _declare(_name, _axis, "slice" if _name.isupper() else "rotation")
 
 _SUFFIX = ("", "", "2", "'")
 
 
 @dataclass(frozen=True, slots=True)
 class Move:
-    """One turn: a family such as "R", "Rw", "r", "3Rw", "M" or "x", and 1, 2 or 3 quarter turns clockwise."""
+    """One turn: a family such as "R", "Rw", "r", "2R", "2-3Rw", "3Rw", "Rv", "M" or "x", and
+    1, 2 or 3 quarter turns clockwise."""
 
     family: str
     amount: int = 1
@@ -82,8 +97,15 @@ class Move:
 
     @property
     def kind(self) -> str:
-        """'face', 'wide', 'slice' or 'rotation'."""
+        """'face', 'wide', 'slice', 'rotation', or 'outer' (the far layer named from the
+        other side, as in '3R')."""
         return _KIND[self.family]
+
+    @property
+    def layers(self) -> tuple[str, tuple[int, ...]] | None:
+        """(face, layers counted from it, 1 = the face) for families named from a face; None
+        for M, E, S, x, y and z."""
+        return _LAYERS.get(self.family)
 
     def inverse(self) -> Move:
         return _MOVES[self.family, 4 - self.amount]
@@ -113,7 +135,7 @@ def _mirror_family(family: str) -> tuple[str, bool]:
         # The x axis is the mirror's normal: rotations about it keep their sense.
         return family, False
     # R's layer lands on L's and keeps its absolute sense, but L is named looking from
-    # the other side, so the same sense reads as anticlockwise.
+    # the other side, so the same sense reads as anticlockwise (the layer numbers stay).
     swapped = family.translate(str.maketrans("RLrl", "LRlr"))
     return swapped, True
 
@@ -122,7 +144,7 @@ _MIRROR: dict[Move, Move] = {}
 for (_family, _amount), _move in _MOVES.items():
     _mirrored, _flip = _mirror_family(_family)
     _MIRROR[_move] = _MOVES[_mirrored, 4 - _amount if _flip else _amount]
-del _face, _axis, _family, _kind, _amount, _move, _mirrored, _flip
+del _face, _axis, _low, _wide, _name, _family, _amount, _move, _mirrored, _flip
 
 
 # --------------------------------------------------------------------------- tree

@@ -1,6 +1,11 @@
 """Group facts of a position: order, parity, trace, reachability, morph, cycles, 3-cycles, centre.
 
-Facts describe the position relative to its centres (a whole-cube rotation changes nothing).
+One convention for whole-cube rotations, on both cubes: facts describe the position with the
+cube turned back to its home holding, S R^-1 where R is the rotation S's centres show (on the
+2x2x2, which has no centres, the rotation that brings DLB home: pocket.py). So a rotation at
+the end of an alg changes no fact ("U x" has the facts of "U"), and pieces and slots are named
+by the colours of the centres (U white, F green, ...), as facelet letters are. The net shows
+the cube as it is held, and solvers solve it as held: their moves name faces where they are now.
 """
 
 from __future__ import annotations
@@ -10,14 +15,22 @@ from dataclasses import dataclass
 from .coords import coordinates
 from .notation import metric_lengths
 from .pieces import CORNER_NAMES, EDGE_NAMES
-from .state import CubeState, permutation_cycles, permutation_parity
+from .state import CubeState, permutation_cycles, permutation_parity, rotation_with_centres
 from .symmetry import morph
+
+
+def turned_back(state: CubeState) -> CubeState:
+    """The position with the whole cube turned back so its centres are home (S R^-1): what
+    every fact here describes."""
+    if state.centres_home():
+        return state
+    return state * rotation_with_centres(state.cc).inverse()
 
 
 def trace(state: CubeState) -> tuple[int, int, int]:
     """The TIPE's trace: (corner and edge parities differ?, flip sum mod 2, twist sum mod 3).
     A homomorphism from the group of assemblies onto (Z/2)^2 x Z/3; zero exactly when reachable."""
-    s = state.normalized()
+    s = turned_back(state)
     return (
         permutation_parity(s.cp) ^ permutation_parity(s.ep),
         int(s.eo.sum()) & 1,
@@ -51,7 +64,7 @@ def unreachable_reason(state: CubeState) -> str | None:
 def parity(state: CubeState) -> str:
     """'even' or 'odd': the sign of the corner permutation (equal to the edges' when reachable,
     and to the parity of the number of quarter turns that reach it)."""
-    return "odd" if permutation_parity(state.normalized().cp) else "even"
+    return "odd" if permutation_parity(turned_back(state).cp) else "even"
 
 
 def _cycles_text(perm, ori, names, mod: int) -> str:
@@ -71,14 +84,14 @@ def _cycles_text(perm, ori, names, mod: int) -> str:
 def corner_cycles(state: CubeState) -> str:
     """Cycles of corners, e.g. '(UFR ULF UBL URB)' or '(UFR URB UBL)+ (DFL)-' (net twist
     + clockwise, - anticlockwise; twisted corners in place are listed too)."""
-    s = state.normalized()
+    s = turned_back(state)
     return _cycles_text(s.cp, s.co, CORNER_NAMES, 3)
 
 
 def edge_cycles(state: CubeState) -> str:
     """Cycles of edges, e.g. '(UF UL UB UR)' or '(UF UR)+' (+ marks an odd net flip, and
     flipped edges in place are listed as '(UF)+')."""
-    s = state.normalized()
+    s = turned_back(state)
     return _cycles_text(s.ep, s.eo, EDGE_NAMES, 2)
 
 
@@ -120,7 +133,7 @@ def three_cycles(perm) -> list[tuple[int, int, int]] | None:
 
 def three_cycles_text(state: CubeState) -> dict[str, str]:
     """The 3-cycle decompositions of both permutations, or why there is none."""
-    s = state.normalized()
+    s = turned_back(state)
     out = {}
     for key, perm, names in (("corners", s.cp, CORNER_NAMES), ("edges", s.ep, EDGE_NAMES)):
         cycles = three_cycles(perm)
@@ -150,7 +163,7 @@ def in_centre(state: CubeState) -> bool:
     or the superflip)."""
     if not _GENERATORS:
         _GENERATORS.extend(_assembly_generators())
-    s = state.normalized()
+    s = turned_back(state)
     return all(s * g == g * s for g in _GENERATORS)
 
 
@@ -193,7 +206,7 @@ class Facts:
 
 def facts(state: CubeState) -> Facts:
     from .facelets import to_facelets
-    s = state.normalized()
+    s = turned_back(state)
     tr = trace(s)
     three = three_cycles_text(s)
     return Facts(

@@ -26,21 +26,18 @@ _ROTATION_FACE = {"x": "R", "y": "U", "z": "F"}
 
 @lru_cache(maxsize=None)
 def family_state(family: str) -> CubeState:
-    """The state of one clockwise quarter of a move family ('R', 'Rw', 'r', '3Rw', 'M', 'x')."""
-    if family in FACES:
-        layers, face = (1,), family
-    elif family in _SLICE_FACE:
+    """The state of one clockwise quarter of a move family ('R', 'Rw', '2R', '2-3Rw', 'M', 'x')."""
+    if family in _SLICE_FACE:
         layers, face = (0,), _SLICE_FACE[family]
     elif family in _ROTATION_FACE:
         layers, face = (1, 0, -1), _ROTATION_FACE[family]
-    elif family.startswith("3") and family.endswith("w"):
-        layers, face = (1, 0, -1), family[1]
-    elif family.endswith("w"):
-        layers, face = (1, 0), family[0]
-    elif family.upper() in FACES and len(family) == 1:
-        layers, face = (1, 0), family.upper()
     else:
-        raise KeyError(f"unknown move family {family!r}")
+        try:
+            face, counted = Move(family).layers
+        except (ValueError, TypeError):
+            raise KeyError(f"unknown move family {family!r}") from None
+        # layer k counted from the face sits at 2 - k along its axis (1 the face, -1 the far one)
+        layers = tuple(2 - k for k in counted)
     return _state_from_sticker_map(layer_turn(face, layers))
 
 

@@ -31,15 +31,17 @@ MAX_DEPTH = 200
 
 # One match per token; the leading part swallows whitespace and "//" comments so the
 # parser never sees them. Digits are spelled [0-9] because \d also accepts other scripts'
-# digits, which int() would then happily convert.
+# digits, which int() would then happily convert. A move may start with layer numbers
+# ("2R", "3Rw", "2-3Rw"); "." is a pause (nothing happens) and "^(...)" a NISS group.
 _TOKEN = re.compile(
     r"""
     (?:\s|//[^\n]*)*
     (?:
-        (?P<move>(?P<width>[0-9]+)?(?P<letter>[URFDLBurfdlbMESxyz])(?P<wide>w?)
-                 (?P<digits>[0-9]*)(?P<prime>['’`]?))
+        (?P<move>(?P<outer>[0-9]+-)?(?P<width>[0-9]+)?(?P<letter>[URFDLBurfdlbMESxyz])
+                 (?P<suffix>[wv]?)(?P<digits>[0-9]*)(?P<prime>['’`]?))
       | (?P<close>[)\]](?P<cdigits>[0-9]*)(?P<cprime>['’`]?))
-      | (?P<punct>[(\[,:])
+      | (?P<punct>[(\[,:^])
+      | (?P<pause>\.)
       | (?P<end>\Z)
       | (?P<bad>.)
     )
@@ -48,10 +50,13 @@ _TOKEN = re.compile(
 )
 
 # Token tuples: (kind, position, value, inverted). kind is "m" for a move (value: Move, or
-# None when the amount cancels to nothing), one of "()[],:" (closers carry count and
-# prime), "$" for the end, and "!" for a lexical error (value: the NotationError), which
-# the parser raises only when it gets there so errors are reported in reading order.
+# None when the amount cancels to nothing or for a pause), one of "()[],:^" (closers carry
+# count and prime), "$" for the end, and "!" for a lexical error (value: the NotationError),
+# which the parser raises only when it gets there so errors are reported in reading order.
 _Token = tuple[str, int, object, bool]
+
+N_LAYERS = 3
+"""Layers of the 3x3x3 along each axis: layer numbers run from 1 (the face) to 3."""
 
 
 def _location(text: str, pos: int) -> tuple[int, int]:
@@ -73,31 +78,79 @@ def _error(text: str, pos: int, head: str, tail: str = "") -> NotationError:
 def _read_count(text: str, pos: int, digits: str) -> int:
     if not digits:
         return 1
-    significant = digits.lstrip("0") or "0"
+    if len(digits) > 1 and digits[0] == "0":
+        # cubing.js reads "R0" as no turn but refuses "R01" and "R00": so do we
+        raise _error(text, pos, f"count {digits[:12]!r} starts with 0", " (only 0 itself may)")
     # Checking the length first keeps int() away from huge digit strings, which it refuses.
-    if len(significant) > len(str(MAX_COUNT)) or int(significant) > MAX_COUNT:
-        shown = significant if len(significant) <= 12 else significant[:12] + "..."
+    if len(digits) > len(str(MAX_COUNT)) or int(digits) > MAX_COUNT:
+        shown = digits if len(digits) <= 12 else digits[:12] + "..."
         raise _error(text, pos, f"count {shown} too large", f" (at most {MAX_COUNT})")
-    return int(significant)
+    return int(digits)
+
+
+def _read_layer(text: str, pos: int, digits: str) -> int:
+    """A layer number before a move: 1 (the face) to 3 (the far side)."""
+    if digits[0] == "0":
+        head = "layer 0 does not exist" if set(digits) == {"0"} else \
+            f"layer number {digits!r} starts with 0"
+        raise _error(text, pos, head, " (layers count from 1, the face itself)")
+    if len(digits) > 2 or int(digits) > N_LAYERS:
+        raise _error(text, pos, f"layer {digits[:12]} does not exist",
+                     f" (the 3x3x3 has {N_LAYERS} layers a side)")
+    return int(digits)
+
+
+def _face_family(face: str, wide_name: str | None, first: int, last: int) -> str:
+    """The family turning layers first..last counted from `face`, as SiGN names it;
+    `wide_name` is how the move was written when wide ('Rw' or 'r')."""
+    if first == last:
+        return face if first == 1 else f"{first}{face}"
+    name = wide_name or face + "w"
+    if first == 1:
+        return name if last == 2 else f"{last}{name}"
+    return f"{first}-{last}{name}"
 
 
 def _read_move(text: str, m: re.Match[str]) -> Move | None:
-    width, letter, wide, digits, prime = m.group("width", "letter", "wide", "digits", "prime")
+    outer, width, letter, suffix, digits, prime = m.group(
+        "outer", "width", "letter", "suffix", "digits", "prime")
     start = m.start("move")
-    if letter in FACES:
-        family = letter + wide
-        if width:
-            if not wide:
-                hint = " (a layer count needs a wide move such as '3Rw')"
-                raise _error(text, start, f"unknown move {width + letter!r}", hint)
-            if width not in ("2", "3"):
-                raise _error(text, start, f"layer count {width!r} not allowed", " (only 2 or 3)")
-            if width == "3":
-                family = "3" + family
-    else:
-        if width or wide:
-            raise _error(text, start, f"unknown move {(width or '') + letter + wide!r}")
+    written = text[start:m.end("suffix")]
+    if letter not in "URFDLBurfdlb":
+        if outer or width or suffix:
+            hint = " (layer numbers go before a face letter: '2R', '2-3Rw')" \
+                if (outer or width) and not suffix else ""
+            raise _error(text, start, f"unknown move {written!r}", hint)
         family = letter
+    else:
+        face, lower = letter.upper(), letter.islower()
+        if suffix == "v":
+            if lower or outer or width:
+                raise _error(text, start, f"unknown move {written!r}",
+                             " (a rotation 'v' goes after a capital face letter: 'Rv')")
+            family = face + "v"
+        elif lower and suffix == "w":
+            raise _error(text, start, f"unknown move {written!r}",
+                         f" (a wide turn is '{face}w' or '{letter}', not both)")
+        else:
+            wide = lower or suffix == "w"
+            last = _read_layer(text, m.start("width"), width) if width else None
+            if outer and last is None:
+                raise _error(text, start, f"unknown move {written!r}",
+                             " (a layer range needs both ends, as in '2-3Rw')")
+            if outer and not wide:
+                raise _error(text, start, f"unknown move {written!r}",
+                             f" (a layer range turns a wide move: '{outer}{width}{face}w')")
+            first = _read_layer(text, start, outer[:-1]) if outer else 1
+            if not wide:
+                first = last = last or 1        # '2R': that one layer alone
+            else:
+                last = last or 2
+            if first > last:
+                raise _error(text, start, f"layer range {first}-{last} runs backwards",
+                             f" (write '{last}-{first}{letter}{suffix}')")
+            family = _face_family(face, (face + "w") if suffix == "w" else letter if lower
+                                  else None, first, last)
     amount = _read_count(text, m.start("digits"), digits) % 4
     if prime:
         amount = -amount % 4
@@ -122,6 +175,8 @@ def _tokenize(text: str) -> list[_Token]:
             elif kind == "punct":
                 start = m.start("punct")
                 append((text[start], start, None, False))
+            elif kind == "pause":
+                append(("m", m.start("pause"), None, False))
             elif kind == "end":
                 append(("$", len(text), None, False))
                 return tokens
@@ -131,7 +186,8 @@ def _tokenize(text: str) -> list[_Token]:
                 if char.isalpha():
                     error = _error(text, start, f"unknown move {char!r}")
                 elif char in "0123456789":
-                    hint = " (a count goes right after a move or a closing bracket)"
+                    hint = (" (a count goes right after a move or a closing bracket; layer "
+                            "numbers go right before a face letter)")
                     error = _error(text, start, f"unexpected {char!r}", hint)
                 else:
                     error = _error(text, start, f"unexpected {char!r}")
@@ -150,14 +206,20 @@ class _Parser:
 
     sequence := item*
     item     := move | "(" sequence ")" | "[" sequence ("," | ":") sequence "]"
+              | "^(" sequence ")"
+
+    A NISS group "^(A)" holds moves done on the inverse of the scramble: as cubing.js reads
+    it, the group leaves its place and A' goes at the very end, later groups before earlier
+    ones (so "N ^(A) ^(B)" is N B' A').
     """
 
-    __slots__ = ("text", "tokens", "i")
+    __slots__ = ("text", "tokens", "i", "niss")
 
     def __init__(self, text: str) -> None:
         self.text = text
         self.tokens = _tokenize(text)
         self.i = 0
+        self.niss: list[Group] = []
 
     def error(self, pos: int, head: str, tail: str = "") -> NotationError:
         return _error(self.text, pos, head, tail)
@@ -167,6 +229,11 @@ class _Parser:
         token = self.tokens[self.i]
         if token[0] != "$":
             raise self.stray(token)
+        if self.niss:
+            alg = Alg(alg.items + tuple(Group(g.body, 1, True) for g in reversed(self.niss)))
+            if alg._size > MAX_EXPANDED_MOVES:
+                raise self.error(0, f"too many moves: the alg reaches {alg._size} moves",
+                                 f" (at most {MAX_EXPANDED_MOVES})")
         return alg
 
     def sequence(self, depth: int) -> Alg:
@@ -186,6 +253,9 @@ class _Parser:
                 node: Node = self.group(token, depth + 1)
             elif kind == "[":
                 node = self.bracket(token, depth + 1)
+            elif kind == "^":
+                self.niss_group(token, depth + 1)
+                continue
             else:
                 return Alg(tuple(items))
             items.append(node)
@@ -211,6 +281,18 @@ class _Parser:
             raise self.unclosed(opener, close, ")")
         self.i += 1
         return self.checked(Group(body, close[2], close[3]), opener, "group")
+
+    def niss_group(self, caret: _Token, depth: int) -> None:
+        self.enter(caret, depth)
+        opener = self.tokens[self.i]
+        if opener[0] != "(":
+            if opener[0] == "!":
+                raise opener[2]
+            raise self.error(caret[1], "'^' must be followed by '('", " (NISS: ^(moves))")
+        group = self.group(opener, depth)
+        if group.amount != 1 or group.inverted:
+            raise self.error(caret[1], "a NISS group ^(...) takes no count or prime")
+        self.niss.append(group)
 
     def bracket(self, opener: _Token, depth: int) -> Commutator | Conjugate:
         self.enter(opener, depth)
@@ -259,6 +341,7 @@ class _Parser:
             return self.error(token[1], f"unexpected {kind!r}", " (commas and colons only go inside [ ])")
         opener = "(" if kind == ")" else "["
         return self.error(token[1], f"unexpected {kind!r}", f" (no {opener!r} to close)")
+
 
 
 # --------------------------------------------------------------------------- public functions

@@ -152,7 +152,10 @@ def move_state(move: Move) -> PocketState:
     if move.kind == "slice":
         raise PocketError(f"the 2x2x2 has no middle layer: {move} is not a 2x2x2 move "
                           "(use face turns U R F D L B and rotations x y z)")
-    if move.kind == "face" or family in "xyz":
+    if move.kind == "outer" or family[0] == "2":
+        raise PocketError(f"{move} names a 3x3x3's layers: not a 2x2x2 move "
+                          "(use face turns U R F D L B and rotations x y z)")
+    if move.kind in ("face", "rotation"):
         return _family(family).power(amount)
     rot, sense = _ROTATION_OF_WIDE[family.rstrip("w")[-1].upper()]
     return _family(rot).power(amount * sense % 4)

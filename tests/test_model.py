@@ -76,7 +76,18 @@ def test_rotated_centres_are_solved_relative_to_them():
     assert s.normalized() == alg_state("R U")
     assert to_facelets(alg_state("x"))[4] == "F"  # the F centre is now on top
     assert facts(alg_state("x2 y")).order == 1
-    assert facts(alg_state("z R")).corner_cycles == corner_cycles(alg_state("R"))
+    # a rotation first changes which colour the next move turns (after z, R turns white)...
+    assert facts(alg_state("z R")).corner_cycles == corner_cycles(alg_state("U"))
+    # ...while a rotation at the end changes no fact, on either cube (facts.py's convention)
+    from cubelab.cube.puzzles import CUBE2, CUBE3
+    for puzzle in (CUBE3, CUBE2):
+        for alg in ("R U", "F R' D2", "R U R' F2 B"):
+            plain = puzzle.facts(puzzle.from_alg(alg).state)
+            for rotation in ("x", "y2", "z'", "x y", "Rv Fv'"):
+                turned = puzzle.facts(puzzle.from_alg(f"{alg} {rotation}").state)
+                assert turned["facelets"] != plain["facelets"]       # the net shows it held
+                for key in ("order", "parity", "corner_cycles", "edge_cycles", "corner_3cycles"):
+                    assert turned[key] == plain[key], (puzzle.name, alg, rotation, key)
 
 
 def test_facelets_round_trip_and_colours():
