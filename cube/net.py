@@ -66,14 +66,22 @@ def net_position(index: int, n: int = 3) -> tuple[int, int]:
 
 def step_cursor(index: int, drow: int, dcol: int, n: int = 3) -> int:
     """The facelet reached from `index` by one step on the net, skipping the empty corners of
-    the cross and wrapping around (right of B comes L, below D comes U)."""
+    the cross. Left and right go round the band of L F R B (right of B comes L, as on the
+    cube); up and down stop at the top of U and the bottom of D, as in a text editor's column."""
     at = {net_position(i, n): i for i in range(6 * n * n)}
     row, col = net_position(index, n)
     for _ in range(4 * n):
-        row, col = (row + drow) % (3 * n), (col + dcol) % (4 * n)
+        row, col = row + drow, (col + dcol) % (4 * n)
+        if not 0 <= row < 3 * n:
+            return index
         if (row, col) in at:
             return at[(row, col)]
     return index
+
+
+def is_centre(index: int, n: int = 3) -> bool:
+    """Whether a facelet is a face's fixed centre (only an odd cube has one)."""
+    return n % 2 == 1 and index % (n * n) == (n * n) // 2
 
 
 class Net:

@@ -69,13 +69,14 @@ def test_unpainted_stickers_show_as_question_marks():
     assert Net(colours=colours, letters=True).plain_text().splitlines()[0] == "      ? ? ?"
 
 
-def test_cursor_steps_across_faces_and_wraps():
+def test_cursor_steps_across_faces_round_the_band_but_not_round_a_column():
     u7, f1 = facelet_index("U7"), facelet_index("F1")
     assert step_cursor(u7, 1, 0) == f1
     assert step_cursor(facelet_index("B3"), 0, 1) == facelet_index("L1")
-    assert step_cursor(facelet_index("D9"), 1, 0) == facelet_index("U3")
-    # from L1 going up the column is empty above L, so the cursor wraps within that column
-    assert step_cursor(facelet_index("L1"), -1, 0) == facelet_index("L7")
+    # up and down stop at the ends of a column, as in an editor
+    assert step_cursor(facelet_index("D9"), 1, 0) == facelet_index("D9")
+    assert step_cursor(facelet_index("U1"), -1, 0) == facelet_index("U1")
+    assert step_cursor(facelet_index("L1"), -1, 0) == facelet_index("L1")
     assert {net_position(i) for i in range(54)}.__len__() == 54
 
 
@@ -93,6 +94,7 @@ def test_the_same_net_draws_a_2x2_from_its_state():
     assert side_of(24) == 2 and side_of(54) == 3
     # U3 (index 2) is above F1 (index 8); right of B2 (21) wraps round to L1 (16)
     assert step_cursor(2, 1, 0, 2) == 8 and step_cursor(21, 0, 1, 2) == 16
+    assert step_cursor(0, -1, 0, 2) == 0
     assert {net_position(i, 2) for i in range(24)}.__len__() == 24
 
 

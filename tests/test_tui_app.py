@@ -153,7 +153,7 @@ async def test_paint_mode_enters_a_position(make_app):
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.press("f3")
         assert app.net.mode == "paint" and app.net.has_focus
-        await pilot.press("delete")                      # blank every sticker but the centres
+        await pilot.press("ctrl+u")                      # blank every sticker but the centres
         assert "48 stickers not painted yet" in message(app)
         assert app.net.cursor == 0
         await pilot.press(*(COLOUR_OF_FACE[FACES[c]].lower() for c in state_colours(target)))
@@ -368,7 +368,7 @@ async def test_paint_mode_on_the_2x2(make_app):
     target = pocket.from_alg("U R'").state
     async with app.run_test(size=(80, 24)) as pilot:
         await type_line(pilot, ":puzzle 2x2")
-        await pilot.press("f3", "delete")
+        await pilot.press("f3", "ctrl+u")
         assert "24 stickers not painted yet" in message(app)
         await pilot.press(*(COLOUR_OF_FACE[FACES[c]].lower() for c in pocket.state_colours(target)))
         assert "valid position" in message(app)

@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 from textual.binding import Binding
-from textual.events import Key
+from textual.events import Key, Paste
 from textual.message import Message
 from textual.reactive import reactive
 from textual.widget import Widget
 
-from cubelab.cube.net import Net, side_of, step_cursor
+from cubelab.cube import pieces, pocket
+from cubelab.cube.net import Net, is_centre, side_of, step_cursor
 from cubelab.cube.state import CubeState
 
 from .keymap import CURSOR_KEYS, PAINT_KEYS, move_for_key
@@ -47,12 +48,15 @@ class NetView(Widget, can_focus=True):
             self.move = move
 
     class Paint(Message):
-        """A sticker was painted (face id; -1 blanks it, and `everything` blanks all)."""
+        """Sticker `index` was painted (face id; -1 blanks it; `everything` blanks all but the
+        centres) and the cursor is now on `cursor`. The net has already drawn it: it keeps the
+        painting itself while keys arrive, so a burst of keys never waits for the app."""
 
-        def __init__(self, index: int, face: int, everything: bool = False) -> None:
+        def __init__(self, index: int, face: int, cursor: int, everything: bool = False) -> None:
             super().__init__()
             self.index = index
             self.face = face
+            self.cursor = cursor
             self.everything = everything
 
     class Step(Message):
@@ -90,21 +94,67 @@ class NetView(Widget, can_focus=True):
         return True
 
     def _paint_key(self, event: Key) -> bool:
-        if event.key in CURSOR_KEYS:
-            side = side_of(len(self.colours)) if self.colours is not None else 3
-            self.cursor = step_cursor(self.cursor, *CURSOR_KEYS[event.key], side)
-            return True
-        if event.key == "backspace":
-            self.post_message(self.Paint(self.cursor, -1))
-            return True
-        if event.key == "delete":
-            self.post_message(self.Paint(self.cursor, -1, everything=True))
-            return True
-        face = PAINT_KEYS.get((event.character or "").lower())
-        if face is None:
+        if self.colours is None:
             return False
-        self.post_message(self.Paint(self.cursor, face))
+        n = side_of(len(self.colours))
+        per_face = n * n
+        key, cursor = event.key, self.cursor
+        face_start = cursor - cursor % per_face
+        jumps = {"home": face_start, "end": face_start + per_face - 1,
+                 "ctrl+home": 0, "ctrl+end": len(self.colours) - 1}
+        if key in CURSOR_KEYS:
+            self.cursor = step_cursor(cursor, *CURSOR_KEYS[key], n)
+        elif key in jumps:
+            self.cursor = jumps[key]
+        elif key == "backspace":
+            # as in an editor: back one sticker and blank it (a centre is only stepped over)
+            if cursor > 0:
+                self._set(cursor - 1, -1, cursor - 1)
+        elif key == "delete":
+            self._set(cursor, -1, cursor)
+        elif key == "ctrl+u":
+            colours = tuple(c if is_centre(i, n) else -1 for i, c in enumerate(self.colours))
+            self.colours = colours
+            self.post_message(self.Paint(-1, -1, self.cursor, everything=True))
+        else:
+            face = PAINT_KEYS.get((event.character or "").lower())
+            if face is None:
+                return False
+            self.paint_next(face)
         return True
+
+    def paint_next(self, face: int) -> None:
+        """Paint the sticker under the cursor and step to the next in the paint order (the
+        facelet order U1..U9 R1.. B9). A centre never changes: its key is taken and skipped,
+        so a whole facelet string typed or pasted lands sticker for sticker."""
+        after = min(self.cursor + 1, len(self.colours) - 1)
+        self._set(self.cursor, face, after)
+
+    def _set(self, index: int, face: int, cursor: int) -> None:
+        n = side_of(len(self.colours))
+        if not is_centre(index, n):
+            colours = list(self.colours)
+            colours[index] = face
+            self.colours = tuple(colours)
+        self.cursor = cursor
+        self.post_message(self.Paint(index, self.colours[index], cursor))
+
+    def on_paste(self, event: Paste) -> None:
+        """A pasted facelet string (or part of one) paints sticker after sticker."""
+        if self.mode != "paint" or self.colours is None:
+            return
+        event.stop()
+        for character in event.text:
+            face = PAINT_KEYS.get(character.lower())
+            if face is not None:
+                self.paint_next(face)
+
+    def sticker_name(self) -> str:
+        """The sticker under the paint cursor and its place in the order: 'U5 (5/54)'."""
+        n = side_of(len(self.colours)) if self.colours is not None else 3
+        total = 6 * n * n
+        name = (pieces if n == 3 else pocket).facelet_name(self.cursor)
+        return f"{name} ({self.cursor + 1}/{total})"
 
     def _play_key(self, event: Key) -> bool:
         steps = {"right": 1, "left": -1, "space": 1, "home": -10**6, "end": 10**6}

@@ -116,10 +116,13 @@ class CubeLabApp(App):
         self._follow_puzzle()
         name = "net" if s.puzzle.name == "3x3" else f"net {s.puzzle.title}"
         if s.painting is not None:
-            net.mode = "paint"
-            net.colours = tuple(s.painting.colours)
-            net.cursor = s.painting.cursor
-            net.border_title = f"{name} · paint"
+            if net.mode != "paint":
+                # entering paint mode; from now on the net keeps the painting as keys arrive
+                # and the session follows its messages (taking it back would lose keys)
+                net.colours = tuple(s.painting.colours)
+                net.cursor = s.painting.cursor
+                net.mode = "paint"
+            net.border_title = f"{name} · paint {net.sticker_name()}"
             if s.painting.verdict()[0]:
                 self.query_one(FactsPanel).show(s.painting.state(), ())
             return
@@ -233,8 +236,8 @@ class CubeLabApp(App):
         if event.everything:
             painting.clear()
         else:
-            painting.cursor = event.index
-            painting.paint(event.face, advance=event.face >= 0)
+            painting.colours[event.index] = event.face
+        painting.cursor = event.cursor
         self._say_verdict()
         self.refresh_position()
 
@@ -246,9 +249,14 @@ class CubeLabApp(App):
     def on_net_view_commit(self, event: NetView.Commit) -> None:
         if self.session.painting is not None:
             self.session.painting.cursor = self.net.cursor
-            self.handle(self.session.finish_painting())
+            outcome = self.session.finish_painting()
         elif self.session.playback is not None:
-            self.handle(self.session.keep_playback())
+            outcome = self.session.keep_playback()
+        else:
+            return
+        self.handle(outcome)
+        if self.session.painting is None and self.session.playback is None:
+            self.line.focus()       # typing goes to the move line again, not to the cube
         self.refresh_position()
 
     # ---- solvers ----------------------------------------------------------------------------
@@ -358,6 +366,7 @@ class CubeLabApp(App):
             self.line.focus()
         elif self.line.value:
             self.line.value = ""
+        self.line.focus()           # Esc always brings typing back to the move line
 
     def get_system_commands(self, screen: Screen) -> Iterable[SystemCommand]:
         yield from super().get_system_commands(screen)

@@ -285,8 +285,9 @@ def _puzzle(session, args, rest) -> Outcome:
 @_command("paint", "", "paint stickers to enter a real cube's position")
 def _paint(session, args, rest) -> Outcome:
     session.painting = Painting.of(session.state)
-    return Outcome("paint: arrows move, W R G Y O B (or U R F D L B, 1-6) paint, Backspace "
-                   "blanks, Delete blanks all, Enter uses it, Esc leaves",
+    return Outcome("paint in facelet order U1..U9 R F D L B (centres stay): W R G Y O B (or "
+                   "U R F D L B, 1-6) paint and step on, arrows/Home/End move, Backspace and "
+                   "Delete blank, Ctrl+U blanks all, Enter uses it, Esc leaves",
                    request=PaintRequest())
 
 
