@@ -112,6 +112,10 @@ class SolverPanel(RunPanel):
         if run is not None and run.active and run.phase == "tables" and run.progress[1]:
             status = f"tables {100 * run.progress[0] // run.progress[1]}%"
         style = {"solved": "green", "error": "red", "cancelled": "yellow"}.get(row.status, "")
+        stale = row.for_state != self.session.state
+        if stale:
+            # found for the position before the last change: :apply refuses it
+            status, style = f"{status} (old)", "dim"
         bound = ""
         rate = ""
         if run is not None and run.phase in ("search", "done"):
@@ -119,12 +123,15 @@ class SolverPanel(RunPanel):
             bound = "" if b == NO_VALUE else str(b)
             if row.seconds > 0:
                 rate = _count(row.nodes / row.seconds)
-        return (
+        cells = (
             str(index + 1), row.solver, Text(status, style=style),
             str(lengths["htm"]) if lengths else "", str(lengths["qtm"]) if lengths else "",
             f"{row.seconds:.2f}s" if row.seconds else "", _count(row.nodes) if row.nodes else "",
-            rate, bound, ("yes" if row.optimal else "no") if row.status == "solved" else "",
+            rate, bound, ("yes" if row.optimal else "no") if row.moves is not None else "",
         )
+        if stale:
+            return tuple(c if isinstance(c, Text) else Text(c, style="dim") for c in cells)
+        return cells
 
     def _rebuild_table(self) -> None:
         cursor = self.table.cursor_row
@@ -143,6 +150,9 @@ class SolverPanel(RunPanel):
             return None
         row = rows[index]
         text = Text()
+        if row.for_state != self.session.state:
+            text.append("for the previous position (:apply refuses it; F5 solves this one) ",
+                        style="dim italic")
         if row.moves is not None:
             # the count says how much is there when the text runs past the lines shown
             text.append(f"{index + 1} {row.solver} ({len(row.moves)} moves): ", style="bold")

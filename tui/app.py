@@ -167,6 +167,8 @@ class CubeLabApp(App):
     def handle(self, outcome: Outcome) -> None:
         if outcome.message or outcome.error:
             self.say(outcome.message, outcome.error, outcome.column)
+        if outcome.changed:
+            self.solver_panel.refresh_rows()    # rows of the previous position go dim
         request = outcome.request
         if isinstance(request, SolveRequest):
             self.start_solvers(request)
@@ -218,6 +220,7 @@ class CubeLabApp(App):
     def on_net_view_turn(self, event: NetView.Turn) -> None:
         outcome = self.session.turn(event.move)
         self.say(outcome.message, outcome.error)
+        self.solver_panel.refresh_rows()
         self.refresh_position()
 
     def enter_paint(self) -> None:
@@ -303,10 +306,19 @@ class CubeLabApp(App):
         if not rows:
             return          # the rows went with a switch of puzzle
         found = [r for r in rows if r.moves is not None]
+        cancelled = any(r.status == "cancelled" for r in rows)
+        stale = rows[0].for_state != self.session.state
         if found:
             best = min(found, key=lambda r: len(r.moves))
-            self.say(f"best: {best.solver}, {len(best.moves)} moves · Enter on a row applies it, "
-                     "P plays it")
+            opt = ", optimal" if best.optimal else ""
+            head = ("cancelled · best so far" if cancelled else "best") + \
+                f": {best.solver}, {len(best.moves)} moves{opt}"
+            if stale:
+                self.say(head + " · for the previous position (F5 solves this one)")
+            else:
+                self.say(head + " · Enter on a row applies it, P plays it")
+        elif cancelled:
+            self.say("cancelled before any solution was found")
         else:
             failed = [r for r in rows if r.message]
             self.say(failed[0].message if failed else "no solution", error=True)
