@@ -24,7 +24,7 @@ from cubelab.tables.ranks import N_FLIP, flip_of, rank_perm, twist_of
 from cubelab.tables.sequences import NO_MOVE, products, sequence_counts, successor_table
 from cubelab.tables.store import load_or_build
 
-from .protocol import (NODES, BOUND, Deadline, PrepareOnce, Solution, SolveResult, SolverError,
+from .protocol import (NODES, BOUND, Deadline, PrepareOnce, Solution, SolveResult,
                        begin_solve, prepare_before_solving, verify)
 
 
@@ -94,9 +94,13 @@ class BFSSolver:
             if limit < self.max_depth:
                 return SolveResult(self.name, None, nodes=nodes, seconds=seconds,
                                    lower_bound=limit + 1, status="not found")
-            raise SolverError(f"bfs explores at most depth {self.max_depth} (about "
-                              f"{_positions_within(self.max_depth):,} positions); this position "
-                              f"needs more")
+            # a limit of the method, not a fault of the position: a status, as for a time limit
+            return SolveResult(self.name, None, nodes=nodes, seconds=seconds,
+                               lower_bound=self.max_depth + 1, status="too deep",
+                               detail={"message": f"too deep for bfs: needs > {self.max_depth} "
+                                                  f"(it explores about "
+                                                  f"{_positions_within(self.max_depth):,} "
+                                                  "positions)"})
         moves = [FACE_MOVES[m] for m in found]
         ok = verify(state, moves)
         if not ok:
@@ -250,9 +254,12 @@ class AStarSolver(PrepareOnce):
         seconds = clock.elapsed()
         if path is None:
             if why == "budget":
-                raise SolverError(f"astar expands at most {self.max_nodes:,} nodes (enough for "
-                                  f"most positions up to depth 10); this position needs more "
-                                  f"(it is at least {bound} moves from solved)")
+                return SolveResult(self.name, None, nodes=nodes, seconds=seconds,
+                                   lower_bound=bound, status="too deep",
+                                   detail={"message": f"too deep for astar: needs >= {bound} "
+                                                      f"(it expands at most {self.max_nodes:,} "
+                                                      "nodes, enough for most positions up to "
+                                                      "depth 10)"})
             status = {"cancel": "time limit" if clock.expired else "cancelled",
                       "length": "not found"}[why]
             return SolveResult(self.name, None, nodes=nodes, seconds=seconds, lower_bound=bound,

@@ -74,7 +74,7 @@ class SolveResult:
     optimal: bool = False
     lower_bound: int | None = None
     verified: bool = False
-    status: str = "solved"          # solved | cancelled | time limit | not found
+    status: str = "solved"          # solved | cancelled | time limit | not found | too deep
     detail: dict = field(default_factory=dict)   # solver-specific: phases, steps, ...
     solutions: list[Solution] = field(default_factory=list)
 

@@ -53,15 +53,17 @@ def test_astar_reaches_further_than_bfs(bfs, astar):
     s = alg_state("R U F' L2 D B R' U2")
     r = astar.solve(s)
     assert r.verified and len(r.moves) == 8
-    with pytest.raises(SolverError, match="bfs explores at most depth 5"):
-        bfs.solve(s)
+    r = bfs.solve(s)
+    assert r.moves is None and r.status == "too deep" and r.lower_bound == 6
+    assert "too deep for bfs: needs > 5" in r.detail["message"]
 
 
-def test_deep_positions_are_refused(astar):
+def test_deep_positions_are_a_status_not_an_error(astar):
     small = AStarSolver(max_nodes=2000)
     small.prepare()
-    with pytest.raises(SolverError, match="astar expands at most 2,000 nodes"):
-        small.solve(random_state(3))
+    r = small.solve(random_state(3))
+    assert r.moves is None and r.status == "too deep"
+    assert "too deep for astar" in r.detail["message"] and "2,000 nodes" in r.detail["message"]
 
 
 def test_solved_rotated_and_unreachable(bfs, astar):

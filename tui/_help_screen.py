@@ -33,7 +33,8 @@ KEYS = (
 )
 
 
-def help_renderable() -> Group:
+def help_renderable(solvers: dict[str, list[str]] | None = None) -> Group:
+    """The help page; `solvers` maps a cube's title to the names :solve takes on it."""
     commands = Table(title="commands (type them in the line; moves need no colon)",
                      show_header=False, box=None, title_justify="left")
     # Text, not str: Rich would read "[seed]" or "[auf]" as markup and drop it
@@ -49,7 +50,14 @@ def help_renderable() -> Group:
     for i in range(0, len(pairs), per_row):
         cube.add_row(*(Text(p) for p in pairs[i:i + per_row]))
     notes = Text("\n\n".join(HELP_NOTES))
-    return Group(commands, Text(""), notes, Text(""), keys, Text(""), cube)
+    parts = [commands, Text("")]
+    if solvers:
+        names = Table(title="solvers (:solve NAME, :compare NAME...)", show_header=False,
+                      box=None, title_justify="left")
+        for title, which in solvers.items():
+            names.add_row(Text(title), Text(", ".join(which)))
+        parts += [names, Text("")]
+    return Group(*parts, notes, Text(""), keys, Text(""), cube)
 
 
 class HelpScreen(ModalScreen[None]):
@@ -58,6 +66,10 @@ class HelpScreen(ModalScreen[None]):
     BINDINGS = [Binding("escape,f1,q", "dismiss", "close")]
     """Esc, F1 or Q closes the help."""
 
+    def __init__(self, solvers: dict[str, list[str]] | None = None):
+        super().__init__()
+        self.solvers = solvers
+
     def compose(self) -> ComposeResult:
         with VerticalScroll(id="help"):
-            yield Static(help_renderable())
+            yield Static(help_renderable(self.solvers))

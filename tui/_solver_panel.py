@@ -64,10 +64,12 @@ class SolverPanel(RunPanel):
     def running(self) -> bool:
         return any(run.active for run in self.runs)
 
-    def start(self, names, compare: bool, time_limit: float | None = None) -> None:
+    def start(self, names, compare: bool, cap: float | None = None) -> None:
+        """Run `names` on the position (`cap`: seconds of search each gets at most; each
+        solver otherwise stops by its own default rule)."""
         s = self.session
         rows = s.open_rows(names, keep=not compare)
-        self._runs = [(row, self.runner.solve(name, s.puzzle.name, s.state, time_limit=time_limit,
+        self._runs = [(row, self.runner.solve(name, s.puzzle.name, s.state, cap=cap,
                                               ask_build=self._ask_build))
                       for name, row in zip(names, rows)]
         self._rebuild_table()

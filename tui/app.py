@@ -36,7 +36,8 @@ from .runner import Runner
 from .session import Session
 
 COMPARE_TIME_LIMIT = 30.0
-"""Seconds each solver gets in :compare (a plain :solve runs until it is done or cancelled)."""
+"""Seconds of search each solver gets at most in :compare (each stops sooner by its own rule:
+Kociemba's within about a second; a plain :solve runs until it is done or cancelled)."""
 
 
 class CubeLabApp(App):
@@ -191,6 +192,8 @@ class CubeLabApp(App):
         if preview is None:
             names = [c for c in self.session.completions(value.split(" ")[0])]
             hints = "  ".join(f"{n} {COMMANDS[n[1:]][0]}".rstrip() for n in names[:6])
+            if len(names) == 1 and names[0] in (":solve", ":compare"):
+                hints += " · solvers: " + ", ".join(self.session.solver_names())
             self.say(hints or "unknown command (:help lists them)", error=not hints, typing=True)
             self.refresh_position()
         elif preview.error:
@@ -268,9 +271,9 @@ class CubeLabApp(App):
         if panel.running:
             self.say("solvers are still running (Esc cancels them)", error=True)
             return
-        limit = self.compare_time_limit if request.compare else None
+        cap = self.compare_time_limit if request.compare else None
         self.show_list("solver")
-        panel.start(request.solvers, request.compare, time_limit=limit)
+        panel.start(request.solvers, request.compare, cap=cap)
 
     def start_search(self, request: SearchRequest) -> None:
         panel = self.search_panel
@@ -326,7 +329,9 @@ class CubeLabApp(App):
     # ---- actions ----------------------------------------------------------------------------
     def action_help(self) -> None:
         if not isinstance(self.screen, HelpScreen):
-            self.push_screen(HelpScreen())
+            from cubelab.cube.puzzles import PUZZLES
+            solvers = {p.title: self.registry.solver_names(p.name) for p in PUZZLES.values()}
+            self.push_screen(HelpScreen({t: n for t, n in solvers.items() if n}))
 
     def action_letters(self) -> None:
         self.net.letters = not self.net.letters

@@ -23,6 +23,9 @@ SOLVER_PREFERENCE = ("kociemba", "thistlethwaite", "korf", "threecycle", "astar"
                      "pocket-htm")
 """Which solver `:solve` picks when none is named: the first one installed, fast ones first."""
 SEARCH_MAX_LENGTH = 20
+BASELINE_REACH = {"bfs": 5, "astar": 9}
+"""The baselines :compare runs only when asked or when the position is known to be within this
+many moves of solved (they give up on anything deeper)."""
 
 COMMANDS: dict[str, tuple[str, str]] = {}
 """Command name -> (arguments, what it does), in the order of the help; completion reads it."""
@@ -158,11 +161,27 @@ def _solve_request(session, args, compare: bool) -> Outcome:
     if args:
         chosen = tuple(dict.fromkeys(args))
     elif compare:
-        chosen = tuple(names)
+        depth = _known_depth(session)
+        chosen = tuple(n for n in names
+                       if n not in BASELINE_REACH or (depth is not None
+                                                      and depth <= BASELINE_REACH[n]))
     else:
         chosen = ([n for n in SOLVER_PREFERENCE if n in names] or names)[:1]
     doing = "comparing" if compare else "solving with"
     return Outcome(f"{doing} {', '.join(chosen)}", request=SolveRequest(tuple(chosen), compare))
+
+
+def _known_depth(session) -> int | None:
+    """At most how many face turns the position is from solved, when the moves that made it
+    (from the solved cube) are known; else None."""
+    from cubelab.cube.notation import metric_lengths
+    puzzle = session.puzzle
+    try:
+        if puzzle.apply(puzzle.identity(), session.moves) != session.state:
+            return None
+    except ValueError:
+        return None
+    return metric_lengths(session.moves)["htm"]
 
 
 @_command("solve", "[solver...]", "solve the position (default: the first solver available)")
@@ -170,7 +189,8 @@ def _solve(session, args, rest) -> Outcome:
     return _solve_request(session, args, compare=False)
 
 
-@_command("compare", "[solver...]", "run several solvers side by side (default: all)")
+@_command("compare", "[solver...]", "run solvers side by side (default: the method solvers; "
+                                    "bfs and astar too on a shallow position)")
 def _compare(session, args, rest) -> Outcome:
     return _solve_request(session, args, compare=True)
 

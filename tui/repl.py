@@ -24,7 +24,9 @@ def register(sub) -> None:
     p.add_argument("--letters", action="store_true", help="show sticker letters on the net")
     p.add_argument("--no-net", action="store_true", help="print the facts without the net")
     p.add_argument("--time-limit", type=float, default=10.0,
-                   help="seconds each solver may take for :solve / :compare (default %(default)s)")
+                   help="seconds of search each solver gets at most in :solve / :compare "
+                        "(default %(default)s; kociemba stops within about a second, as soon as "
+                        "its solution is proven optimal; building tables never counts)")
     p.add_argument("--puzzle", choices=("3x3", "2x2"), default="3x3",
                    help="the cube to start with (default %(default)s; :puzzle switches)")
     p.set_defaults(func=run)
@@ -123,7 +125,7 @@ class Repl:
         s = self.session
         results = []
         for name, index in zip(names, s.open_rows(names, keep=False)):
-            run = self.runner.solve(name, s.puzzle.name, s.state, time_limit=self.time_limit)
+            run = self.runner.solve(name, s.puzzle.name, s.state, cap=self.time_limit)
             run.wait()
             run.fill(s.solutions[index])
             if run.result is None:
@@ -141,6 +143,11 @@ class Repl:
             return
         from rich.text import Text
         if error:
+            column = record.get("column", 0)
+            if column:
+                # the line again with a caret under the error, as the workbench shows it
+                self.console.print(Text("  " + record["input"]), highlight=False, soft_wrap=True)
+                self.console.print(Text(" " * (column + 1) + "^", style="bold red"))
             self.console.print(Text(f"error: {record['error']}", style="bold red"))
             return
         if record.get("message"):

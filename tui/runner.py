@@ -128,7 +128,12 @@ class SolverRun(Run):
     puzzle: str
     state: object
     time_limit: float | None = None
+    cap: float | None = None
+    """Seconds of search after which the run is stopped and reports "time limit" (a cap for
+    solvers that would search on; unlike time_limit it leaves each solver its own default
+    stopping rule, such as Kociemba's short improving budget)."""
     ask_build: AskBuild | None = None
+    capped: bool = False                # the cap stopped the search
     progress: tuple[int, int] = (0, 0)
     note: str = ""                      # the last thing prepare() said it was doing
     found: list = field(default_factory=list)   # protocol.Solution, as they improved
@@ -159,9 +164,26 @@ class SolverRun(Run):
             return
         self.phase = "search"
         self.started = time.perf_counter()
-        self.result = solver.solve(self.state, time_limit=self.time_limit,
-                                   on_solution=self.found.append, counters=self.counters,
-                                   cancel=self.cancel)
+        timer = None
+        if self.cap is not None:
+            # the cap starts with the search: loading or building tables never counts
+            timer = threading.Timer(self.cap, self._cap_reached)
+            timer.daemon = True
+            timer.start()
+        try:
+            self.result = solver.solve(self.state, time_limit=self.time_limit,
+                                       on_solution=self.found.append, counters=self.counters,
+                                       cancel=self.cancel)
+        finally:
+            if timer is not None:
+                timer.cancel()
+        if self.capped and self.result.status == "cancelled":
+            self.result.status = "time limit"
+
+    def _cap_reached(self) -> None:
+        if not self.done.is_set() and not self.cancel[0]:
+            self.capped = True
+            self.cancel[0] = 1
 
     def _progress(self, done: int, total: int) -> None:
         self.progress = (done, total)
@@ -297,9 +319,10 @@ class Runner:
             return self._solvers[key]
 
     def solve(self, name: str, puzzle: str, state, *, time_limit: float | None = None,
-              ask_build: AskBuild | None = None) -> SolverRun:
-        """Start solving `state` with solver `name` of `puzzle` in a thread."""
-        return SolverRun(self, name, puzzle, state, time_limit=time_limit,
+              cap: float | None = None, ask_build: AskBuild | None = None) -> SolverRun:
+        """Start solving `state` with solver `name` of `puzzle` in a thread (see SolverRun for
+        `time_limit` and `cap`)."""
+        return SolverRun(self, name, puzzle, state, time_limit=time_limit, cap=cap,
                          ask_build=ask_build).start()
 
     def search(self, request: SearchRequest,
