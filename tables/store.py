@@ -100,6 +100,23 @@ class BuildContext:
         return load_or_build(name, progress=self._progress, cancel=self.cancel, log=self._log)
 
 
+class BuildNote(str):
+    """A log message about one table's build that also carries its facts, so a front end can
+    draw one bar over many builds without reading the text: `event` is "building" or "built",
+    `name` the table, and for "built" `nbytes` and `seconds`. It is a str: log callbacks that
+    print messages need not know it."""
+
+    event: str
+    name: str
+    nbytes: int
+    seconds: float
+
+    def __new__(cls, text: str, event: str, name: str, nbytes: int = 0, seconds: float = 0.0):
+        note = super().__new__(cls, text)
+        note.event, note.name, note.nbytes, note.seconds = event, name, nbytes, seconds
+        return note
+
+
 def _say(log, message: str, level=logging.INFO) -> None:
     if log is not None:
         log(message)
@@ -234,7 +251,7 @@ def _run_build(spec: TableSpec, progress, cancel, log) -> tuple[np.ndarray, floa
     if cancel[0]:
         raise BuildCancelled(spec.name)
     ctx = BuildContext(spec, progress, cancel, log)
-    _say(log, f"building {spec.name}")
+    _say(log, BuildNote(f"building {spec.name}", "building", spec.name))
     stop = threading.Event()
 
     def watch():
@@ -266,7 +283,8 @@ def _run_build(spec: TableSpec, progress, cancel, log) -> tuple[np.ndarray, floa
                          f"not a numeric numpy array")
     arr = result if result.flags.c_contiguous else result.copy(order="C")
     arr.flags.writeable = False
-    _say(log, f"built {spec.name} in {seconds:.1f} s ({arr.nbytes:,} bytes)")
+    _say(log, BuildNote(f"built {spec.name} in {seconds:.1f} s ({arr.nbytes:,} bytes)", "built",
+                        spec.name, arr.nbytes, seconds))
     return arr, seconds
 
 

@@ -75,7 +75,8 @@ def test_missing_tables_are_offered_through_the_hook(answer):
 
     run = Runner(registry).solve("fake", "3x3", alg_state("U"), ask_build=ask)
     run.wait()
-    assert offers == [("offer", "1 table, about 1 MB")]
+    assert len(offers) == 1 and offers[0][0] == "offer"
+    assert offers[0][1].startswith("1 table, 1 MB, about ") and "first time" in offers[0][1]
     if answer:
         assert run.status == "solved" and run.progress == (3, 3)
         assert not registry.solver.missing_tables()
@@ -116,4 +117,4 @@ def test_ctrl_c_in_a_wait_stops_the_run():
 def test_describe_missing():
     assert describe_missing([]) is None
     specs = FakeRegistry().solver.table_specs()
-    assert describe_missing(list(specs) * 2) == "2 tables, about 2 MB"
+    assert describe_missing(list(specs) * 2).startswith("2 tables, 2 MB, about ")

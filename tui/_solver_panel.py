@@ -111,8 +111,8 @@ class SolverPanel(RunPanel):
     def _cells(self, index: int, row: SolutionRow, run: SolverRun | None):
         lengths = metric_lengths(row.moves) if row.moves is not None else None
         status = row.status
-        if run is not None and run.active and run.phase == "tables" and run.progress[1]:
-            status = f"tables {100 * run.progress[0] // run.progress[1]}%"
+        if run is not None and run.active and run.phase == "tables" and run.build is not None:
+            status = f"tables {int(100 * run.build.fraction)}%"
         style = {"solved": "green", "error": "red", "cancelled": "yellow"}.get(row.status, "")
         stale = row.for_state != self.session.state
         if stale:
@@ -172,9 +172,15 @@ class SolverPanel(RunPanel):
         label = self.query_one("#solver-progress-label", Label)
         bar = self.query_one("#solver-progress", ProgressBar)
         label.display = bar.display = run is not None
-        if run is not None:
-            doing = run.note or "loading or building its tables"
-            label.update(f"{run.name}: {doing} (the rest stays usable; Esc cancels)")
-            done, total = run.progress
-            # until the first report the bar pulses: loading may finish before any arrives
-            bar.update(total=total or None, progress=done)
+        if run is None:
+            return
+        build = run.build
+        if build is not None and build.building:
+            # one bar over every table the solver builds, not one per table
+            label.update(f"{run.name}: {build.line()} (the rest stays usable; Esc cancels)")
+            bar.update(total=1000, progress=int(1000 * build.fraction))
+            return
+        doing = run.note or "loading its tables"
+        label.update(f"{run.name}: {doing} (the rest stays usable; Esc cancels)")
+        # loading (or compiling) reports no fractions: the bar pulses
+        bar.update(total=None, progress=0)

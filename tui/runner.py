@@ -98,13 +98,12 @@ class Run:
 
 
 def describe_missing(absent: list) -> str | None:
-    """What a solver still has to build before it can search (its missing_tables()), or None
-    when nothing is missing."""
+    """What a solver still has to build before it can search (its missing_tables()): how many
+    tables, how big, how long; None when nothing is missing."""
     if not absent:
         return None
-    size = sum(s.expected_bytes or 0 for s in absent)
-    return f"{len(absent)} table{'s' if len(absent) > 1 else ''}" + (
-        f", about {size / 1e6:,.0f} MB" if size else "")
+    from .build_progress import describe_build
+    return describe_build(absent)
 
 
 AskBuild = Callable[["SolverRun", str], bool]
@@ -134,6 +133,7 @@ class SolverRun(Run):
     stopping rule, such as Kociemba's short improving budget)."""
     ask_build: AskBuild | None = None
     capped: bool = False                # the cap stopped the search
+    build: object = None                # a BuildProgress over the tables it builds, if any
     progress: tuple[int, int] = (0, 0)
     note: str = ""                      # the last thing prepare() said it was doing
     found: list = field(default_factory=list)   # protocol.Solution, as they improved
@@ -150,7 +150,11 @@ class SolverRun(Run):
         except KeyError as e:
             self.error = str(e.args[0]) if e.args else "unknown solver"
             return
-        missing = describe_missing(solver.missing_tables())
+        absent = solver.missing_tables()
+        if absent:
+            from .build_progress import BuildProgress
+            self.build = BuildProgress(absent)
+        missing = describe_missing(absent)
         if missing is not None and self.ask_build is not None:
             self.phase = "offer"
             if not self.ask_build(self, missing):
@@ -187,9 +191,13 @@ class SolverRun(Run):
 
     def _progress(self, done: int, total: int) -> None:
         self.progress = (done, total)
+        if self.build is not None:
+            self.build.progress(done, total)
 
     def _log(self, message) -> None:
         self.note = str(message)
+        if self.build is not None:
+            self.build.log(message)
 
     def _message(self, error: Exception) -> str:
         return str(error) if isinstance(error, SolverError) else super()._message(error)

@@ -10,14 +10,22 @@ from .inputs import add_position_arguments, positions_from_file, single_position
 
 
 def register(sub) -> None:
+    from cubelab.solvers import solver_names
     p = sub.add_parser("solve", help="solve a position with one of the solvers")
     add_position_arguments(p)
-    p.add_argument("--solver", help="solver name (default: kociemba; on the 2x2x2 pocket-htm, "
-                                    "or pocket-qtm with --metric qtm)")
+    p.add_argument("--solver", help="solver name: " + ", ".join(solver_names("3x3"))
+                   + "; on the 2x2x2 " + ", ".join(solver_names("2x2"))
+                   + " (default: kociemba; on the 2x2x2 pocket-htm, or pocket-qtm with "
+                     "--metric qtm)")
     p.add_argument("--max-length", type=int, metavar="N",
                    help="stop at the first solution of at most N moves")
     p.add_argument("--time-limit", type=float, metavar="S",
-                   help="search for at most S seconds (alone: keep improving until then)")
+                   help="search for at most S seconds (alone: keep improving until then, or "
+                        "until the solution is proven optimal)")
+    p.add_argument("--first", action="store_true",
+                   help="kociemba: stop at the first solution of at most 20 moves "
+                        "(milliseconds; by default it improves for about a second and stops "
+                        "as soon as its solution is proven optimal)")
     p.add_argument("--tables", metavar="NAME", help="the solver's table set, if it has several")
     p.add_argument("--json", action="store_true", help="print JSON (JSON Lines with --file)")
     p.add_argument("--metric", choices=("htm", "qtm"), default="htm",
@@ -40,7 +48,7 @@ def make_solver(args):
     InputError."""
     from cubelab.solvers import get_solver
     name = solver_name(args)
-    options = {} if args.tables is None else {"tables": args.tables}
+    options = solver_options(args, name)
     try:
         return get_solver(name, args.puzzle, **options)
     except KeyError as e:
@@ -49,39 +57,52 @@ def make_solver(args):
         raise InputError(f"solver {name}: {e}") from None
 
 
-def _progress_printer():
-    """Build progress on stderr when it is a terminal (tables are built on first use)."""
-    if not sys.stderr.isatty():
-        return None, None
-    building: list[str] = []   # a table's build loads its dependencies first: a stack
-
-    def log(message: str) -> None:
-        word, _, rest = message.partition(" ")
-        name = rest.split(" ", 1)[0]
-        if word == "building":
-            building.append(name)
-        elif word == "built" and name in building:
-            building.remove(name)
-        print(f"\r\033[Kcubelab: {message}", file=sys.stderr, flush=True)
-
-    def progress(done: int, total: int) -> None:
-        pct = 100.0 * done / total if total else 0.0
-        name = building[-1] if building else "tables"
-        print(f"\r\033[Kcubelab: building {name}: {pct:5.1f}%", file=sys.stderr, end="",
-              flush=True)
-
-    return progress, log
+def solver_options(args, name: str) -> dict:
+    """The options the solver is made with: --tables, and --first for kociemba."""
+    options = {} if args.tables is None else {"tables": args.tables}
+    if getattr(args, "first", False):
+        if name != "kociemba":
+            raise InputError(f"--first is kociemba's fast mode; {name} has no such option")
+        options["budget"] = None
+    return options
 
 
 def prepare(solver) -> None:
-    """Load or build the solver's tables before the first solve, showing progress."""
+    """Load or build the solver's tables before the first solve. A build is announced on one
+    line of stderr (what, how big, how long); on a terminal one bar then follows all of it."""
     from cubelab.tables.spec import BuildCancelled
-    progress, log = _progress_printer()
+    from .build_progress import BuildProgress, describe_build
+    missing = solver.missing_tables()
+    if not missing:
+        solver.prepare()
+        return
+    print(f"cubelab: building the tables of {solver.name} ({describe_build(missing)}; later "
+          "runs load them)", file=sys.stderr, flush=True)
+    bar = BuildProgress(missing)
+    tty = sys.stderr.isatty()
+
+    def draw() -> None:
+        width = 24
+        filled = int(width * bar.fraction)
+        print(f"\r\033[K[{'#' * filled}{'.' * (width - filled)}] {bar.fraction:4.0%} "
+              f"{bar.line()}", file=sys.stderr, end="", flush=True)
+
+    def log(message) -> None:
+        bar.log(message)
+        if tty and getattr(message, "event", None) is None:
+            print(f"\r\033[Kcubelab: {message}", file=sys.stderr, flush=True)
+        elif tty:
+            draw()
+
+    def progress(done: int, total: int) -> None:
+        bar.progress(done, total)
+        draw()
+
     try:
-        solver.prepare(progress=progress, log=log)
+        solver.prepare(progress=progress if tty else None, log=log)
     except BuildCancelled:
         raise KeyboardInterrupt from None
-    if progress is not None:
+    if tty:
         print("\r\033[K", file=sys.stderr, end="", flush=True)
 
 
@@ -98,6 +119,8 @@ def solve_record(solver, state, max_length, time_limit) -> dict:
 def format_result(record: dict) -> str:
     if record.get("solution") is None:
         head = f"no solution ({record.get('status', 'not found')})"
+        if record.get("message"):
+            head += f": {record['message']}"
     else:
         head = record["solution"] or "(already solved)"
     lines = [head]
@@ -164,8 +187,8 @@ def solve_file(solver, args) -> int:
                 bar(k + 1)
         solved = records()
     else:
-        options = {} if args.tables is None else {"tables": args.tables}
-        solved = solve_many(solver_name(args), options, (pos.state for _, _, pos in good),
+        solved = solve_many(solver_name(args), solver_options(args, solver_name(args)),
+                            (pos.state for _, _, pos in good),
                             jobs=jobs, max_length=args.max_length, time_limit=args.time_limit,
                             on_done=bar)
     status = 0

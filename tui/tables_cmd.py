@@ -79,46 +79,46 @@ def run_status(args) -> int:
 
 
 class _Reporter:
-    """Progress of builds: a rich progress bar on a terminal, plain lines otherwise."""
+    """Progress of builds as one bar over all of them (table k of N, bytes, time left) on a
+    terminal; one line per table otherwise."""
 
-    def __init__(self):
+    def __init__(self, specs):
+        from .build_progress import BuildProgress
         self.tty = sys.stderr.isatty()
+        self.overall = BuildProgress(specs)
         self.progress_bar = None
-        self.active: list = []      # (name, task) of the builds under way, innermost last
         self.built: list[str] = []
         self._lock = threading.Lock()
         if self.tty:
             from rich.console import Console
-            from rich.progress import (BarColumn, Progress, TaskProgressColumn, TextColumn,
-                                       TimeElapsedColumn)
-            self.progress_bar = Progress(TextColumn("{task.description}"), BarColumn(),
-                                         TaskProgressColumn(), TimeElapsedColumn(),
-                                         console=Console(stderr=True), transient=False)
+            from rich.progress import BarColumn, Progress, TaskProgressColumn, TextColumn
+            self.progress_bar = Progress(BarColumn(), TaskProgressColumn(),
+                                         TextColumn("{task.description}"),
+                                         console=Console(stderr=True), transient=True)
+            self._task = self.progress_bar.add_task("", total=1.0)
 
     def log(self, message: str) -> None:
         with self._lock:
-            if message.startswith("building "):
-                name = message[len("building "):]
-                self.built.append(name)
-                if self.progress_bar is not None:
-                    self.active.append((name, self.progress_bar.add_task(name, total=None)))
-                    return
-            if message.startswith("built ") and self.progress_bar is not None:
-                name = message.split()[1]
-                for k, (n, task) in enumerate(self.active):
-                    if n == name:
-                        self.progress_bar.update(task, total=1, completed=1)
-                        del self.active[k]
-                        return
+            self.overall.log(message)
+            event = getattr(message, "event", None)
+            if event == "building":
+                self.built.append(message.name)
             if self.progress_bar is not None:
-                self.progress_bar.console.print(message, markup=False, highlight=False)
+                if event is None:
+                    self.progress_bar.console.print(message, markup=False, highlight=False)
+                self._draw()
             else:
                 print(f"cubelab: {message}", file=sys.stderr, flush=True)
 
     def progress(self, done: int, total: int) -> None:
-        """Moves the bar of the table built most recently (dependencies finish first)."""
-        if self.progress_bar is not None and self.active:
-            self.progress_bar.update(self.active[-1][1], completed=done, total=total or None)
+        with self._lock:
+            self.overall.progress(done, total)
+            self._draw()
+
+    def _draw(self) -> None:
+        if self.progress_bar is not None:
+            self.progress_bar.update(self._task, completed=self.overall.fraction,
+                                     description=self.overall.line())
 
 
 def _build_in_thread(spec, reporter, cancel):
@@ -155,9 +155,14 @@ def run_build(args) -> int:
     import numpy as np
     from cubelab.tables.spec import BuildCancelled
     from cubelab.tables.store import table_status
+    from .build_progress import describe_build
     specs = _specs(args.names, default_all=args.all)
     cancel = np.zeros(1, dtype=np.int32)
-    reporter = _Reporter()
+    missing = [spec for spec in specs if not table_status(spec)["built"]]
+    if missing:
+        print(f"cubelab: building {describe_build(missing, compile_seconds=0)}",
+              file=sys.stderr, flush=True)
+    reporter = _Reporter(missing)
     bar = reporter.progress_bar     # shown while its context is open
     with bar if bar is not None else contextlib.nullcontext():
         for spec in specs:
