@@ -1,17 +1,19 @@
-"""Kociemba's two-phase solver behind the protocol: short solutions fast, shorter with time.
-
-Kociemba's two-phase solver behind the solver protocol: a solution of at most 20 moves in
-milliseconds, and shorter ones, streamed, the longer it is allowed to run.
+"""Kociemba's two-phase solver behind the protocol: short solutions fast, optimal ones when it can tell.
 
 Stopping rules:
-- neither max_length nor time_limit: stop at the first solution of at most 20 moves;
+- neither max_length nor time_limit: keep improving for `budget` seconds (DEFAULT_BUDGET), and
+  stop as soon as the best solution is proven optimal; with budget=None, stop at the first
+  solution of at most 20 moves (the fast mode, and what bench/bench_kociemba.py measures);
 - max_length only: stop at the first solution of at most max_length moves (or when the search
   proves there is none: status "not found");
 - time_limit only: keep improving until the time is up or the best solution is proven optimal
   (if the time is up before any solution, go on to the first one: it comes within milliseconds);
 - both: stop at the first solution within max_length, or when the time is up.
 Every improvement goes to on_solution as it is found. The search runs in six directions (the
-cube conjugated onto each of its three axes, and its inverse likewise) as min2phase does.
+cube conjugated onto each of its three axes, and its inverse likewise) as min2phase does. While
+it improves, a second thread tries to prove the best solution optimal (prove.py): short
+positions, those of 12 moves or so, come back optimal and marked so well within the budget.
+Loading or building the tables never counts against a time limit or a budget.
 """
 
 from __future__ import annotations
@@ -33,9 +35,17 @@ from cubelab.tables.memory import resident
 from cubelab.tables.ranks import BINOM
 from cubelab.tables.udsym import axis_symmetries
 
+from . import prove as kp
 from . import search as ks
 
 DEFAULT_MAX_LENGTH = 20
+DEFAULT_BUDGET = 1.0
+"""Seconds a solve with neither max_length nor time_limit keeps improving (it stops sooner as
+soon as its solution is proven optimal)."""
+SETTLED_UP_TO = 12
+"""A budgeted solve does not stop for its budget before the prover has settled every length up
+to this: a position of 12 moves or fewer always comes back optimal, however busy the machine
+(settling them takes milliseconds on a random position, a tenth of a second on a 12-mover)."""
 MAX_LENGTH = ks.MAX_DEPTH - 1
 """The longest solution the search looks for; two-phase never needs more than 30 moves."""
 
@@ -51,7 +61,7 @@ class KociembaSolver:
     puzzle = "3x3"
 
     def __init__(self, tables: str = "full", directions: int = 6, phase2_cap: int = 10,
-                 threads: int = 1):
+                 threads: int = 1, budget: float | None = DEFAULT_BUDGET, prove: bool = True):
         if tables != "full":
             raise ValueError(f"kociemba has one table set, 'full' (not {tables!r})")
         if not 1 <= directions <= 6:
@@ -61,6 +71,13 @@ class KociembaSolver:
         """Search threads (the directions are shared out among them); the kernels release the
         GIL, so two threads use two cores."""
         self.phase2_cap = phase2_cap
+        if budget is not None and not budget > 0:
+            raise ValueError(f"budget must be a positive number of seconds or None, not {budget!r}")
+        self.budget = budget
+        """Seconds an unlimited solve keeps improving; None: stop at the first solution of at
+        most 20 moves."""
+        self.prove = prove
+        """Whether improving solves run the optimality prover beside the search."""
         """Once solutions of 20 moves or less are sought, phase 2 is tried with at most this many
         moves (lifted again to prove optimality)."""
         self._tables = None
@@ -95,11 +112,20 @@ class KociembaSolver:
             mc, inv = move_conjugation(), symmetry_inverse_index()
             # a move found in the frame of symmetry k, seen on the cube itself
             self._unconjugate = {k: np.asarray(mc[inv[k]], dtype=np.int64) for k in self._axes}
+            # the prover: face turn m seen in each axis's frame, and the tables it reads
+            self._frame_moves = np.ascontiguousarray(
+                [np.asarray(mc[k], dtype=np.int64) for k in self._axes])
+            self._prover_tables = (kt[0], kt[1], kt[2], kt[5], kt[7], kt[9], kt[10], kt[11],
+                                   kt[15], kt[16])
             self._tables = t
             self.load_seconds = time.perf_counter() - start
+            if log is not None:
+                log("compiling the search (the first run on this machine takes a while)")
             start = time.perf_counter()
             from cubelab.cube.moves import alg_state
-            self._run(alg_state(_WARM_UP), max_length=None, time_limit=None, on_solution=None,
+            self._run(alg_state(_WARM_UP), max_length=DEFAULT_MAX_LENGTH, time_limit=None,
+                      on_solution=None, counters=new_counters(), cancel=new_cancel())
+            self._run(alg_state("R U F"), max_length=None, time_limit=1.0, on_solution=None,
                       counters=new_counters(), cancel=new_cancel())
             self.compile_seconds = time.perf_counter() - start
 
@@ -122,7 +148,11 @@ class KociembaSolver:
             result.seconds = time.perf_counter() - start
             return result
         self.prepare(cancel=cancel)
-        result = self._run(normal, max_length=max_length, time_limit=time_limit,
+        start = time.perf_counter()         # loading or building tables is not part of a solve
+        budgeted = max_length is None and time_limit is None and self.budget is not None
+        if budgeted:
+            time_limit = self.budget        # (without a budget: the first solution of <= 20)
+        result = self._run(normal, max_length=max_length, time_limit=time_limit, settle=budgeted,
                            on_solution=on_solution, counters=counters, cancel=cancel,
                            original=state, start=start)
         return result
@@ -144,7 +174,7 @@ class KociembaSolver:
         return chosen
 
     def _run(self, normal, *, max_length, time_limit, on_solution, counters, cancel,
-             original=None, start=None):
+             original=None, start=None, settle=False):
         start = time.perf_counter() if start is None else start
         target = DEFAULT_MAX_LENGTH if max_length is None and time_limit is None else max_length
         limit = MAX_LENGTH if target is None else min(target, MAX_LENGTH)
@@ -162,6 +192,8 @@ class KociembaSolver:
 
         run = _Run(self, normal if original is None else original, roots, target, limit,
                    on_solution, counters, cancel, start)
+        run.proven_lower = lower
+        run.settle = settle and self.prove
         nthreads = max(1, min(self.threads, n))
         parts = [list(range(i, n, nthreads)) for i in range(nthreads)]
         timer = None
@@ -169,6 +201,13 @@ class KociembaSolver:
             timer = threading.Timer(max(0.0, time_limit), run.time_is_up)
             timer.daemon = True
             timer.start()
+        prover = None
+        if target is None and self.prove:
+            # improving: a second thread tries to prove the best solution optimal
+            prover = threading.Thread(target=run.prove, args=self._prover_roots(normal),
+                                      daemon=True, name="kociemba prover")
+            run.proving = True      # before the timer can look
+            prover.start()
         try:
             args = (root_coords, root_cp, root_ep)
             if nthreads == 1:
@@ -181,6 +220,10 @@ class KociembaSolver:
                 for t in workers:
                     t.join()
         finally:
+            if prover is not None:
+                with run.lock:
+                    run.stop[0] = 1         # the search is over, whyever it ended
+                prover.join()
             if timer is not None:
                 timer.cancel()
         if run.error is not None:
@@ -188,7 +231,8 @@ class KociembaSolver:
         stopped = run.stopped or ("cancelled" if cancel[0] else "time limit")
         counters[NODES] = run.nodes
         best = run.best
-        optimal = stopped == "exhausted" and best is not None
+        optimal = stopped in ("exhausted", "proven") and best is not None
+        lower = max(lower, run.proven_lower)
         if stopped == "exhausted":
             # every solution of at most the final limit would have been found
             lower = max(lower, int(run.shared[0]) + 1)
@@ -203,6 +247,17 @@ class KociembaSolver:
             seconds=time.perf_counter() - start, optimal=optimal, lower_bound=lower,
             verified=best is not None, status=status, detail=dict(run.detail, stopped=stopped),
             solutions=run.solutions)
+
+    def _prover_roots(self, normal: CubeState):
+        """The prover's arguments: the position's phase-1 coordinates in each axis's frame, and
+        its cubie permutations."""
+        from cubelab.cube.symmetry import conjugate
+        roots = np.zeros((kp.N_AXES, 4), np.int64)
+        for a, k in enumerate(self._axes):
+            s = normal if k == 0 else conjugate(normal, k)
+            cp, co, ep, eo = (np.asarray(x, np.int64) for x in (s.cp, s.co, s.ep, s.eo))
+            roots[a] = ks.root_coordinates(cp, co, ep, eo, *self._root_tables)
+        return roots, np.asarray(normal.cp, np.int64), np.asarray(normal.ep, np.int64)
 
     def _translate(self, frame, k, inv):
         """Moves found in the search frame of direction (k, inv), as moves on the cube itself,
@@ -241,13 +296,26 @@ class _Run:
         self.expired = False
         self.nodes = 0
         self.error: BaseException | None = None
+        self.proven_lower = 0       # no solution is shorter (raised by the prover)
+        self.settle = False         # hold a budgeted solve until short lengths are settled
+        self.proving = False        # the prover is at work
 
     def time_is_up(self) -> None:
         with self.lock:
             self.expired = True
             # a time limit alone promises a solution: let the search reach its first one
-            if self.best is not None or self.target is not None:
+            if (self.best is not None or self.target is not None) and not self._holding():
                 self.stop[0] = 1
+
+    def _holding(self) -> bool:
+        """Whether a budgeted solve must go on past its budget: the prover is still settling
+        the lengths up to SETTLED_UP_TO (call with the lock held)."""
+        return self.settle and self.proving and self.proven_lower <= SETTLED_UP_TO
+
+    def _check_expired(self) -> None:
+        """End a solve held past its time once nothing holds it (call with the lock held)."""
+        if self.expired and self.best is not None and not self._holding():
+            self._finish("time limit")
 
     def _finish(self, why: str) -> None:
         """Stop every thread (call with the lock held)."""
@@ -255,8 +323,60 @@ class _Run:
             self.stopped = why
         self.stop[0] = 1
 
+    def _check_proven(self) -> None:
+        """Stop everything once the best solution is no longer than the proven lower bound
+        (call with the lock held)."""
+        if self.best is not None and len(self.best.moves) <= self.proven_lower:
+            self._finish("proven")
+
+    def prove(self, roots, root_cp, root_ep) -> None:
+        """Raise the lower bound one IDA* iteration at a time until it meets the best solution
+        (or the first iteration that finds one finds an optimal one)."""
+        work = kp.new_work()
+        path = np.zeros(ks.MAX_DEPTH, np.int64)
+        tables = self.solver._prover_tables
+        depth = max(1, int(roots[:, kp.A_DIST].max()))
+        try:
+            while depth < MAX_LENGTH:
+                with self.lock:
+                    self.proven_lower = max(self.proven_lower, depth)
+                    self._check_proven()
+                    self._check_expired()
+                    if self.stopped is not None:
+                        return
+                r = kp.prove_depth(depth, roots, self.solver._frame_moves, root_cp, root_ep,
+                                   path, work, self.counters, self.cancel, self.stop,
+                                   self.shared, *tables)
+                if r == ks.FOUND:
+                    self._offer_moves([FACE_MOVES[int(i)] for i in path[:depth]], None,
+                                      proven=True)
+                    return
+                if r == ks.EXHAUSTED:
+                    depth += 1
+                    continue
+                if r == kp.MOOT:
+                    with self.lock:
+                        self._check_proven()
+                return
+        except BaseException as e:   # re-raised in the calling thread
+            with self.lock:
+                self.error = self.error or e
+                self._finish("error")
+        finally:
+            with self.lock:
+                self.nodes += int(work[0] + work[1])
+                self.proving = False
+                self._check_expired()
+
     def offer(self, frame, k, inv) -> None:
         moves, phases = self.solver._translate(frame, k, inv)
+        detail = {"phases": phases, "direction": _AXIS_NAMES[self.solver._axes.index(k)]
+                  + (" inverse" if inv else "")}
+        self._offer_moves(moves, detail)
+
+    def _offer_moves(self, moves, detail: dict | None, proven: bool = False) -> None:
+        """A solution found by the search (`detail`: its phases and direction) or, `proven`
+        optimal, by the prover."""
         if not verify(self.original, moves):
             raise RuntimeError(f"kociemba produced a wrong solution: {moves}")
         with self.lock:
@@ -264,18 +384,21 @@ class _Run:
                 return      # another thread got there first
             self.best = Solution(moves, time.perf_counter() - self.start,
                                  int(self.counters[NODES]))
-            self.detail = {"phases": phases, "direction": _AXIS_NAMES[self.solver._axes.index(k)]
-                           + (" inverse" if inv else "")}
+            self.detail = detail if detail is not None else {"found_by": "optimality prover"}
             self.solutions.append(self.best)
             self.shared[0] = min(int(self.shared[0]), len(moves) - 1)
             self.counters[BEST] = len(moves)
             self.counters[SOLUTIONS] += 1
             if self.on_solution is not None:
                 self.on_solution(self.best)
-            if self.target is not None and len(moves) <= self.target:
+            if proven:
+                self.proven_lower = max(self.proven_lower, len(moves))
+                self._finish("proven")
+            elif self.target is not None and len(moves) <= self.target:
                 self._finish("target")
-            elif self.expired:
-                self._finish("time limit")   # the first solution, found after the time
+            else:
+                self._check_proven()
+                self._check_expired()       # the first solution, found after the time
 
     def work(self, part, root_coords, root_cp, root_ep) -> None:
         """Search the directions `part` (indices into roots) until told to stop."""
