@@ -11,6 +11,7 @@ Below the cube, one list at a time: the solvers' comparison table or the results
 
 from __future__ import annotations
 
+import os
 import shlex
 import sys
 from typing import Iterable
@@ -108,6 +109,17 @@ class CubeLabApp(App):
         self.refresh_position()
         self.say("type moves and Enter · F1 help · Tab to the net for the keyboard cube")
         self.line.focus()
+        if type(self._driver).__name__ == "WebDriver":
+            self._parent = os.getppid()
+            self.set_interval(1.0, self._check_served)
+
+    def _check_served(self) -> None:
+        """Served to a browser: leave once the page is gone. textual-serve says "quit" when a
+        page closes, but a page closed early, or a server that died, only closes our stdin;
+        the web driver's reader then ends and the app would wait for input forever."""
+        reader = getattr(self._driver, "_key_thread", None)
+        if os.getppid() != self._parent or (reader is not None and not reader.is_alive()):
+            self.exit()
 
     # ---- showing the session --------------------------------------------------------------
     def refresh_position(self, preview=None) -> None:
@@ -412,7 +424,10 @@ def run_app(serve: bool = False, port: int = 8000, puzzle: str = "3x3") -> int:
 
 
 def _serve(port: int, puzzle: str = "3x3") -> int:
-    command = f"{shlex.quote(sys.executable)} -m cubelab.tui.cli --puzzle {shlex.quote(puzzle)}"
+    # exec: the server's shell becomes the app, so a signal to the process it started (and its
+    # end) reaches the app itself rather than a shell that would leave it running
+    command = (f"exec {shlex.quote(sys.executable)} -m cubelab.tui.cli "
+               f"--puzzle {shlex.quote(puzzle)}")
     try:
         from textual_serve.server import Server
     except ImportError:
