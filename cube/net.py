@@ -1,9 +1,13 @@
 """The unfolded net of either cube as a Rich renderable: U on top, L F R B in a row, D below.
 
-Two character cells per sticker so stickers look square. Exact xterm-256 colours, so truecolor
-and 256-colour terminals look alike; letters instead of colour where colour cannot tell the
-faces apart (16 colours, NO_COLOR, output to a pipe), or on request. The one layout draws the
-3x3x3 from its 54 stickers and the 2x2x2 from its 24 (n = 3 or 2 stickers a side).
+Stickers are twice as wide as they are tall in character cells, so they look square, and
+`scale` makes them larger (2: four cells by two lines). In colour a grid runs between the
+stickers, as on the cube itself: a blank column between neighbours, and between rows a line
+under each sticker (scale 1) or a blank line (larger scales); without colour the letters stand
+apart already. Exact xterm-256 colours, so truecolor and 256-colour terminals look alike;
+letters instead of colour where colour cannot tell the faces apart (16 colours, NO_COLOR,
+output to a pipe), or on request. The one layout draws the 3x3x3 from its 54 stickers and the
+2x2x2 from its 24 (n = 3 or 2 stickers a side).
 """
 
 from __future__ import annotations
@@ -20,9 +24,9 @@ from .puzzles import CUBE3, puzzle_of
 XTERM_256 = {"U": 231, "R": 196, "F": 40, "D": 226, "L": 208, "B": 21}
 """xterm-256 colour of each face's colour: white, red, green, yellow, orange, blue."""
 
-WIDTH = 24
+WIDTH = 35
 HEIGHT = 9
-"""Size of the 3x3x3 net in character cells (`net_size(2)` gives the 2x2x2's)."""
+"""Size of the 3x3x3 net in colour, in character cells (`net_size(2)` gives the 2x2x2's)."""
 _UNPAINTED_BG = 240
 
 
@@ -32,9 +36,12 @@ def _layout(n: int) -> dict[str, tuple[int, int]]:
             "D": (2 * n, n)}
 
 
-def net_size(n: int = 3) -> tuple[int, int]:
-    """(width in cells, height in lines) of the net of a cube with n stickers a side."""
-    return 8 * n, 3 * n
+def net_size(n: int = 3, scale: int = 1, grid: bool = True) -> tuple[int, int]:
+    """(width in cells, height in lines) of the net of a cube with n stickers a side, drawn
+    at `scale` with the grid of colour (`grid`) or as plain letters."""
+    if not grid:
+        return 8 * n, 3 * n
+    return (2 * scale + 1) * 4 * n - 1, 3 * n * scale + (3 * n - 1) * (scale > 1)
 
 
 def side_of(stickers: int) -> int:
@@ -45,14 +52,15 @@ def side_of(stickers: int) -> int:
     raise ValueError(f"no cube has {stickers} stickers")
 
 
-def sticker_style(face: int, cursor: bool = False) -> Style:
+def sticker_style(face: int, cursor: bool = False, plain_fg: bool = False) -> Style:
     """The style of one sticker: its exact xterm-256 colour as background, a readable letter
-    colour on top (dark on the light colours), bold when under the cursor."""
+    colour on top (dark on the light colours; dark on all with `plain_fg`, when no letter is
+    drawn and the colour only draws the grid line), bold when under the cursor."""
     if face < 0:
-        return Style(color=Color.from_ansi(231), bgcolor=Color.from_ansi(_UNPAINTED_BG),
-                     bold=cursor)
+        return Style(color=Color.from_ansi(16 if plain_fg else 231),
+                     bgcolor=Color.from_ansi(_UNPAINTED_BG), bold=cursor)
     letter = FACES[face]
-    fg = 16 if letter in "UDFR" else 231
+    fg = 16 if letter in "UDFR" or plain_fg else 231
     return Style(color=Color.from_ansi(fg), bgcolor=Color.from_ansi(XTERM_256[letter]),
                  bold=cursor)
 
@@ -92,7 +100,7 @@ class Net:
     yet) instead of a state, 54 for a 3x3x3 or 24 for a 2x2x2."""
 
     def __init__(self, state=None, *, colours=None, letters: bool | None = None,
-                 scheme: str = "face", cursor: int | None = None):
+                 scheme: str = "face", cursor: int | None = None, scale: int = 1):
         if colours is None:
             state = CUBE3.identity() if state is None else state
             colours = puzzle_of(state).colours(state)
@@ -101,6 +109,9 @@ class Net:
         self.scheme = scheme
         self.cursor = cursor
         self.n = side_of(len(self.colours))
+        if scale < 1:
+            raise ValueError(f"scale must be 1 or more, not {scale}")
+        self.scale = scale
 
     def grid(self) -> list[list[int | None]]:
         """3n rows of 4n cells: the facelet index drawn there, or None for an empty cell."""
@@ -123,25 +134,49 @@ class Net:
             return self.letters
         return console.no_color or console.color_system in (None, "standard")
 
+    @staticmethod
+    def _plain(console: Console) -> bool:
+        return console.no_color or console.color_system is None
+
     def __rich_measure__(self, console: Console, options: ConsoleOptions) -> Measurement:
-        width = net_size(self.n)[0]
+        plain = self._plain(console)
+        width = net_size(self.n, 1 if plain else self.scale, grid=not plain)[0]
         return Measurement(width, width)
 
     def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
         letters = self._use_letters(console)
-        plain = console.no_color or console.color_system is None
-        for row in self.grid():
-            for idx in row:
-                if idx is None:
-                    yield Segment("  ")
-                    continue
-                face = self.colours[idx]
-                text = self._cell_text(face, letters, idx == self.cursor)
-                if plain:
-                    yield Segment(text)
-                    continue
-                yield Segment(text, sticker_style(face, cursor=idx == self.cursor))
-            yield Segment.line()
+        if self._plain(console):
+            for row in self.grid():
+                for idx in row:
+                    yield Segment("  " if idx is None else
+                                  self._cell_text(self.colours[idx], True, idx == self.cursor))
+                yield Segment.line()
+            return
+        s = self.scale
+        width = 2 * s
+        gap = Segment(" ")
+        rows = self.grid()
+        for r, row in enumerate(rows):
+            for line in range(s):
+                for c, idx in enumerate(row):
+                    if c:
+                        yield gap
+                    if idx is None:
+                        yield Segment(" " * width)
+                        continue
+                    face = self.colours[idx]
+                    cursor = idx == self.cursor
+                    text = self._cell_text(face, letters, cursor) if line == 0 else ""
+                    style = sticker_style(face, cursor=cursor, plain_fg=not letters)
+                    if s == 1:
+                        style += Style(underline=True)      # the line between sticker rows
+                    yield Segment(text.ljust(width) if not cursor or line else
+                                  text[0] + " " * (width - 2) + text[1], style)
+                yield Segment.line()
+            if s > 1 and r < len(rows) - 1:
+                # the blank line between rows, full width like every other line
+                yield Segment(" " * net_size(self.n, s)[0])
+                yield Segment.line()
 
     def _cell_text(self, face: int, letters: bool, cursor: bool) -> str:
         if cursor:

@@ -209,6 +209,7 @@ async def test_escape_cancels_a_running_solver(make_app):
         await wait_solvers(pilot, app, limit=5)
         assert app.session.solutions[0].status == "cancelled"
         assert app.session.state == alg_state("R U")
+        assert "cancelled" in message(app) and "no solution" not in message(app)
 
 
 @pilot_test

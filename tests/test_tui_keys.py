@@ -109,19 +109,6 @@ async def test_escape_always_returns_to_the_line(make_app):
 
 
 @pilot_test
-async def test_escape_says_cancelled_not_no_solution(make_app):
-    from test_tui_app import wait_for
-    app = make_app(step_seconds=30)
-    async with app.run_test(size=(80, 24)) as pilot:
-        await type_line(pilot, "R U")
-        await pilot.press("f5")
-        await wait_for(pilot, lambda: any(r.phase == "search" for r in app.solver_panel.runs))
-        await pilot.press("escape")
-        await wait_solvers(pilot, app, limit=5)
-        assert "cancelled" in message(app) and "no solution" not in message(app)
-
-
-@pilot_test
 async def test_rows_of_the_previous_position_are_marked(make_app):
     app = make_app(step_seconds=0.01, improvements=0)
     async with app.run_test(size=(100, 30)) as pilot:

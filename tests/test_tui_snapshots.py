@@ -113,3 +113,18 @@ async def _search(pilot) -> None:
 def test_search_results_80x24(snap_compare, app, monkeypatch):
     monkeypatch.setattr("cubelab.tui.runner.SearchRun", InstantSearch)
     assert snap_compare(app, run_before=_search, terminal_size=(80, 24))
+
+
+def test_large_net_and_playback_160x48(snap_compare, app):
+    """A large terminal: larger stickers with their grid, and the applied sequence with the
+    playback cursor in it."""
+    async def play(pilot) -> None:
+        await _solve_and_freeze(pilot)
+        await pilot.press(*":play", "enter", "right")
+        await pilot.pause()
+    assert snap_compare(app, run_before=play, terminal_size=(160, 48))
+
+
+def test_an_error_far_along_the_line_wraps_80x24(snap_compare, app):
+    assert snap_compare(app, press=[*"R U R' U' F2 D L' B2 U' R F D2 L B' R2 U F' D' Q"],
+                        terminal_size=(80, 24), run_before=steady)

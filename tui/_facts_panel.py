@@ -1,4 +1,4 @@
-"""The facts panel: the group facts of the position shown, and the move counts of its sequence."""
+"""The facts panel: the group facts of the position shown, and its move sequence with counts."""
 
 from __future__ import annotations
 
@@ -13,7 +13,7 @@ from textual.widgets import Static
 from cubelab.cube import pocket
 from cubelab.cube.facts import facts
 from cubelab.cube.alg import Move
-from cubelab.cube.notation import metric_lengths
+from cubelab.cube.notation import format_moves, metric_lengths
 from cubelab.cube.state import CubeState
 
 _CYCLE = re.compile(r"\([^()]*\)\S*")
@@ -75,9 +75,20 @@ def _head(order: int, parity: str, morph: int, centre: bool) -> Text:
     return head
 
 
-def facts_table(state: CubeState, moves: tuple[Move, ...] | list[Move] | None) -> Table:
+def sequence_text(moves, pending=()) -> Text:
+    """The applied sequence, wrapped between moves; in playback the moves still to come follow
+    a marker, dimmed, so the cursor's place shows."""
+    text = Text(format_moves(moves))
+    if pending:
+        text.append(" ▸ " if moves else "▸ ", style="bold reverse")
+        text.append(format_moves(pending), style="dim")
+    return text
+
+
+def facts_table(state: CubeState, moves: tuple[Move, ...] | list[Move] | None,
+                pending=()) -> Table:
     """Label/value rows, compact enough for 80x24: the short rows first, then the cycle lists,
-    which wrap between cycles inside their column."""
+    which wrap between cycles inside their column. `pending`: playback's moves still to come."""
     f = facts(state)
     table = _grid()
     table.add_row("order", _head(f.order, f.parity, f.morph, f.in_centre))
@@ -87,6 +98,8 @@ def facts_table(state: CubeState, moves: tuple[Move, ...] | list[Move] | None) -
         table.add_row("moves", f"{n['htm']} HTM  {n['qtm']} QTM  {n['stm']} STM  {n['etm']} ETM")
     else:
         table.add_row("moves", Text("(no sequence)", style="dim"))
+    if moves or pending:
+        table.add_row("seq", sequence_text(moves or (), pending))
     table.add_row("corners", Cycles(f.corner_cycles) if f.corner_cycles else "-")
     table.add_row("edges", Cycles(f.edge_cycles) if f.edge_cycles else "-")
     table.add_row("3-cyc C", _three_cycles(f.corner_3cycles))
@@ -94,7 +107,7 @@ def facts_table(state: CubeState, moves: tuple[Move, ...] | list[Move] | None) -
     return table
 
 
-def pocket_facts_table(state: pocket.PocketState, moves) -> Table:
+def pocket_facts_table(state: pocket.PocketState, moves, pending=()) -> Table:
     """The 2x2x2's rows: its facts describe the position held with DLB home."""
     f = pocket.facts(state)
     table = _grid()
@@ -105,16 +118,31 @@ def pocket_facts_table(state: pocket.PocketState, moves) -> Table:
         table.add_row("moves", f"{n['htm']} HTM  {n['qtm']} QTM")
     else:
         table.add_row("moves", Text("(no sequence)", style="dim"))
+    if moves or pending:
+        table.add_row("seq", sequence_text(moves or (), pending))
     table.add_row("corners", Cycles(f["corner_cycles"]) if f["corner_cycles"] else "-")
     table.add_row("3-cycles", _three_cycles(f["corner_3cycles"]))
     return table
 
 
-class FactsPanel(Static):
-    """Always visible; `show` redraws it for a position (of either cube) and its moves."""
+class FactsPanel(Static, can_focus=True):
+    """Always visible; `show` redraws it for a position (of either cube) and its moves. When
+    the facts run past the panel, its bottom edge says so and Tab to it lets arrows scroll."""
 
-    def show(self, state, moves) -> None:
+    def show(self, state, moves, pending=()) -> None:
         if isinstance(state, pocket.PocketState):
-            self.update(pocket_facts_table(state, moves))
+            self.update(pocket_facts_table(state, moves, pending))
         else:
-            self.update(facts_table(state, moves))
+            self.update(facts_table(state, moves, pending))
+        self.call_after_refresh(self._mark_overflow)
+
+    def _mark_overflow(self) -> None:
+        below = round(self.max_scroll_y - self.scroll_y)
+        self.border_subtitle = f"↓ {below} more lines (Tab here, ↑↓ scroll)" if below > 0 else ""
+
+    def on_resize(self) -> None:
+        self.call_after_refresh(self._mark_overflow)
+
+    def watch_scroll_y(self, old: float, new: float) -> None:
+        super().watch_scroll_y(old, new)
+        self._mark_overflow()

@@ -39,6 +39,9 @@ class NetView(Widget, can_focus=True):
     """The stickers being painted (paint mode)."""
     cursor: reactive[int] = reactive(0)
     """The sticker under the paint cursor."""
+    scale: reactive[int] = reactive(1)
+    """Sticker size: 1 (two cells by one line) or 2 (four by two); the app picks it for the
+    terminal's size."""
 
     class Turn(Message):
         """A move key was pressed on the keyboard cube."""
@@ -71,8 +74,9 @@ class NetView(Widget, can_focus=True):
 
     def render(self) -> Net:
         if self.mode == "paint" and self.colours is not None:
-            return Net(colours=self.colours, letters=self.letters, cursor=self.cursor)
-        return Net(self.state, letters=self.letters)
+            return Net(colours=self.colours, letters=self.letters, cursor=self.cursor,
+                       scale=self.scale)
+        return Net(self.state, letters=self.letters, scale=self.scale)
 
     def action_commit(self) -> None:
         if self.mode in ("paint", "play"):

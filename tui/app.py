@@ -99,6 +99,29 @@ class CubeLabApp(App):
     solver_panel = property(lambda self: self.query_one(SolverPanel))
     search_panel = property(lambda self: self.query_one(SearchPanel))
 
+    def fit_layout(self) -> None:
+        """Size the net for the terminal: larger stickers when the wide layout has the room,
+        the box always sized for the 3x3x3 so switching cubes does not move the layout."""
+        from cubelab.cube.net import net_size
+        width, height = self.size
+        scale = 2 if width >= 120 and height >= 44 else 1
+        net = self.net
+        net.scale = scale
+        w3, h3 = net_size(3, scale)
+        w2, h2 = net_size(2, scale)
+        net.styles.width = w3 + 4          # padding and border
+        net.styles.height = h3 + 2
+        if net.has_class("-pocket"):
+            net.styles.padding = ((h3 - h2) // 2, 1 + (w3 - w2) // 2)
+        else:
+            net.styles.padding = (0, 1)
+        wide = width >= 120
+        self.query_one("#top").styles.height = "1fr" if wide else h3 + 2
+        self.query_one("#facts").styles.height = "1fr" if wide else h3 + 2
+
+    def on_resize(self, event) -> None:
+        self.fit_layout()
+
     def on_mount(self) -> None:
         # orange and red are one colour on 16-colour terminals, and NO_COLOR has none at all
         self._auto_letters = self.no_color or self.console.color_system in (None, "standard")
@@ -106,6 +129,7 @@ class CubeLabApp(App):
         self.query_one("#facts").border_title = "facts"
         self.solver_panel.border_title = "solvers"
         self.search_panel.border_title = "search"
+        self.fit_layout()
         self.refresh_position()
         self.say("type moves and Enter · F1 help · Tab to the net for the keyboard cube")
         self.line.focus()
@@ -139,18 +163,20 @@ class CubeLabApp(App):
             if s.painting.verdict()[0]:
                 self.query_one(FactsPanel).show(s.painting.state(), ())
             return
+        pending = ()
         if preview is not None:
             state, moves, title = preview.state, s.moves + preview.moves, f"{name} · preview"
         elif s.playback is not None:
             pb = s.playback
             state, moves = pb.state, s.moves + tuple(pb.moves[:pb.index])
+            pending = tuple(pb.moves[pb.index:])
             title = f"{name} · play {pb.index}/{len(pb.moves)}"
         else:
             state, moves, title = s.state, s.moves, name
         net.mode = "play" if s.playback is not None else "turn"
         net.state = state
         net.border_title = title
-        self.query_one(FactsPanel).show(state, moves)
+        self.query_one(FactsPanel).show(state, moves, pending)
 
     def _follow_puzzle(self) -> None:
         """After a switch of cube (a command, undo or redo): the old cube's solver runs stop
@@ -161,6 +187,7 @@ class CubeLabApp(App):
         first = not self._puzzle_shown
         self._puzzle_shown = name
         self.net.set_class(name == "2x2", "-pocket")
+        self.fit_layout()
         facts = self.query_one("#facts")
         facts.border_title = "facts" if name == "3x3" else f"facts · {self.session.puzzle.title}"
         if not first:
