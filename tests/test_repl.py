@@ -61,6 +61,29 @@ def test_solve_and_apply_with_a_registry():
     assert after["order"] == 1 and repl.failures == 0
 
 
+def test_a_table_build_never_counts_against_the_time_limit():
+    # the tables take longer to build than the whole limit; the solve still gets its time
+    console = Console(file=open(os.devnull, "w"))
+    registry = FakeRegistry(step_seconds=0.01, tables_built=False, build_steps=8,
+                            build_seconds=0.3)
+    repl = Repl(console, registry=registry, time_limit=1.5)
+    repl.handle(1, "R U")
+    sol = repl.handle(2, ":solve fake")["solutions"][0]
+    assert sol["status"] == "solved" and sol["verified"], sol
+    assert not registry.solver.missing_tables()
+
+
+def test_a_notation_error_gets_a_caret_under_its_column():
+    import io
+    out = io.StringIO()
+    repl = Repl(Console(file=out, width=80), registry=FakeRegistry())
+    repl.handle(1, "R U2 F Q")
+    lines = out.getvalue().splitlines()
+    assert lines[0] == "  R U2 F Q"
+    assert lines[1].index("^") == lines[0].index("Q")
+    assert lines[2].startswith("error: unknown move 'Q'")
+
+
 def test_solve_errors_are_reported_not_raised():
     console = Console(file=open(os.devnull, "w"))
     repl = Repl(console, registry=FakeRegistry(step_seconds=0.0), time_limit=5)
