@@ -126,7 +126,7 @@ class Repl:
         results = []
         for name, index in zip(names, s.open_rows(names, keep=False)):
             run = self.runner.solve(name, s.puzzle.name, s.state, cap=self.time_limit)
-            run.wait()
+            run.wait(tick=self._building_note(run))
             run.fill(s.solutions[index])
             if run.result is None:
                 results.append({"solver": name, "error": run.error})
@@ -135,6 +135,23 @@ class Repl:
             record["solver"] = name     # as asked for: pocket-htm and pocket-qtm are one class
             results.append(record)
         return results
+
+    @staticmethod
+    def _building_note(run):
+        """A tick for run.wait() that says once, on stderr, which tables are being built and
+        how long that takes (it never counts against the time limit)."""
+        told = [False]
+
+        def tick() -> None:
+            if not told[0] and run.phase == "tables" and run.build is not None:
+                told[0] = True
+                from .build_progress import describe_build
+                missing = run.runner.solver(run.name, run.puzzle).missing_tables()
+                if missing:
+                    print(f"cubelab: building the tables of {run.name} "
+                          f"({describe_build(missing)}; not part of the time limit)",
+                          file=sys.stderr, flush=True)
+        return tick
 
     # ---- output -----------------------------------------------------------------------------
     def _emit(self, record: dict, error: bool = False) -> None:
