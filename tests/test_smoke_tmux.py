@@ -113,3 +113,21 @@ def test_the_app_starts_as_a_2x2_when_asked(launch):
     # the 2x2x2's net is centred in the 3x3x3's box
     assert letters_of(lines[2:8], start=8, stickers=8) == letters_of(expected, 0, 8, step=2)
     tmux.run("send-keys", "-t", tmux.name, "C-q")
+
+
+def test_keys_sent_in_a_burst_all_paint(tmux):
+    from cubelab.cube.facelets import to_facelets
+    tmux.wait_for("facts")
+    tmux.run("send-keys", "-t", tmux.name, "F3")
+    tmux.wait_for("paint U1 (1/54)")
+    tmux.run("send-keys", "-t", tmux.name, "-l", "uuuuu")  # U5 is a centre: taken, not painted
+    tmux.wait_for("paint U6 (6/54)")
+    tmux.run("send-keys", "-t", tmux.name, "C-u", "C-Home")
+    target = alg_state("R U2 F' L D")
+    tmux.run("send-keys", "-t", tmux.name, "-l", to_facelets(target))
+    tmux.wait_for("valid position")
+    tmux.run("send-keys", "-t", tmux.name, "Enter")
+    tmux.run("send-keys", "-t", tmux.name, "-l", ":reset")  # focus is back on the line
+    tmux.run("send-keys", "-t", tmux.name, "Enter")
+    tmux.wait_for("solved 3x3x3")
+    tmux.run("send-keys", "-t", tmux.name, "C-q")
