@@ -100,3 +100,32 @@ def test_plain_solve_on_the_command_line_is_optimal(kociemba, capsys):
 def test_first_is_refused_for_other_solvers(capsys):
     assert main(["solve", "--first", "--solver", "korf", "R U"]) == 2
     assert "--first" in capsys.readouterr().err
+
+
+def test_repl_solve_is_optimal_on_a_short_position(kociemba):
+    import io
+    from rich.console import Console
+    from cubelab.tui.repl import Repl
+    repl = Repl(Console(file=io.StringIO()), json_mode=False)
+    repl.handle(1, "R U R' U' F2 D L")
+    sol = repl.handle(2, ":solve")["solutions"][0]
+    assert sol["solver"] == "kociemba" and sol["optimal"] and sol["length"]["htm"] == 7
+
+
+def test_f5_in_the_workbench_is_optimal_on_a_short_position(kociemba, tmp_path):
+    import asyncio
+    from cubelab.tui.app import CubeLabApp
+    from cubelab.tui.history import InputHistory
+
+    async def run() -> None:
+        app = CubeLabApp(history=InputHistory(tmp_path / "history"))
+        async with app.run_test(size=(80, 24)) as pilot:
+            await pilot.press(*"R U F' L2", "enter", "f5")
+            for _ in range(400):
+                await pilot.pause(0.05)
+                panel = app.solver_panel
+                if panel.runs and not panel.running and not panel.polling:
+                    break
+            row = app.session.solutions[0]
+            assert row.solver == "kociemba" and row.optimal and len(row.moves) == 4
+    asyncio.run(run())

@@ -88,7 +88,7 @@ async def test_typing_previews_then_applies(make_app):
         await pilot.pause()
         assert app.session.state == alg_state("R U R' U'")
         assert app.line.value == ""
-        facts_text = screen_text(app.query_one("#facts"))
+        facts_text = screen_text(app.query_one("#facts-body"))
         assert "order   6" in facts_text and "4 HTM" in facts_text
 
 
@@ -350,7 +350,7 @@ async def test_f4_switches_to_the_2x2_and_undo_switches_back(make_app):
         assert app.net.state == pocket.from_alg("R U").state
         assert len(app.net.render().colours) == 24
         assert app.net.has_class("-pocket")
-        facts = screen_text(app.query_one("#facts"))
+        facts = screen_text(app.query_one("#facts-body"))
         assert "3-cycles" in facts and "edges" not in facts and "2 HTM  2 QTM" in facts
         assert "2x2x2" in app.query_one("#facts").border_title
         await type_line(pilot, "M")                      # no middle layer on a 2x2x2

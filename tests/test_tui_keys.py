@@ -124,3 +124,18 @@ async def test_rows_of_the_previous_position_are_marked(make_app):
         assert "previous position" in detail
         await type_line(pilot, ":apply 1")
         assert "another position" in message(app)
+
+
+@pilot_test
+async def test_facts_that_run_past_the_panel_say_so_and_scroll(make_app):
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await type_line(pilot, "R U R' U' F2 D L' B2 U' R")
+        await pilot.pause(0.2)
+        facts = app.query_one("#facts")
+        assert "more lines" in facts.border_subtitle
+        facts.focus()
+        for _ in range(10):
+            await pilot.press("down")
+        await pilot.pause(0.2)
+        assert facts.scroll_y > 0 and facts.border_subtitle == ""

@@ -8,6 +8,8 @@ from rich.console import Console, ConsoleOptions, RenderResult
 from rich.measure import Measurement
 from rich.table import Table
 from rich.text import Text
+from textual.app import ComposeResult
+from textual.containers import VerticalScroll
 from textual.widgets import Static
 
 from cubelab.cube import pocket
@@ -125,15 +127,20 @@ def pocket_facts_table(state: pocket.PocketState, moves, pending=()) -> Table:
     return table
 
 
-class FactsPanel(Static, can_focus=True):
+class FactsPanel(VerticalScroll):
     """Always visible; `show` redraws it for a position (of either cube) and its moves. When
-    the facts run past the panel, its bottom edge says so and Tab to it lets arrows scroll."""
+    the facts run past the panel, its bottom edge says so; with focus (Tab) the arrows and page
+    keys scroll them."""
+
+    def compose(self) -> ComposeResult:
+        yield Static(id="facts-body")
 
     def show(self, state, moves, pending=()) -> None:
+        body = self.query_one("#facts-body", Static)
         if isinstance(state, pocket.PocketState):
-            self.update(pocket_facts_table(state, moves, pending))
+            body.update(pocket_facts_table(state, moves, pending))
         else:
-            self.update(facts_table(state, moves, pending))
+            body.update(facts_table(state, moves, pending))
         self.call_after_refresh(self._mark_overflow)
 
     def _mark_overflow(self) -> None:

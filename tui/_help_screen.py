@@ -24,7 +24,7 @@ KEYS = (
     ("F7", "show the solver table or the search results"),
     ("Ctrl+Z / Ctrl+Y", "undo / redo"),
     ("Esc", "cancel solvers and the search, leave paint or playback, clear the line"),
-    ("Tab / Shift+Tab", "complete a command, or move focus: line, net, table"),
+    ("Tab / Shift+Tab", "complete a command, or move focus: line, net, facts, table"),
     ("Up / Down", "input history (shared with `cubelab repl`)"),
     ("Enter on a row", "apply that solution or sequence; P steps through it on the net"),
     ("Left / Right", "playback: step back / forward; Enter keeps, Esc leaves"),
