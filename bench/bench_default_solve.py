@@ -1,7 +1,7 @@
 """Benchmark a plain `cubelab solve` (Kociemba's improving budget with the optimality prover)
 against the first-solution mode (`--first`), side by side on the same positions.
 
-Positions: canonical face-turn scrambles of each length up to 12 (their optimum is at most the
+Positions: face-turn scrambles (cube/random_states.py) of lengths up to 12 (their optimum is at most the
 scramble's length), and uniformly random states. Reports, per group and mode: the median and
 the largest time, the mean length, and the share of solutions marked optimal. Run:
 
@@ -19,29 +19,15 @@ import time
 import numpy as np
 
 
-def canonical_scramble(rng, length: int) -> list[int]:
-    """Face-turn indices: no face twice in a row, opposite faces in one order."""
-    from cubelab.tables.cubies import allowed_after
-    moves: list[int] = []
-    prev = -1
-    while len(moves) < length:
-        m = int(rng.integers(0, 18))
-        if allowed_after(m // 3, prev):
-            moves.append(m)
-            prev = m // 3
-    return moves
-
-
 def positions(per_length: int, random_count: int, seed: int):
-    from cubelab.cube.moves import FACE_MOVES, apply_moves
-    from cubelab.cube.random_states import random_state
+    from cubelab.cube.moves import apply_moves
+    from cubelab.cube.random_states import face_scramble, random_state
     from cubelab.cube.state import CubeState
     rng = np.random.default_rng(seed)
     groups = {}
     for length in (4, 8, 10, 11, 12):
         groups[f"scramble {length}"] = [
-            apply_moves(CubeState.identity(), [FACE_MOVES[m] for m in canonical_scramble(rng,
-                                                                                     length)])
+            apply_moves(CubeState.identity(), face_scramble(rng, length))
             for _ in range(per_length)]
     if random_count:
         groups["random"] = [random_state(rng) for _ in range(random_count)]

@@ -1,22 +1,21 @@
 """A plain solve answers as a cuber expects: positions of 12 moves or fewer come back optimal.
 
 The reference is Korf's optimal solver on small tables (shallow pattern databases: slower, but
-still exact), run on canonical face-turn scrambles of up to 12 moves; the two-phase solver's
+still exact), run on face-turn scrambles of up to 12 moves; the two-phase solver's
 default (its short improving budget with the optimality prover beside it) must give the same
 length and mark it optimal. The fast first-solution mode stays available.
 """
 
 import json
 
-import numpy as np
 import pytest
 
-from cubelab.cube.moves import FACE_MOVES, apply_moves
+from cubelab.cube.moves import apply_moves
 from cubelab.cube.notation import parse_moves
+from cubelab.cube.random_states import face_scramble
 from cubelab.cube.state import CubeState
 from cubelab.solvers import get_solver
 from cubelab.solvers.korf.solver import KorfSolver
-from cubelab.tables.cubies import allowed_after
 from cubelab.tui.cli import main
 
 pytestmark = pytest.mark.slow
@@ -25,22 +24,9 @@ KORF_TABLE_DEPTH = 6
 """Deep enough that a 12-move position takes Korf about a second, shallow enough to build fast."""
 
 
-def canonical_scramble(seed: int, length: int) -> list[int]:
-    """Face-turn indices with no face turned twice in a row and opposite faces in one order."""
-    rng = np.random.default_rng(seed)
-    moves: list[int] = []
-    prev = -1
-    while len(moves) < length:
-        m = int(rng.integers(0, 18))
-        if allowed_after(m // 3, prev):
-            moves.append(m)
-            prev = m // 3
-    return moves
-
-
 def scrambled(seed: int, length: int) -> CubeState:
-    return apply_moves(CubeState.identity(), [FACE_MOVES[m] for m in canonical_scramble(seed,
-                                                                                        length)])
+    """`length` face turns from the one scramble generator (no face twice in a row)."""
+    return apply_moves(CubeState.identity(), face_scramble(seed, length))
 
 
 @pytest.fixture(scope="module")
