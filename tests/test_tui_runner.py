@@ -118,3 +118,17 @@ def test_describe_missing():
     assert describe_missing([]) is None
     specs = FakeRegistry().solver.table_specs()
     assert describe_missing(list(specs) * 2).startswith("2 tables, 2 MB, about ")
+
+
+def test_a_solver_limit_reaches_the_row_as_its_message():
+    from cubelab.solvers.protocol import SolveResult
+    from cubelab.tui.records import SolutionRow
+    from cubelab.tui.runner import SolverRun
+    run = SolverRun(Runner(FakeRegistry()), "bfs", "3x3", alg_state("R U F"))
+    run.phase = "done"
+    run.result = SolveResult("bfs", None, status="too deep",
+                             detail={"message": "too deep for bfs: needs > 5"})
+    row = SolutionRow("bfs", alg_state("R U F"))
+    run.fill(row)
+    assert row.status == "too deep" and row.moves is None
+    assert row.message == "too deep for bfs: needs > 5"

@@ -363,7 +363,9 @@ class CubeLabApp(App):
             self.say("cancelled before any solution was found")
         else:
             failed = [r for r in rows if r.message]
-            self.say(failed[0].message if failed else "no solution", error=True)
+            # a solver's limit ("too deep for bfs") is a status; only a failure is red
+            self.say(failed[0].message if failed else "no solution",
+                     error=not failed or failed[0].status == "error")
 
     # ---- actions ----------------------------------------------------------------------------
     def action_help(self) -> None:

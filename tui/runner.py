@@ -248,6 +248,9 @@ class SolverRun(Run):
             return
         if result.moves is not None:
             row.moves = list(result.moves)
+        else:
+            # why there is none, in the solver's words ("too deep for bfs: needs > 5")
+            row.message = str(result.detail.get("message", ""))
         row.nodes = int(result.nodes)
         row.seconds = float(result.seconds)
         row.optimal = bool(result.optimal)
