@@ -116,6 +116,10 @@ class BuildNote(str):
         note.event, note.name, note.nbytes, note.seconds = event, name, nbytes, seconds
         return note
 
+    def __reduce__(self):
+        # builder processes send their messages through a queue: pickle the facts too
+        return BuildNote, (str(self), self.event, self.name, self.nbytes, self.seconds)
+
 
 def _say(log, message: str, level=logging.INFO) -> None:
     if log is not None:

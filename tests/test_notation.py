@@ -433,7 +433,9 @@ def test_absurd_input_is_refused_fast(text):
     start = time.perf_counter()
     with pytest.raises(NotationError):
         parse(text)
-    assert time.perf_counter() - start < 0.1
+    # refused before anything is expanded: milliseconds; the bound leaves room for a machine
+    # shared by many (expanding any of these would take minutes or exhaust memory)
+    assert time.perf_counter() - start < 1.0
 
 
 def test_hand_built_trees_are_checked_before_expanding():

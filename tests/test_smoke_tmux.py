@@ -127,6 +127,7 @@ def test_keys_sent_in_a_burst_all_paint(tmux):
     tmux.run("send-keys", "-t", tmux.name, "-l", to_facelets(target))
     tmux.wait_for("valid position")
     tmux.run("send-keys", "-t", tmux.name, "Enter")
+    tmux.wait_for("net ─")                                   # out of paint mode
     tmux.run("send-keys", "-t", tmux.name, "-l", ":reset")  # focus is back on the line
     tmux.run("send-keys", "-t", tmux.name, "Enter")
     tmux.wait_for("solved 3x3x3")
