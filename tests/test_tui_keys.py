@@ -77,6 +77,7 @@ async def test_editor_keys_in_paint_mode(make_app):
         assert app.net.cursor == 53
         await pilot.press("ctrl+home", "up", "up")       # a column does not wrap round
         assert app.net.cursor == facelet_index("U1")
+        assert "paint U1 (1/54)" in app.net.border_title
         await pilot.press("right", "down", "o")          # the centre U5 is not paintable
         assert app.session.painting.colours[facelet_index("U5")] == FACES.index("U")
         assert "U6" in app.net.border_title

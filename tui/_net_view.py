@@ -78,6 +78,12 @@ class NetView(Widget, can_focus=True):
                        scale=self.scale)
         return Net(self.state, letters=self.letters, scale=self.scale)
 
+    def watch_cursor(self) -> None:
+        # the border names the sticker under the cursor, wherever the arrows take it
+        title = str(self.border_title or "")
+        if self.mode == "paint" and " · paint " in title:
+            self.border_title = title.split(" · paint ")[0] + f" · paint {self.sticker_name()}"
+
     def action_commit(self) -> None:
         if self.mode in ("paint", "play"):
             self.post_message(self.Commit())
