@@ -141,7 +141,8 @@ def format_result(record: dict) -> str:
         lines.append(f"  {st['does']:<34} {st['alg']}")
     lines.append(f"solver    {record['solver']}, "
                  + ("optimal" if record["optimal"] else "not proven optimal")
-                 + (", verified" if record["verified"] else ", NOT verified"))
+                 + (", verified" if record["verified"] else
+                    ", NOT verified" if record.get("solution") is not None else ""))
     return "\n".join(lines)
 
 
