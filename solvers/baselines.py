@@ -154,6 +154,10 @@ class BFSSolver:
                     path.append(int(moves_in[level][i]))
                     i = int(parents[level][i])
                 return path[::-1], nodes, depth
+            if depth == limit or cancel[0]:
+                # no level follows (or none is wanted): the deduplication below, the costliest
+                # step, would be wasted; this level is clear of the solved cube either way
+                return None, nodes, depth
             # keep the first copy of each new position
             _, first = np.unique(keys, return_index=True)
             fresh = first[~np.isin(keys[first], seen)]
