@@ -162,6 +162,16 @@ def test_time_limit_falls_back_on_the_two_phase_solution(solver, monkeypatch):
     assert result.lower_bound <= len(scramble) and len(heard) == 1
 
 
+def test_a_path_that_does_not_solve_is_refused_not_returned(solver, monkeypatch):
+    # a wrong path (here its last move lost on the way out) must never reach the user
+    from cubelab.solvers.korf import solver as korf
+    monkeypatch.setattr(korf, "merge_turns", lambda path: list(path)[:-1])
+    heard = []
+    with pytest.raises(RuntimeError, match="does not solve"):
+        solver.solve(alg_state("R U F'"), on_solution=heard.append)
+    assert heard == []
+
+
 def test_on_solution_hears_the_answer(solver):
     heard = []
     result = solver.solve(alg_state("F2 U' R"), on_solution=heard.append)
