@@ -11,7 +11,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from cubelab.cube.moves import FACE_MOVES, alg_state, apply_moves, move_state
+from cubelab.cube.moves import FACE_MOVES, alg_state, apply_moves
 from cubelab.cube.notation import metric_lengths
 from cubelab.cube.random_states import random_state
 from cubelab.cube.state import CubeState, permutation_parity
@@ -26,6 +26,7 @@ from cubelab.tables.packed import UNKNOWN2, UNKNOWN4, get2, get4
 from cubelab.tables.sequences import sequence_counts
 from cubelab.tables.spec import TableError
 from cubelab.tables.store import load_or_build
+from helpers_model import move_ball
 
 TABLE_DEPTH = 5
 QUARTERS = [m for m in FACE_MOVES if m.amount != 2]
@@ -33,26 +34,9 @@ QTM_POSITIONS = [1, 12, 114, 1068, 10011]
 """Positions at each QTM distance 0..4 from solved (Pos(n) in the quarter-turn metric)."""
 
 
-def _qtm_ball(radius: int, start: CubeState | None = None) -> dict[bytes, int]:
-    """Every state within `radius` quarter turns of start (solved), with its distance."""
-    start = start if start is not None else CubeState.identity()
-    dist = {start.key(): 0}
-    frontier = [start]
-    for d in range(1, radius + 1):
-        nxt = []
-        for s in frontier:
-            for m in QUARTERS:
-                t = s * move_state(m)
-                if t.key() not in dist:
-                    dist[t.key()] = d
-                    nxt.append(t)
-        frontier = nxt
-    return dist
-
-
 @pytest.fixture(scope="module")
 def near():
-    return _qtm_ball(4)
+    return move_ball(4, QUARTERS)
 
 
 @pytest.fixture(scope="module")
@@ -60,7 +44,7 @@ def qtm_distance(near):
     """Exact QTM distance of states at most 8 quarter turns from solved: meet in the middle of
     two radius-4 breadth-first searches."""
     def dist(state: CubeState) -> int:
-        here = _qtm_ball(4, state)
+        here = move_ball(4, QUARTERS, state)
         best = min((d + near[k] for k, d in here.items() if k in near), default=99)
         assert best <= 8, "the test only knows QTM distances up to 8"
         return best
@@ -104,7 +88,7 @@ def test_up_to_four_quarter_turns_each_position_is_written_once(near):
     # the order writes every position within 4 quarter turns exactly once, at its distance
     for n in range(5):
         seqs = _canonical(n)
-        keys = {apply_moves(CubeState.identity(), [FACE_MOVES[m] for m in s]).key()
+        keys = {apply_moves(CubeState.identity(), [FACE_MOVES[m] for m in s])
                 for s in seqs}
         assert len(keys) == len(seqs) == QTM_POSITIONS[n]
         assert all(near[k] == n for k in keys)

@@ -37,37 +37,36 @@ def corner_depth(max_depth: int | None) -> int:
     return CORNER_CAP if max_depth is None else min(max_depth, CORNER_CAP)
 
 
+def _over_quarter_turns(builder, max_depth: int | None):
+    """A spec's build: `builder` (pdb.build_corners, slicephase.build_phase) walking the quarter
+    turns only, its levels logged."""
+    def build(ctx):
+        table, stats = builder(ctx, max_depth, moves=QUARTER_TURNS)
+        _log_stats(ctx, stats)
+        return table
+    return build
+
+
 @lru_cache(maxsize=None)
 def corner_qtm_spec(max_depth: int | None = None) -> TableSpec:
     """All 8 corners in quarter turns, 88,179,840 entries, exact up to corner_depth()."""
     depth = corner_depth(max_depth)
-
-    def build(ctx):
-        table, stats = build_corners(ctx, depth, moves=QUARTER_TURNS)
-        _log_stats(ctx, stats)
-        return table
-
     return register(TableSpec(
         name="korf.corners-qtm" + _suffix(max_depth), solver="korf",
         params={"format": FORMAT, "entries": N_CORNERS, "bits": 4, "metric": "qtm",
                 "max_depth": depth},
-        build=build, expected_bytes=(N_CORNERS + 1) // 2,
+        build=_over_quarter_turns(build_corners, depth), expected_bytes=(N_CORNERS + 1) // 2,
         description=f"Korf QTM: all 8 corners, quarter turns, exact to {depth}, 4 bits"))
 
 
 @lru_cache(maxsize=None)
 def phase_qtm_spec(max_depth: int | None = None) -> TableSpec:
     """The exact-slice phase table in quarter turns (788 x 2,048 x 2,187 entries, mod 3)."""
-    def build(ctx):
-        table, stats = build_phase(ctx, max_depth, moves=QUARTER_TURNS)
-        _log_stats(ctx, stats)
-        return table
-
     return register(TableSpec(
         name="korf.phase-qtm" + _suffix(max_depth), solver="korf",
         params={"format": FORMAT, "row": PHASE_ROW, "symmetries": 16, "bits": 2, "mod": 3,
                 "metric": "qtm", "max_depth": max_depth},
-        build=build, expected_bytes=PHASE_BYTES,
+        build=_over_quarter_turns(build_phase, max_depth), expected_bytes=PHASE_BYTES,
         description="Korf QTM: flip x exact slice x twist in quarter turns, 16 symmetries, mod 3"))
 
 
@@ -86,8 +85,7 @@ qtm_table_set()
 if __name__ == "__main__":
     import sys
     import time
-    from .pdb import build_corners as _corners
     depth = int(sys.argv[1]) if len(sys.argv) > 1 else None
     t0 = time.perf_counter()
-    _, stats = _corners(None, depth, moves=QUARTER_TURNS)
+    _, stats = build_corners(None, depth, moves=QUARTER_TURNS)
     print(f"QTM corners: {time.perf_counter() - t0:.1f} s, entries per depth {stats.counts}")
