@@ -355,3 +355,47 @@ def test_colon_solve_names_the_qtm_solver_or_refuses():
     assert refused.error and refused.request is None and "korf-qtm" in refused.message
     assert s.execute(":solve korf htm qtm").error
     assert ":solve korf qtm" in completions(s, ":solve korf q")
+
+
+class _QtmRegistry:
+    """The workbench's solver source with korf and korf-qtm, the latter on the thin tables."""
+
+    def __init__(self, solver):
+        self.solver = solver
+
+    def solver_names(self, puzzle: str = "3x3") -> list[str]:
+        return ["korf", "korf-qtm"] if puzzle == "3x3" else []
+
+    def get_solver(self, name: str, puzzle: str = "3x3", **options):
+        assert name == "korf-qtm", "only the QTM solver is asked for"
+        return self.solver
+
+
+def test_the_workbench_solves_in_qtm_and_says_so(solver, tmp_path):
+    import asyncio
+
+    from cubelab.tui.app import CubeLabApp
+    from cubelab.tui.history import InputHistory
+
+    async def body():
+        app = CubeLabApp(solvers=_QtmRegistry(solver), history=InputHistory(tmp_path / "h"),
+                         compare_time_limit=None)
+        async with app.run_test(size=(100, 30)) as pilot:
+            for line in ("F2 L2 U R'", ":solve korf qtm"):
+                await pilot.press(*line, "enter")
+                await pilot.pause()
+            for _ in range(400):
+                await pilot.pause(0.05)
+                rows = app.session.solutions
+                if rows and rows[0].status == "solved" and not app.solver_panel.running:
+                    break
+            row = app.session.solutions[0]
+            assert row.solver == "korf-qtm" and row.optimal
+            assert metric_lengths(row.moves)["qtm"] == 6
+            table = app.query_one("#solutions")
+            assert str(table.get_row_at(0)[-1]) == "QTM"       # the opt column names the metric
+            await pilot.press(*":solve kociemba qtm", "enter")
+            await pilot.pause()
+            assert len(app.session.solutions) == 1              # refused: nothing started
+
+    asyncio.run(body())
