@@ -52,7 +52,7 @@ def corner_qtm_spec(max_depth: int | None = None) -> TableSpec:
     """All 8 corners in quarter turns, 88,179,840 entries, exact up to corner_depth()."""
     depth = corner_depth(max_depth)
     return register(TableSpec(
-        name="korf.corners-qtm" + _suffix(max_depth), solver="korf",
+        name="korf.corners-qtm" + _suffix(max_depth), solver="korf-qtm",
         params={"format": FORMAT, "entries": N_CORNERS, "bits": 4, "metric": "qtm",
                 "max_depth": depth},
         build=_over_quarter_turns(build_corners, depth), expected_bytes=(N_CORNERS + 1) // 2,
@@ -63,7 +63,7 @@ def corner_qtm_spec(max_depth: int | None = None) -> TableSpec:
 def phase_qtm_spec(max_depth: int | None = None) -> TableSpec:
     """The exact-slice phase table in quarter turns (788 x 2,048 x 2,187 entries, mod 3)."""
     return register(TableSpec(
-        name="korf.phase-qtm" + _suffix(max_depth), solver="korf",
+        name="korf.phase-qtm" + _suffix(max_depth), solver="korf-qtm",
         params={"format": FORMAT, "row": PHASE_ROW, "symmetries": 16, "bits": 2, "mod": 3,
                 "metric": "qtm", "max_depth": max_depth},
         build=_over_quarter_turns(build_phase, max_depth), expected_bytes=PHASE_BYTES,
