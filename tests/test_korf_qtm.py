@@ -255,6 +255,10 @@ def test_the_two_phase_fallback_is_never_called_qtm_optimal(solver, monkeypatch)
     assert result.lower_bound <= metric_lengths(scramble)["qtm"]
     record = result.to_json()
     assert record["optimal"] is False and record["metric"] == "qtm"
+    from cubelab.tui.solve_cmd import format_result
+    text = format_result(record)
+    assert "not proven optimal" in text and "not searched in QTM" in text
+    assert f"lower bound {result.lower_bound} QTM" in text
 
 
 def test_a_wrong_path_is_refused_in_qtm_too(solver, monkeypatch):

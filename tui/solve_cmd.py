@@ -134,6 +134,8 @@ def format_result(record: dict) -> str:
         lines.append(f"  -> {ph['subgroup']:<30} {ph['length']:>2}  {ph['moves'] or '-'}")
     for st in record.get("steps") or []:
         lines.append(f"  {st['does']:<34} {st['alg']}")
+    if record.get("solution_note"):
+        lines.append(f"note      {record['solution_note']}")
     lines.append(f"solver    {record['solver']}, "
                  + (f"optimal in {metric}" if record["optimal"] else "not proven optimal")
                  + (", verified" if record["verified"] else ", NOT verified"))
