@@ -76,14 +76,20 @@ class Reid:
         return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
     def solve(self, singmaster: str, timeout: float) -> dict:
+        """Reid's first (optimal) solution, or qtm None when none came within timeout."""
         cpu0, t = self.cpu(), time.perf_counter()
         os.write(self.fd, singmaster.encode() + b"\n")
-        self._read_until(lambda: SOLUTION.search(self.buf), timeout)
+        try:
+            self._read_until(lambda: SOLUTION.search(self.buf), timeout)
+        except TimeoutError:
+            pass
         seconds, cpu = time.perf_counter() - t, self.cpu() - cpu0
         match = SOLUTION.search(self.buf)
         os.write(self.fd, b"\x03")              # enough: the first solution is optimal
-        self._read_until(lambda: PROMPT in self.buf[match.end():], 60)
+        self._read_until(lambda: PROMPT in self.buf[match.end() if match else 0:], 60)
         self.buf = b""
+        if match is None:
+            return {"moves": [], "qtm": None, "htm": None, "seconds": seconds, "cpu": cpu}
         return {"moves": match.group(1).decode().split(), "qtm": int(match.group(2)),
                 "htm": int(match.group(3)), "seconds": seconds, "cpu": cpu}
 
@@ -133,15 +139,19 @@ def main(argv=None) -> int:
                     "cpu": time.process_time() - cpu0, "optimal": r.optimal,
                     "nodes": r.nodes, "solution": r.text()}
             theirs = reid.solve(to_singmaster(state), args.timeout)
-            reid_solves = apply_moves(state, parse_moves(" ".join(theirs["moves"]))).is_solved()
+            reid_solves = theirs["qtm"] is not None and apply_moves(
+                state, parse_moves(" ".join(theirs["moves"]))).is_solved()
             agree = mine["optimal"] and mine["qtm"] == theirs["qtm"] and reid_solves
             rows.append({"scramble_length": n, "scramble": format_moves(scramble), "ours": mine,
                          "reid": theirs, "reid_solves": reid_solves, "agree": agree})
-            print(f"{n:>3} {format_moves(scramble):<44} {theirs['qtm']:>4} "
+            print(f"{n:>3} {format_moves(scramble):<44} {mine['qtm'] or '-':>4} "
                   f"{mine['seconds']:>8.3f} {mine['cpu']:>7.3f} {theirs['seconds']:>8.3f} "
                   f"{theirs['cpu']:>7.3f} {theirs['seconds'] / max(mine['seconds'], 1e-6):>6.1f}"
                   + ("" if agree else f"   DISAGREE: ours {mine['qtm']} "
-                     f"(optimal {mine['optimal']}), Reid's solves: {reid_solves}"), flush=True)
+                     f"(optimal {mine['optimal']}), Reid's {theirs['qtm']} (None: timed out), "
+                     f"his solution solves: {reid_solves}"), flush=True)
+    except KeyboardInterrupt:
+        print("interrupted: the positions so far")
     finally:
         reid.close()
 
@@ -154,7 +164,7 @@ def main(argv=None) -> int:
             print(f"  {n:>2} face turns, {what:<7}: median {statistics.median(a):.3f} / "
                   f"{statistics.median(b):.3f}, total {sum(a):.2f} / {sum(b):.2f}, "
                   f"Reid/ours {sum(b) / max(sum(a), 1e-6):.1f}x; optima "
-                  f"{sorted(r['reid']['qtm'] for r in part)}")
+                  f"{sorted(r['ours']['qtm'] or 0 for r in part)}")
     print(f"all agree: {all(r['agree'] for r in rows)} ({len(rows)} positions)")
     if args.json:
         Path(args.json).write_text(json.dumps(rows, indent=1))
