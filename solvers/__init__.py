@@ -66,6 +66,11 @@ def solver_metrics(name: str, puzzle: str = "3x3") -> tuple[str, ...]:
     return tuple(cls.metrics)
 
 
+def _but_metric(entry: Entry) -> dict:
+    """An entry's options other than its metric: what makes two entries the same solver."""
+    return {k: v for k, v in entry.options.items() if k != "metric"}
+
+
 def metric_variant(name: str, metric: str, puzzle: str = "3x3") -> str:
     """The registered solver that is `name` counting in `metric`: `name` itself when it honours
     the metric, else the entry of the same solver made with that metric (korf -> korf-qtm).
@@ -75,12 +80,10 @@ def metric_variant(name: str, metric: str, puzzle: str = "3x3") -> str:
         get_solver(name, puzzle)            # raises the registry's own message
     if metric in solver_metrics(name, puzzle):
         return name
-    def rest(e: Entry) -> dict:
-        return {k: v for k, v in e.options.items() if k != "metric"}
-
+    same = (entry.module, entry.cls, puzzle, _but_metric(entry))
     for other, e in _REGISTRY.items():
-        if (e.module, e.cls, e.puzzle) == (entry.module, entry.cls, puzzle) \
-                and rest(e) == rest(entry) and metric in solver_metrics(other, puzzle):
+        if (e.module, e.cls, e.puzzle, _but_metric(e)) == same \
+                and metric in solver_metrics(other, puzzle):
             return other
     able = [n for n in solver_names(puzzle) if metric in solver_metrics(n, puzzle)]
     own = "/".join(m.upper() for m in solver_metrics(name, puzzle))
