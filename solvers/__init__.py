@@ -1,7 +1,8 @@
 """The solver registry: every solver by name, with the puzzle it solves.
 
 `get_solver(name, puzzle)` imports a solver only when it is asked for (numba compiles on first
-use); a solver is never handed a position of another puzzle.
+use); a solver is never handed a position of another puzzle. A solver honours the metrics it
+lists (`metrics`); `metric_variant` names the entry of a solver made for another metric.
 """
 
 from __future__ import annotations
@@ -26,6 +27,7 @@ class Entry:
 _REGISTRY: dict[str, Entry] = {
     "kociemba": Entry("cubelab.solvers.kociemba.solver", "KociembaSolver"),
     "korf": Entry("cubelab.solvers.korf.solver", "KorfSolver"),
+    "korf-qtm": Entry("cubelab.solvers.korf.solver", "KorfSolver", options={"metric": "qtm"}),
     "thistlethwaite": Entry("cubelab.solvers.thistlethwaite.solver", "ThistlethwaiteSolver"),
     "threecycle": Entry("cubelab.solvers.threecycle.solver", "ThreeCycleSolver"),
     "bfs": Entry("cubelab.solvers.baselines", "BFSSolver"),
@@ -50,6 +52,43 @@ def solver_puzzle(name: str) -> str | None:
     """The puzzle a registered solver solves (None for a name nobody registered)."""
     entry = _REGISTRY.get(name)
     return entry.puzzle if entry else None
+
+
+def solver_metrics(name: str, puzzle: str = "3x3") -> tuple[str, ...]:
+    """The metrics the registered solver `name` honours (its `metrics`): the metric it is made
+    with, or its class's own. KeyError for a name that is not a solver of `puzzle`."""
+    entry = _REGISTRY.get(name)
+    if entry is None or entry.puzzle != puzzle:
+        raise KeyError(f"unknown solver {name!r}")
+    if "metric" in entry.options:
+        return (entry.options["metric"],)
+    cls = getattr(importlib.import_module(entry.module), entry.cls)
+    return tuple(cls.metrics)
+
+
+def _but_metric(entry: Entry) -> dict:
+    """An entry's options other than its metric: what makes two entries the same solver."""
+    return {k: v for k, v in entry.options.items() if k != "metric"}
+
+
+def metric_variant(name: str, metric: str, puzzle: str = "3x3") -> str:
+    """The registered solver that is `name` counting in `metric`: `name` itself when it honours
+    the metric, else the entry of the same solver made with that metric (korf -> korf-qtm).
+    KeyError with a one-line message (which solvers do honour it) when there is none."""
+    entry = _REGISTRY.get(name)
+    if entry is None or entry.puzzle != puzzle:
+        get_solver(name, puzzle)            # raises the registry's own message
+    if metric in solver_metrics(name, puzzle):
+        return name
+    same = (entry.module, entry.cls, puzzle, _but_metric(entry))
+    for other, e in _REGISTRY.items():
+        if (e.module, e.cls, e.puzzle, _but_metric(e)) == same \
+                and metric in solver_metrics(other, puzzle):
+            return other
+    able = [n for n in solver_names(puzzle) if metric in solver_metrics(n, puzzle)]
+    own = "/".join(m.upper() for m in solver_metrics(name, puzzle))
+    raise KeyError(f"solver {name} counts in {own}, not {metric.upper()}"
+                   + (f" (in {metric.upper()}: {', '.join(able)})" if able else ""))
 
 
 def get_solver(name: str, puzzle: str = "3x3", *, include_hidden: bool = False, **options):

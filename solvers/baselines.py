@@ -63,6 +63,7 @@ class BFSSolver:
 
     name = "bfs"
     puzzle = "3x3"
+    metrics = ("htm",)
     description = ("Breadth-first search: every position 1, 2, 3... moves away until the solved "
                    "one appears; optimal, and refuses positions deeper than its bound.")
 
@@ -227,6 +228,7 @@ class AStarSolver(PrepareOnce):
 
     name = "astar"
     puzzle = "3x3"
+    metrics = ("htm",)
     description = ("A* search with an admissible pattern-database heuristic (corner twist x edge "
                    "flip, corner permutation); optimal, bounded by a number of expanded nodes.")
 

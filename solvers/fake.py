@@ -83,6 +83,7 @@ class FakeSolver:
     name = "fake"
     description = "test stand-in: shortest solution within 6 moves, streamed with padding"
     puzzle = "3x3"
+    metrics = ("htm",)
 
     def __init__(self, step_seconds: float = 0.05, improvements: int = 2,
                  tables_built: bool = True, build_steps: int = 5, build_seconds: float = 0.02):

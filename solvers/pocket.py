@@ -45,6 +45,7 @@ class PocketSolver(PrepareOnce):
         if metric not in SPECS:
             raise ValueError(f"unknown metric {metric!r} (choose htm or qtm)")
         self.metric = metric
+        self.metrics = (metric,)
         self._table: np.ndarray | None = None
         self._moves = metric_moves(metric)
         self._move_states = [move_state(m) for m in self._moves]
@@ -83,7 +84,7 @@ class PocketSolver(PrepareOnce):
             return SolveResult(solver=self.name, moves=None, nodes=1,
                                seconds=time.perf_counter() - start, optimal=False,
                                lower_bound=depth, status="not found",
-                               detail={"puzzle": "2x2", "metric": self.metric})
+                               detail={"puzzle": "2x2"}, metric=self.metric)
         path: list[Move] = []
         probes = 1
         while depth > 0:
@@ -110,7 +111,7 @@ class PocketSolver(PrepareOnce):
         return SolveResult(
             solver=self.name, moves=moves, nodes=probes, seconds=seconds, optimal=True,
             lower_bound=len(path), verified=True, status="solved",
-            detail={"puzzle": "2x2", "metric": self.metric}, solutions=[sol])
+            detail={"puzzle": "2x2"}, solutions=[sol], metric=self.metric)
 
 
 if __name__ == "__main__":

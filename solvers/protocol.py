@@ -77,6 +77,8 @@ class SolveResult:
     status: str = "solved"          # solved | cancelled | time limit | not found | too deep
     detail: dict = field(default_factory=dict)   # solver-specific: phases, steps, ...
     solutions: list[Solution] = field(default_factory=list)
+    metric: str = "htm"
+    """The metric the solver minimised: `optimal` and `lower_bound` count in it."""
 
     @property
     def found(self) -> bool:
@@ -102,6 +104,7 @@ class SolveResult:
             "seconds": round(float(self.seconds), 6),
             "verified": self.verified,
             "status": self.status,
+            "metric": self.metric,
         }
         if self.lower_bound is not None:
             d["lower_bound"] = int(self.lower_bound)
@@ -116,6 +119,11 @@ class Solver(Protocol):
     description: str
     puzzle: str
     """"3x3" or "2x2": solve refuses a position of another puzzle."""
+    metrics: tuple[str, ...]
+    """The metrics the solver honours ("htm", "qtm"): its search minimises lengths counted in
+    them, and its results' `optimal`, `lower_bound` and `metric` refer to them. A metric not
+    listed is refused by the front ends, never ignored; a solver that counts in another metric
+    when made so is another registry entry (solvers.metric_variant finds it)."""
 
     def table_specs(self) -> tuple:
         """The store's TableSpecs that prepare loads or builds (empty if none)."""
@@ -185,7 +193,7 @@ def prepare_before_solving(solver, cancel: np.ndarray | None) -> SolveResult | N
     try:
         solver.prepare(cancel=cancel)
     except BuildCancelled:
-        return SolveResult(solver.name, None, status="cancelled")
+        return SolveResult(solver.name, None, status="cancelled", metric=solver.metrics[0])
     return None
 
 

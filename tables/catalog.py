@@ -21,6 +21,7 @@ TABLE_MODULES = (
     "cubelab.tables.udsym",
     "cubelab.tables.kociemba.specs",
     "cubelab.tables.korf.specs",
+    "cubelab.tables.korf.qtm",
     "cubelab.tables.thistlethwaite.specs",
     "cubelab.tables.threecycle.specs",
     "cubelab.tables.pocket_tables",

@@ -36,3 +36,24 @@ def inverse(a: np.ndarray) -> np.ndarray:
     out = np.empty_like(a)
     out[a] = np.arange(len(a))
     return out
+
+
+def move_ball(radius: int, moves, start=None) -> dict:
+    """Every state within `radius` of `moves` (a list of Move) from start (solved), with its
+    distance: the plain breadth-first search the table tests check against."""
+    from cubelab.cube.moves import move_state
+    from cubelab.cube.state import CubeState
+    start = start if start is not None else CubeState.identity()
+    steps = [move_state(m) for m in moves]
+    dist = {start: 0}
+    frontier = [start]
+    for d in range(1, radius + 1):
+        nxt = []
+        for s in frontier:
+            for step in steps:
+                t = s * step
+                if t not in dist:
+                    dist[t] = d
+                    nxt.append(t)
+        frontier = nxt
+    return dist

@@ -16,30 +16,16 @@ from cubelab.solvers.korf.solver import KorfSolver
 from cubelab.solvers.protocol import (
     BOUND, LOWER_BOUND, NODES, SolverError, new_cancel, new_counters,
 )
+from helpers_model import move_ball
 
 TABLE_DEPTH = 5
-
-
-def _ball(radius: int) -> dict[bytes, int]:
-    dist = {CubeState.identity().key(): 0}
-    frontier = [CubeState.identity()]
-    for d in range(1, radius + 1):
-        nxt = []
-        for s in frontier:
-            for m in FACE_MOVES:
-                t = s * move_state(m)
-                if t.key() not in dist:
-                    dist[t.key()] = d
-                    nxt.append(t)
-        frontier = nxt
-    return dist
 
 
 @pytest.fixture(scope="module")
 def distance():
     """Exact distance of states at most 6 moves from solved: meet in the middle of two radius-3
     breadth-first searches."""
-    near = _ball(3)
+    near = {s.key(): d for s, d in move_ball(3, FACE_MOVES).items()}
 
     def dist(state: CubeState) -> int:
         best = near.get(state.key(), 99)
@@ -160,6 +146,16 @@ def test_time_limit_falls_back_on_the_two_phase_solution(solver, monkeypatch):
     assert result.status == "time limit" and not result.optimal and result.verified
     assert result.moves == invert_moves(scramble) and result.detail["solution_from"] == "kociemba"
     assert result.lower_bound <= len(scramble) and len(heard) == 1
+
+
+def test_a_path_that_does_not_solve_is_refused_not_returned(solver, monkeypatch):
+    # a wrong path (here its last move lost on the way out) must never reach the user
+    from cubelab.solvers.korf import solver as korf
+    monkeypatch.setattr(korf, "merge_turns", lambda path: list(path)[:-1])
+    heard = []
+    with pytest.raises(RuntimeError, match="does not solve"):
+        solver.solve(alg_state("R U F'"), on_solution=heard.append)
+    assert heard == []
 
 
 def test_on_solution_hears_the_answer(solver):

@@ -16,29 +16,14 @@ from cubelab.tables.korf import coords as kc
 from cubelab.tables.korf import specs as kt
 from cubelab.tables import udsym
 from cubelab.tables.packed import get2, get4, unpack4
+from helpers_model import move_ball
 
 seeds = st.integers(0, 2**32 - 1)
 
 
-def ball(radius: int) -> dict[CubeState, int]:
-    """Every state within `radius` face turns of solved, with its distance (plain BFS)."""
-    dist = {CubeState.identity(): 0}
-    frontier = [CubeState.identity()]
-    for d in range(1, radius + 1):
-        nxt = []
-        for s in frontier:
-            for m in FACE_MOVES:
-                t = s * move_state(m)
-                if t not in dist:
-                    dist[t] = d
-                    nxt.append(t)
-        frontier = nxt
-    return dist
-
-
 @pytest.fixture(scope="module")
 def ball3():
-    return ball(3)
+    return move_ball(3, FACE_MOVES)
 
 
 # ---- coordinates ---------------------------------------------------------------------------

@@ -27,10 +27,11 @@ def test_pocket_solve_text_and_the_solver_choice(capsys):
     assert main(["solve", "--puzzle", "2x2", "R U"]) == 0
     out = capsys.readouterr().out.splitlines()
     assert out[0] == "U' R'" and out[1] == "length    2 HTM, 2 QTM"
-    assert "optimal, verified" in out[-1]
+    assert "optimal in HTM, verified" in out[-1]
     assert main(["solve", "--puzzle", "2x2", "--solver", "pocket-qtm", "--json", "R2"]) == 0
     record = json.loads(capsys.readouterr().out)
-    assert record["solver"] == "pocket" and record["length"]["qtm"] == 2
+    assert record["solver"] == "pocket" and record["metric"] == "qtm"
+    assert record["length"]["qtm"] == 2
     assert main(["solve", "--puzzle", "2x2", "--solver", "kociemba", "R U"]) == 2
     assert "solves the 3x3" in capsys.readouterr().err
 

@@ -15,7 +15,7 @@ from cubelab.cube.moves import alg_state, apply_moves
 from cubelab.cube.notation import metric_lengths, parse_moves
 from cubelab.cube.random_states import random_state
 from cubelab.cube.state import CubeState
-from cubelab.solvers import _REGISTRY, get_solver
+from cubelab.solvers import _REGISTRY, get_solver, solver_metrics
 from cubelab.solvers.protocol import (
     NODES, Solution, SolveResult, SolverError, new_cancel, new_counters,
 )
@@ -25,10 +25,11 @@ OPTIONS = {
     # Korf on tables built five moves deep, as tests/test_korf.py uses them: weaker but
     # admissible, so still optimal, and quick to build
     "korf": {"tables": "strong", "table_depth": 5, "fallback": False, "split_from": 4},
+    "korf-qtm": {"table_depth": 5, "fallback": False, "split_from": 4},
     # slow enough that a cancel after a fraction of a second meets a solve still running
     "fake": {"step_seconds": 0.3, "improvements": 2},
 }
-OPTIMAL = {"korf", "bfs", "astar", "pocket-htm", "pocket-qtm", "fake"}
+OPTIMAL = {"korf", "korf-qtm", "bfs", "astar", "pocket-htm", "pocket-qtm", "fake"}
 """Solvers whose every solution is proven optimal (the fake's last one is)."""
 REFUSES_DEEP = {"bfs", "astar", "fake"}
 """Solvers that refuse, by design, positions deeper than their bound."""
@@ -40,7 +41,9 @@ SCRAMBLE = "R U F' L2 D"
 
 
 def _metric(name: str) -> str:
-    return "qtm" if name == "pocket-qtm" else "htm"
+    """The metric the solver honours: its lengths, bounds and optimality count in it."""
+    (metric,) = solver_metrics(name, _REGISTRY[name].puzzle)
+    return metric
 
 
 @pytest.fixture(scope="module", params=sorted(_REGISTRY))
@@ -113,6 +116,7 @@ def test_a_real_position(solver):
     _check_found(name, state, r)
     assert counters[NODES] > 0
     assert seen and all(isinstance(x, Solution) for x in seen) and seen[-1].moves == r.moves
+    assert r.metric == _metric(name) == r.to_json()["metric"] and tuple(s.metrics) == (r.metric,)
     if name in OPTIMAL:
         assert r.optimal and r.length[_metric(name)] == r.lower_bound
         assert r.length[_metric(name)] <= metric_lengths(parse_moves(SCRAMBLE))[_metric(name)]

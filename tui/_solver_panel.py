@@ -18,6 +18,7 @@ from textual.message import Message
 from textual.widgets import Label, ProgressBar
 
 from cubelab.cube.notation import format_moves, metric_lengths
+from cubelab.solvers import solver_metrics
 from cubelab.solvers.protocol import BOUND, NO_VALUE
 
 from ._build_offer import offer_build
@@ -129,11 +130,23 @@ class SolverPanel(RunPanel):
             str(index + 1), row.solver, Text(status, style=style),
             str(lengths["htm"]) if lengths else "", str(lengths["qtm"]) if lengths else "",
             f"{row.seconds:.2f}s" if row.seconds else "", _count(row.nodes) if row.nodes else "",
-            rate, bound, ("yes" if row.optimal else "no") if row.moves is not None else "",
+            rate, bound, self._optimal_in(row, run) if row.moves is not None else "",
         )
         if stale:
             return tuple(c if isinstance(c, Text) else Text(c, style="dim") for c in cells)
         return cells
+
+    def _optimal_in(self, row: SolutionRow, run: SolverRun | None) -> str:
+        """The opt column of a solved row: the metric its solution is proven optimal in (HTM,
+        QTM), or no."""
+        if not row.optimal:
+            return "no"
+        if run is not None and run.result is not None:
+            return run.result.metric.upper()
+        try:
+            return "/".join(m.upper() for m in solver_metrics(row.solver, self.session.puzzle.name))
+        except KeyError:        # a solver of a test's own registry
+            return "yes"
 
     def _rebuild_table(self) -> None:
         cursor = self.table.cursor_row

@@ -66,6 +66,7 @@ def completions(session, line: str) -> list[str]:
     prefix = f":{name} " + (head + " " if head else "")
     if name in ("solve", "compare"):
         pool = [n for n in session.solver_names() if n not in words[:-1]]
+        pool += [] if set(METRICS) & set(words[:-1]) else list(METRICS)
     elif name == "load":
         pool = save_names(session.saves_dir())
     elif name == "puzzle" and len(words) == 1:
@@ -149,26 +150,79 @@ def _invert(session, args, rest) -> Outcome:
 
 # ---------------------------------------------------------------- solvers and the search
 
+METRICS = ("htm", "qtm")
+"""Words of `:solve` and `:compare` that name the metric the solvers must honour."""
+
+
+def _in_metric(session, names, metric: str | None, strict: bool) -> tuple[list[str], str]:
+    """The solvers among `names` made for `metric` (korf -> korf-qtm), and why one could not
+    be (strict: the first refusal is the answer; else solvers that cannot are left out)."""
+    if metric is None:
+        return list(names), ""
+    from cubelab.solvers import metric_variant
+    out = []
+    for name in names:
+        try:
+            variant = metric_variant(name, metric, session.puzzle.name)
+        except KeyError as e:
+            if strict:
+                return [], e.args[0]
+            continue
+        if variant in session.solver_names():
+            out.append(variant)
+    return list(dict.fromkeys(out)), ""
+
+
 def _solve_request(session, args, compare: bool) -> Outcome:
-    """Ask for a solve by the named solvers (by default the preferred one, or all to compare)."""
+    """Ask for a solve by the named solvers (by default the preferred one, or all to compare),
+    made for the metric named among them (`:solve korf qtm`); a solver that cannot honour it
+    is refused."""
     names = session.solver_names()
     if not names:
         return Outcome("no solver is installed yet", error=True)
+    metrics = [a.lower() for a in args if a.lower() in METRICS]
+    args = [a for a in args if a.lower() not in METRICS]
+    if len(set(metrics)) > 1:
+        return Outcome("name one metric: htm or qtm", error=True)
+    metric = metrics[0] if metrics else None
     unknown = [a for a in args if a not in names]
     if unknown:
         return Outcome(f"unknown solver {unknown[0]!r} (choose from {', '.join(names)})",
                        error=True)
     if args:
-        chosen = tuple(dict.fromkeys(args))
-    elif compare:
-        depth = _known_depth(session)
-        chosen = tuple(n for n in names
-                       if n not in BASELINE_REACH or (depth is not None
-                                                      and depth <= BASELINE_REACH[n]))
+        chosen, refused = _in_metric(session, dict.fromkeys(args), metric, strict=True)
     else:
-        chosen = ([n for n in SOLVER_PREFERENCE if n in names] or names)[:1]
+        preferred = [n for n in SOLVER_PREFERENCE if n in names]
+        if compare:
+            depth = _known_depth(session)
+            pool = [n for n in names
+                    if n not in BASELINE_REACH or (depth is not None
+                                                   and depth <= BASELINE_REACH[n])]
+            pool = pool if metric else _once_each(session, pool)
+        else:
+            pool = preferred + [n for n in names if n not in preferred]
+        chosen, refused = _in_metric(session, pool, metric, strict=False)
+        chosen = chosen if compare else chosen[:1]
+    if refused or not chosen:
+        return Outcome(refused or f"no solver of the {session.puzzle.name} counts in "
+                       f"{metric.upper()}", error=True)
     doing = "comparing" if compare else "solving with"
     return Outcome(f"{doing} {', '.join(chosen)}", request=SolveRequest(tuple(chosen), compare))
+
+
+def _once_each(session, names) -> list[str]:
+    """Each solver once, in its own metric: a variant made for another metric (korf-qtm beside
+    korf) runs only when that metric is named, so a plain :compare loads no second table set."""
+    from cubelab.solvers import metric_variant
+    out = []
+    for name in names:
+        try:
+            base = metric_variant(name, "htm", session.puzzle.name)
+        except KeyError:
+            base = name
+        if base == name or base not in names:
+            out.append(name)
+    return out
 
 
 def _known_depth(session) -> int | None:
@@ -184,13 +238,16 @@ def _known_depth(session) -> int | None:
     return metric_lengths(session.moves)["htm"]
 
 
-@_command("solve", "[solver...]", "solve the position (default: the first solver available)")
+@_command("solve", "[solver...] [htm|qtm]",
+          "solve the position (default: the first solver available; qtm: optimal in quarter "
+          "turns)")
 def _solve(session, args, rest) -> Outcome:
     return _solve_request(session, args, compare=False)
 
 
-@_command("compare", "[solver...]", "run solvers side by side (default: the method solvers; "
-                                    "bfs and astar too on a shallow position)")
+@_command("compare", "[solver...] [htm|qtm]",
+          "run solvers side by side (default: the method solvers, bfs and astar too on a "
+          "shallow position; with a metric, those honouring it)")
 def _compare(session, args, rest) -> Outcome:
     return _solve_request(session, args, compare=True)
 

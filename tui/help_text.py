@@ -19,6 +19,9 @@ HELP_NOTES = (
     "solved.",
     "On the 2x2x2, wide turns are rotations and slices do not exist; its solvers pocket-htm "
     "and pocket-qtm are optimal in their metric.",
+    "Metrics: korf proves optima in HTM, korf-qtm in QTM (:solve korf qtm, or :solve qtm); a "
+    "solver that cannot count in the metric named is refused. The opt column says which "
+    "metric a solution is proven optimal in.",
     f"Search predicates: {SEARCH_PREDICATES}. 'equals' alone means the current position, "
     "'equals ALG ignore UFR,UF' a partial one. :apply N and :play N use the list shown last "
     "(solutions or search results).",

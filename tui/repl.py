@@ -178,7 +178,8 @@ class Repl:
                 self.console.print(
                     f"  {sol['solver']}: {sol['solution'] or '(none)'}  [{size}, "
                     f"{sol['seconds']:.3f} s, {sol['nodes']} nodes"
-                    f"{', optimal' if sol['optimal'] else ''}, {sol['status']}]",
+                    + (f", optimal in {sol.get('metric', 'htm').upper()}" if sol["optimal"]
+                       else "") + f", {sol['status']}]",
                     highlight=False, markup=False)
         if "search" in record:
             self.console.print(record["search"]["summary"], highlight=False, markup=False)

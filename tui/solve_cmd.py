@@ -28,9 +28,10 @@ def register(sub) -> None:
                         "as soon as its solution is proven optimal)")
     p.add_argument("--tables", metavar="NAME", help="the solver's table set, if it has several")
     p.add_argument("--json", action="store_true", help="print JSON (JSON Lines with --file)")
-    p.add_argument("--metric", choices=("htm", "qtm"), default="htm",
-                   help="with --puzzle 2x2: the metric the default solver is optimal in "
-                        "(default %(default)s)")
+    p.add_argument("--metric", choices=("htm", "qtm"),
+                   help="count moves in this metric: the solver made for it (korf-qtm, "
+                        "pocket-qtm) proves optima in it; a solver that cannot is refused "
+                        "(default: the solver's own, HTM for all but pocket-qtm and korf-qtm)")
     p.add_argument("--jobs", "-j", type=int, metavar="N",
                    help="with --file: solve N positions at once, one process each "
                         "(default: one per core)")
@@ -38,14 +39,30 @@ def register(sub) -> None:
 
 
 def solver_name(args) -> str:
-    """The solver --solver names, or the --puzzle cube's default one for --metric."""
+    """The solver --solver names (its variant for --metric: korf -> korf-qtm), or the --puzzle
+    cube's default one for --metric (on the 3x3x3 the first solver that honours it); InputError
+    for a solver that cannot honour --metric: it is refused, never ignored."""
     from cubelab.cube.puzzles import puzzle_named
-    return args.solver or puzzle_named(args.puzzle).default_solver(args.metric)
+    from cubelab.solvers import metric_variant, solver_metrics, solver_names
+    metric = args.metric or "htm"
+    name = args.solver or puzzle_named(args.puzzle).default_solver(metric)
+    if args.metric is None:
+        return name
+    try:
+        return metric_variant(name, metric, args.puzzle)
+    except KeyError as e:
+        if args.solver is not None:
+            raise InputError(e.args[0]) from None
+    # no solver named, and the default one counts in another metric
+    able = [n for n in solver_names(args.puzzle) if metric in solver_metrics(n, args.puzzle)]
+    if not able:
+        raise InputError(f"no solver of the {args.puzzle} counts in {metric.upper()}")
+    return able[0]
 
 
 def make_solver(args):
-    """The solver named on the command line (one a user may choose for the --puzzle cube), or
-    InputError."""
+    """The solver named on the command line (one a user may choose for the --puzzle cube, able
+    to honour --metric), or InputError."""
     from cubelab.solvers import get_solver
     name = solver_name(args)
     options = solver_options(args, name)
@@ -131,16 +148,19 @@ def format_result(record: dict) -> str:
     phases = record.get("phases") or []
     if phases and not isinstance(phases[0], dict):
         extra.append("phases " + " + ".join(str(p) for p in phases))
+    metric = record.get("metric", "htm").upper()
     if "lower_bound" in record:
-        extra.append(f"lower bound {record['lower_bound']}")
+        extra.append(f"lower bound {record['lower_bound']} {metric}")
     lines.append(f"time      {record['seconds']:.4f} s, {record['nodes']:,} nodes"
                  + ("; " + ", ".join(extra) if extra else ""))
     for ph in phases if phases and isinstance(phases[0], dict) else []:
         lines.append(f"  -> {ph['subgroup']:<30} {ph['length']:>2}  {ph['moves'] or '-'}")
     for st in record.get("steps") or []:
         lines.append(f"  {st['does']:<34} {st['alg']}")
+    if record.get("solution_note"):
+        lines.append(f"note      {record['solution_note']}")
     lines.append(f"solver    {record['solver']}, "
-                 + ("optimal" if record["optimal"] else "not proven optimal")
+                 + (f"optimal in {metric}" if record["optimal"] else "not proven optimal")
                  + (", verified" if record["verified"] else
                     ", NOT verified" if record.get("solution") is not None else ""))
     return "\n".join(lines)

@@ -59,6 +59,7 @@ class KociembaSolver:
     name = "kociemba"
     description = "Kociemba's two-phase: near-optimal in milliseconds, improving with time"
     puzzle = "3x3"
+    metrics = ("htm",)
 
     def __init__(self, tables: str = "full", directions: int = 6, phase2_cap: int = 10,
                  threads: int = 1, budget: float | None = DEFAULT_BUDGET, prove: bool = True):

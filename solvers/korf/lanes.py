@@ -32,10 +32,13 @@ from numba import njit
 
 from cubelab.tables.cubies import canonical_successors
 
-MAX_DEPTH = 24
+MAX_DEPTH = 26
+"""The deepest bound a kernel searches: God's number in the quarter-turn metric (20 in HTM)."""
 PUBLISH_EVERY = 4096
 LANES = 8
 """Depth-first searches interleaved in one thread."""
+NO_MOVE = 18
+"""Stands for "no move" in a move order's rows table (before the first move)."""
 IDLE, SELECT = -1, 0
 """Stages every kernel has: a lane with no more work, and a lane choosing its next node (the
 kernels number their probing stages from 1)."""
@@ -112,6 +115,15 @@ def solved(l, bound, path, sol, stop):
 
 
 @njit(cache=True, nogil=True, inline="always")
+def successor_row(l, g, path, rows):
+    """Row of a move order's successor lists for the node at depth g of lane l: rows[the move
+    two back, the last move] (NO_MOVE where there is none; see face_turn_order)."""
+    a = path[l, g - 2] if g > 1 else NO_MOVE
+    b = path[l, g - 1] if g > 0 else NO_MOVE
+    return rows[a, b]
+
+
+@njit(cache=True, nogil=True, inline="always")
 def last_face(l, g, path):
     """Row of the canonical successor lists for the node at depth g of lane l."""
     return path[l, g - 1] // 3 + 1 if g > 0 else 0
@@ -129,15 +141,27 @@ def mod3_decoder(unknown_depth: int) -> np.ndarray:
     return dec
 
 
-def expand_items(root: np.ndarray, depth: int, child) -> tuple[np.ndarray, np.ndarray]:
-    """Every node `depth` moves below root in the canonical order (no heuristic pruning):
-    their states and the moves that reach them. child(state, m, out) fills out."""
+def face_turn_order() -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The canonical order of the 18 face turns as a kernel reads it: (lists, counts, rows),
+    the moves allowed next being lists[r, :counts[r]] with r = rows[move two back, last move]
+    (cubelab.tables.cubies.canonical_successors; only the last face matters here)."""
     lists, counts = canonical_successors()
+    rows = np.zeros((NO_MOVE + 1, NO_MOVE + 1), np.int64)
+    rows[:, :NO_MOVE] = np.arange(NO_MOVE) // 3 + 1
+    return lists, counts, rows
+
+
+def expand_items(root: np.ndarray, depth: int, child, order=None
+                 ) -> tuple[np.ndarray, np.ndarray]:
+    """Every node `depth` moves below root in a move order (lists, counts, rows; by default
+    face_turn_order()), without heuristic pruning: their states and the moves that reach them.
+    child(state, m, out) fills out."""
+    lists, counts, rows = face_turn_order() if order is None else order
     states, paths = [root.copy()], [np.zeros(0, np.int8)]
     for _ in range(depth):
         nxt_states, nxt_paths = [], []
         for s, p in zip(states, paths):
-            row = int(p[-1]) // 3 + 1 if len(p) else 0
+            row = rows[int(p[-2]) if len(p) > 1 else NO_MOVE, int(p[-1]) if len(p) else NO_MOVE]
             for m in lists[row, :counts[row]]:
                 out = np.empty_like(s)
                 child(s, int(m), out)

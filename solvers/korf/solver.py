@@ -1,11 +1,14 @@
-"""Korf's optimal solver: IDA* in the half-turn metric over pattern databases, on two threads.
+"""Korf's optimal solver: IDA* over pattern databases, in HTM or QTM, on two threads.
 
-The search runs bound after bound from the root's heuristic. Small bounds are searched from the
+The search runs bound after bound from the root's heuristic (in QTM from the heuristic rounded
+up to the position's parity, two by two: quarter.py). Small bounds are searched from the
 root on one thread; larger ones below the nodes SPLIT_DEPTH moves deep, which two threads take
 a few at a time (one bound, one node count, one stop flag between them). A solution found at
 bound b is optimal because every bound below b was searched to the end; a search stopped
 earlier (time limit, cancel) reports b as a proven lower bound, and with a time limit it asks
-the two-phase solver, where installed, for a (not proven optimal) solution in the time left.
+the two-phase solver, where installed, for a (not proven optimal) solution in the time left:
+short in HTM, not optimised for QTM. A bound beyond God's number means wrong tables: the solve
+stops there and says so.
 """
 
 from __future__ import annotations
@@ -19,16 +22,19 @@ import numpy as np
 from cubelab.cube.moves import FACE_MOVES
 from cubelab.cube.state import CubeState
 from cubelab.tables.cubies import canonical_successors
+from cubelab.tables.sequences import cancel as merge_turns
+from cubelab.tables.spec import TableError
 
 from ..protocol import (
     BEST, BOUND, LOWER_BOUND, NODES, PHASE, Deadline, Solution, SolveResult,
     SolverError, check_solvable, missing_tables, new_cancel, new_counters, verify,
 )
-from .lanes import LANES
+from .lanes import LANES, face_turn_order
+from .quarter import GODS_NUMBER, first_bound, quarter_turn_order
 
 SPLIT_DEPTH = 3
 """Start nodes for the two threads: 3,240 nodes three moves below the root."""
-SPLIT_FROM = {"strong": 13, "korf1997": 10}
+SPLIT_FROM = {"strong": 13, "korf1997": 10, "strong-qtm": 15}
 """Bounds below these are searched from the root on one thread (they take milliseconds)."""
 CHUNK = 6
 """Start nodes a thread takes at a time (times the lanes a kernel interleaves)."""
@@ -49,23 +55,46 @@ class _Prepared:
     heuristic: object        # node -> int
     unknown_depth: int
     lanes: int = 1           # depth-first searches one kernel call interleaves
+    order: tuple = ()        # the move order (lists, counts, rows) the kernel walks
 
 
 class KorfSolver:
-    """Optimal solutions by IDA* on pattern databases; `tables` is "strong" or "korf1997"."""
+    """Optimal solutions by IDA* on pattern databases, in the half-turn metric (`tables`
+    "strong" or "korf1997") or the quarter-turn metric (`metric="qtm"`: "strong-qtm")."""
 
     name = "korf"
     description = "Korf's optimal IDA* with pattern databases (proves the optimal length)"
     puzzle = "3x3"
+    metrics = ("htm",)
+    """What korf honours; a solver made with metric="qtm" (korf-qtm) honours QTM instead."""
 
-    def __init__(self, tables: str = "strong", *, threads: int = 2,
+    def __init__(self, tables: str | None = None, *, metric: str = "htm", threads: int = 2,
                  table_depth: int | None = None, fallback: bool = True,
                  split_from: int | None = None):
-        """threads: search threads; table_depth: build the tables only that deep (tests);
-        fallback: ask the two-phase solver when a time limit stops the search; split_from: the
-        first bound searched below the root by all threads."""
-        from cubelab.tables.korf.specs import table_set
-        self.table_set = table_set(tables, table_depth)   # raises ValueError on a bad name
+        """metric: "htm" or "qtm", the metric whose optimum the search proves; tables: the
+        table set (by default the metric's strong one); threads: search threads; table_depth:
+        build the tables only that deep (tests); fallback: ask the two-phase solver when a time
+        limit stops the search; split_from: the first bound searched below the root by all
+        threads."""
+        from cubelab.tables.korf.qtm import QTM_SET_NAMES, STRONG_QTM, qtm_table_set
+        from cubelab.tables.korf.specs import DEFAULT_SET, TABLE_SET_NAMES, table_set
+        if metric == "htm":
+            tables = tables or DEFAULT_SET
+            if tables in QTM_SET_NAMES:
+                raise ValueError(f"table set {tables} counts quarter turns: use it with metric "
+                                 f"qtm")
+            self.table_set = table_set(tables, table_depth)   # ValueError on a bad name
+        elif metric == "qtm":
+            tables = tables or STRONG_QTM
+            if tables in TABLE_SET_NAMES:
+                raise ValueError(f"table set {tables} counts half turns as one move: in QTM "
+                                 f"use {', '.join(QTM_SET_NAMES)}")
+            self.table_set = qtm_table_set(tables, table_depth)
+        else:
+            raise ValueError(f"unknown metric {metric!r} (choose htm or qtm)")
+        self.metric = metric
+        self.metrics = (metric,)
+        self.name = "korf" if metric == "htm" else f"korf-{metric}"
         self.tables = tables
         self.threads = max(1, int(threads))
         self.fallback = fallback
@@ -87,8 +116,8 @@ class KorfSolver:
             if self._prepared is not None:
                 return
             arrays = self.table_set.load(progress=progress, cancel=cancel, log=log)
-            if self.tables == "strong":
-                prepared = _prepare_strong(arrays, self.table_set.max_depth)
+            if self.tables in ("strong", "strong-qtm"):
+                prepared = _prepare_strong(arrays, self.table_set.max_depth, self.metric)
             else:
                 prepared = _prepare_korf1997(arrays, self.table_set.max_depth)
             _warm_up(prepared)
@@ -108,7 +137,7 @@ class KorfSolver:
         self.prepare(cancel=cancel)
         if cancel[0]:
             return SolveResult(self.name, None, status="cancelled",
-                               seconds=time.perf_counter() - start)
+                               seconds=time.perf_counter() - start, metric=self.metric)
         p = self._prepared
         fallback_seconds = 0.0
         if time_limit is not None and self.fallback and _two_phase_ready():
@@ -122,20 +151,34 @@ class KorfSolver:
                                                                                    1e-9)),
                   "bounds": run.bound_log}
         if run.moves is not None:
-            moves = [FACE_MOVES[m] for m in run.moves]
+            # a quarter-turn path writes U2 as U U: merged, it counts the same in QTM
+            moves = [FACE_MOVES[m] for m in merge_turns(run.moves)]
             sol = Solution(moves, seconds, run.nodes)
+            self._refuse_unless_right(state, sol, run.lower_bound)
             if on_solution is not None:
                 on_solution(sol)
-            counters[BEST] = len(moves)
+            counters[BEST] = run.lower_bound
             return SolveResult(self.name, moves, nodes=run.nodes, seconds=seconds, optimal=True,
-                               lower_bound=len(moves), verified=verify(state, moves),
-                               status="solved", detail=detail, solutions=[sol])
+                               lower_bound=run.lower_bound, verified=True, status="solved", detail=detail, solutions=[sol],
+                               metric=self.metric)
         result = SolveResult(self.name, None, nodes=run.nodes, seconds=seconds, optimal=False,
-                             lower_bound=run.lower_bound, status=run.status, detail=detail)
+                             lower_bound=run.lower_bound, status=run.status, detail=detail,
+                             metric=self.metric)
         if run.status == "time limit" and fallback_seconds > 0 and not cancel[0]:
             self._add_fallback(result, state, fallback_seconds, counters, cancel, on_solution,
                                start)
         return result
+
+    def _refuse_unless_right(self, state: CubeState, sol: Solution, bound: int) -> None:
+        """A found path must solve the position in exactly `bound` moves of the metric: else
+        the tables or the kernel are wrong, and no answer is better than a wrong one."""
+        if not verify(state, sol.moves):
+            raise RuntimeError(f"{self.name} produced a sequence that does not solve the cube "
+                               f"({sol.text()}): rebuild its tables (cubelab tables clear)")
+        length = sol.qtm if self.metric == "qtm" else sol.htm
+        if length != bound:
+            raise RuntimeError(f"{self.name} found {length} {self.metric.upper()} moves at bound "
+                               f"{bound}: its search is wrong")
 
     def _add_fallback(self, result, state, seconds, counters, cancel, on_solution, start):
         """A not-proven-optimal solution from the two-phase solver, in the time kept for it."""
@@ -151,20 +194,27 @@ class KorfSolver:
         if other.moves is None:
             return
         moves = list(other.moves)
+        if not verify(state, moves):
+            result.detail["fallback_error"] = "the two-phase solution did not solve the cube"
+            return
         result.moves = moves
-        result.verified = verify(state, moves)
+        result.verified = True
         result.detail["solution_from"] = "kociemba"
+        if self.metric != "htm":
+            result.detail["solution_note"] = (f"the two-phase fallback's solution is short in "
+                                              f"HTM, not searched in {self.metric.upper()}")
         result.seconds = time.perf_counter() - start
         sol = Solution(moves, result.seconds, result.nodes)
         result.solutions.append(sol)
-        counters[BEST] = len(moves)
+        counters[BEST] = sol.qtm if self.metric == "qtm" else sol.htm
         if on_solution is not None:
             on_solution(sol)
 
     def start_nodes(self, root: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """The nodes SPLIT_DEPTH moves below root, and the moves that reach them."""
         from .lanes import expand_items
-        return expand_items(root, SPLIT_DEPTH, self._prepared.child)
+        p = self._prepared
+        return expand_items(root, SPLIT_DEPTH, p.child, p.order)
 
     def heuristic(self, state: CubeState) -> int:
         """The lower bound the tables give for a (normalized) state."""
@@ -197,14 +247,21 @@ class _Run:
         h = int(p.heuristic(root))
         if h > p.unknown_depth + 1 or h < 0:
             raise SolverError("the Korf tables give an impossible bound: rebuild them")
-        self.lower_bound = h
+        metric = self.solver.metric
+        # in QTM a solution's length has the parity of the corner permutation
+        bound, step = (first_bound(h, self.target), 2) if metric == "qtm" else (h, 1)
+        self.lower_bound = bound
         started = time.perf_counter()
         with Deadline(self.stop, self.time_limit) as deadline:
-            bound = h
             while True:
                 if self.max_length is not None and bound > self.max_length:
                     self.status = "not found"
                     break
+                if bound > GODS_NUMBER[metric]:
+                    raise TableError(f"{self.solver.name}: no solution within "
+                                     f"{GODS_NUMBER[metric]} {metric.upper()} (God's number): "
+                                     f"the Korf tables are wrong; rebuild them "
+                                     f"(cubelab tables clear)")
                 self.counters[BOUND] = bound
                 self.counters[LOWER_BOUND] = bound
                 t0, n0 = time.perf_counter(), self.nodes
@@ -219,7 +276,7 @@ class _Run:
                 if self.cancel[0] or deadline.expired:
                     self.status = "cancelled" if self.cancel[0] else "time limit"
                     break
-                bound += 1
+                bound += step
                 self.lower_bound = bound
             self.seconds = time.perf_counter() - started
         self.counters[NODES] = self.nodes
@@ -274,11 +331,14 @@ class _Run:
 
 # ---- preparing the table sets ----------------------------------------------------------------
 
-def _prepare_strong(arrays, max_depth) -> _Prepared:
+def _prepare_strong(arrays, max_depth, metric="htm") -> _Prepared:
+    """The strong set's search, in HTM, or in QTM over the quarter turns' tables (the same
+    layouts: only the move order, the phase table's walk down and the corners' depth differ)."""
     from cubelab.tables.korf.coords import (
         axis_move_maps, axis_phase_coords, corner_sym_tables, cperm_of, move_tables, sym_tables,
     )
-    from cubelab.tables.korf.pdb import reduce_corners
+    from cubelab.tables.korf.pdb import move_columns, reduce_corners
+    from cubelab.tables.korf.qtm import QUARTER_TURNS, corner_depth
     from cubelab.tables.korf.slicephase import solved_coords
     from cubelab.tables.memory import resident
     from . import strong as kst
@@ -291,19 +351,23 @@ def _prepare_strong(arrays, max_depth) -> _Prepared:
     dec = mod3_decoder(unknown)
     axmove = axis_move_maps()
     solved_ss = solved_coords()[0]
-    lists, counts = canonical_successors()
+    if metric == "qtm":
+        order = quarter_turn_order()
+        walk = move_columns(QUARTER_TURNS, mt.sslice, mt.flip, mt.twist)
+        corner_unknown = corner_depth(max_depth) + 1
+    else:
+        order, walk, corner_unknown = face_turn_order(), (mt.sslice, mt.flip, mt.twist), unknown
     cp_info = cst.cp_info
     ss_info = kst.pack_ss_info(st.ss_cls, st.ss_sym, st.ss_fmask)
-    args = (lists, counts, mt.cperm, mt.twist, mt.sslice, mt.flip, axmove, csym, cp_info, unknown,
-            ptab, dec, ss_info, st.flip_conj, st.twist_conj)
+    args = (*order, mt.cperm, mt.twist, mt.sslice, mt.flip, axmove, csym, cp_info,
+            corner_unknown, ptab, dec, ss_info, st.flip_conj, st.twist_conj)
 
     def root(state: CubeState) -> np.ndarray:
         node = np.empty(kst.S_LEN, np.int64)
         node[kst.S_CP] = cperm_of(state.cp)
         for a, (ss, f, t) in enumerate(axis_phase_coords(state)):
             d = kst.phase_distance(ptab, ss, f, t, unknown, st.ss_cls, st.ss_sym, st.ss_fmask,
-                                   st.flip_conj, st.twist_conj, mt.sslice, mt.flip, mt.twist,
-                                   solved_ss)
+                                   st.flip_conj, st.twist_conj, *walk, solved_ss)
             if d < 0:
                 raise SolverError("the Korf phase table is inconsistent: rebuild it "
                                   "(cubelab tables clear)")
@@ -314,9 +378,11 @@ def _prepare_strong(arrays, max_depth) -> _Prepared:
         kst.strong_child(node, m, out, mt.cperm, mt.twist, mt.sslice, mt.flip, axmove, ptab, dec,
                          st.ss_cls, st.ss_sym, st.ss_fmask, st.flip_conj, st.twist_conj)
 
-    return _Prepared("strong", kst.strong_search, args, root, child,
-                     lambda node: kst.start_h(node, csym, cp_info, st.twist_conj, unknown),
-                     unknown, LANES)
+    return _Prepared("strong" if metric == "htm" else f"strong-{metric}", kst.strong_search,
+                     args, root, child,
+                     lambda node: kst.start_h(node, csym, cp_info, st.twist_conj,
+                                              corner_unknown),
+                     max(unknown, corner_unknown), LANES, order)
 
 
 def _prepare_korf1997(arrays, max_depth) -> _Prepared:
@@ -342,7 +408,7 @@ def _prepare_korf1997(arrays, max_depth) -> _Prepared:
 
     return _Prepared("korf1997", k97.korf_search, args, root, child,
                      lambda node: k97.korf_h(node, ctab, etab_a, etab_b, unknown), unknown,
-                     LANES)
+                     LANES, face_turn_order())
 
 
 def _warm_up(p: _Prepared) -> None:

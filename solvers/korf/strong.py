@@ -28,7 +28,7 @@ from cubelab.tables.ranks import N_TWIST
 
 from .lanes import (
     IDLE, LANES, MAX_DEPTH, NEED_START, PUBLISH_EVERY, SELECT, advance, begin, descend,
-    last_face, load_start, new_lanes, solved,
+    load_start, new_lanes, solved, successor_row,
 )
 
 PROBED, SIDES = 1, 2
@@ -49,14 +49,15 @@ def pack_ss_info(ss_cls, ss_sym, ss_fmask) -> np.ndarray:
 def phase_distance(ptab, ss, f, t, unknown_depth, ss_cls, ss_sym, ss_fmask, flip_conj,
                    twist_conj, sslice_move, flip_move, twist_move, solved_ss):
     """Exact distance of a phase coordinate from the mod-3 table, by walking down to depth 0:
-    a neighbour whose entry is one less (mod 3) is one move closer."""
+    a neighbour whose entry is one less (mod 3) is one move closer. The move tables hold the
+    columns of the moves the table was built with (a half turn is no neighbour in QTM)."""
     v = get2(ptab, phase_entry(ss, f, t, ss_cls, ss_sym, ss_fmask, flip_conj, twist_conj))
     if v == UNKNOWN2:
         return unknown_depth
     d = 0
     while not (ss == solved_ss and f == 0 and t == 0):
         want = (v + 2) % 3
-        for m in range(18):
+        for m in range(sslice_move.shape[1]):
             ss1 = sslice_move[ss, m]
             f1 = flip_move[f, m]
             t1 = twist_move[t, m]
@@ -109,10 +110,11 @@ def start_h(state, csym, cp_info, twist_conj, corner_unknown):
 
 
 @njit(cache=True, nogil=True)
-def strong_search(items, paths, i0, i1, g0, bound, move_lists, n_moves, cperm_move, twist_move,
-                  sslice_move, flip_move, axmove, csym, cp_info, corner_unknown, ptab, dec,
-                  ss_info, flip_conj, twist_conj, live, slot, stop, cancel, sol):
-    """Search below items[i0:i1] (nodes at depth g0) for a solution of exactly `bound` moves.
+def strong_search(items, paths, i0, i1, g0, bound, move_lists, n_moves, rows, cperm_move,
+                  twist_move, sslice_move, flip_move, axmove, csym, cp_info, corner_unknown, ptab,
+                  dec, ss_info, flip_conj, twist_conj, live, slot, stop, cancel, sol):
+    """Search below items[i0:i1] (nodes at depth g0) for a solution of exactly `bound` moves of
+    the move order (move_lists, n_moves, rows: lanes.face_turn_order, or the quarter turns').
     Returns (found, nodes)."""
     nl = LANES
     D, dmove, kidx, nk, ki, path, depth, cur, stage, cnt = new_lanes(S_LEN, g0)
@@ -147,7 +149,7 @@ def strong_search(items, paths, i0, i1, g0, bound, move_lists, n_moves, cperm_mo
                         live[slot] += nodes - published
                         return 1, nodes
                     cur[l] = j
-                    last = last_face(l, g, path)
+                    last = successor_row(l, g, path, rows)
                     nm = n_moves[last]
                     pcp = D[l, g, j, S_CP]
                     ptw = D[l, g, j, S_AXIS + 2]

@@ -47,6 +47,7 @@ class ThistlethwaiteSolver(PrepareOnce):
                    "distance tables; tries every optimal and near-optimal solution of phases 1-3 "
                    "and keeps the shortest total.")
     puzzle = "3x3"
+    metrics = ("htm",)
 
     def __init__(self, rounds=ROUNDS, node_budget: int = NODE_BUDGET):
         self.rounds = tuple(tuple(r) for r in rounds)

@@ -133,6 +133,7 @@ class ThreeCycleSolver(PrepareOnce):
                    "edge 3-cycles and pair twists, each a commutator [setup: [A, B]] found by "
                    "search; annotated steps, then the flat moves after cancellation.")
     puzzle = "3x3"
+    metrics = ("htm",)
 
     def __init__(self):
         self._sets: list[PieceSet] | None = None

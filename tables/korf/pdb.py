@@ -32,7 +32,7 @@ def corner_forward(table, d, lo, hi, cperm_move, twist_move, cancel):
         for t in range(N_TWIST):
             if get4(table, base + t) != d:
                 continue
-            for m in range(18):
+            for m in range(cperm_move.shape[1]):
                 j = cperm_move[c, m] * N_TWIST + twist_move[t, m]
                 if get4(table, j) == UNKNOWN4:
                     set4(table, j, d + 1)
@@ -50,7 +50,7 @@ def corner_backward(table, d, lo, hi, cperm_move, twist_move, cancel):
         for t in range(N_TWIST):
             if get4(table, base + t) != UNKNOWN4:
                 continue
-            for m in range(18):
+            for m in range(cperm_move.shape[1]):
                 if get4(table, cperm_move[c, m] * N_TWIST + twist_move[t, m]) == d:
                     set4(table, base + t, d + 1)
                     n += 1
@@ -156,6 +156,14 @@ def reduce_corners(raw: np.ndarray, load=load_or_build) -> np.ndarray:
 
 # ---- builders -------------------------------------------------------------------------------
 
+def move_columns(moves, *tables: np.ndarray) -> tuple[np.ndarray, ...]:
+    """The move tables restricted to the columns `moves` (None: all of them, as they are)."""
+    if moves is None:
+        return tables
+    cols = np.asarray(moves, dtype=np.int64)
+    return tuple(np.ascontiguousarray(t[:, cols]) for t in tables)
+
+
 def _cancel_of(ctx) -> np.ndarray:
     return ctx.cancel if ctx is not None else np.zeros(1, np.int32)
 
@@ -164,17 +172,20 @@ def _load_of(ctx):
     return ctx.load if ctx is not None else load_or_build
 
 
-def build_corners(ctx=None, max_depth: int | None = None) -> tuple[np.ndarray, LevelStats]:
-    """The corner database (4-bit, exact), and how the build went."""
+def build_corners(ctx=None, max_depth: int | None = None, moves=None
+                  ) -> tuple[np.ndarray, LevelStats]:
+    """The corner database (4-bit, exact), and how the build went. moves: the columns of the
+    move tables that count as one move (all 18 face turns by default; the quarter turns for
+    the quarter-turn metric)."""
     mt = move_tables(_load_of(ctx))
     cancel = _cancel_of(ctx)
+    cperm, twist = move_columns(moves, mt.cperm, mt.twist)
     table = new_packed4(N_CORNERS)
     set4(table, 0, 0)
     stats = run_levels(
         ctx, n_rows=N_CPERM, total=N_CORNERS, initial=1, chunk_rows=256, max_depth=max_depth,
-        forward=lambda d, lo, hi, part: corner_forward(table, d, lo, hi, mt.cperm, mt.twist,
-                                                       cancel),
-        backward=lambda d, lo, hi: corner_backward(table, d, lo, hi, mt.cperm, mt.twist, cancel))
+        forward=lambda d, lo, hi, part: corner_forward(table, d, lo, hi, cperm, twist, cancel),
+        backward=lambda d, lo, hi: corner_backward(table, d, lo, hi, cperm, twist, cancel))
     return table, stats
 
 

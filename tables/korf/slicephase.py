@@ -23,6 +23,7 @@ from ..packed import UNKNOWN2, get2, new_packed2, set2
 from ..ranks import N_FLIP, N_TWIST
 from ..store import load_or_build
 from .coords import move_tables, sym_tables
+from .pdb import move_columns
 PHASE_CLASSES = 788
 """Classes of the 11,880 sorted-slice values under the 16 UD symmetries."""
 ROW = 2192
@@ -86,8 +87,8 @@ def phase_forward(table, d, lo, hi, c_lo, c_hi, rep, stab, n_stab, rep_fmask, ss
     [c_lo, c_hi) (a class's rows are the part of the table one thread owns)."""
     v = d % 3
     nv = (d + 1) % 3
-    rows1 = np.empty(18, np.int64)
-    syms1 = np.empty(18, np.int64)
+    rows1 = np.empty(sslice_move.shape[1], np.int64)
+    syms1 = np.empty(sslice_move.shape[1], np.int64)
     n = 0
     for r in range(lo, hi):
         if (r & (_CHECK_EVERY - 1)) == 0 and cancel[0]:
@@ -97,14 +98,14 @@ def phase_forward(table, d, lo, hi, c_lo, c_hi, rep, stab, n_stab, rep_fmask, ss
         c = r >> 11
         f = r & 2047
         ss = rep[c]
-        for m in range(18):
+        for m in range(sslice_move.shape[1]):
             ss1 = sslice_move[ss, m]
             k = ss_sym[ss1]
             syms1[m] = k
             rows1[m] = (np.int64(ss_cls[ss1]) << 11) | (flip_conj[k, flip_move[f, m]]
                                                         ^ ss_fmask[ss1])
         owned = False
-        for m in range(18):
+        for m in range(sslice_move.shape[1]):
             c1 = rows1[m] >> 11
             if c_lo <= c1 < c_hi:
                 owned = True
@@ -116,7 +117,7 @@ def phase_forward(table, d, lo, hi, c_lo, c_hi, rep, stab, n_stab, rep_fmask, ss
         for t in range(N_TWIST):
             if get2(table, base + t) != v:
                 continue
-            for m in range(18):
+            for m in range(sslice_move.shape[1]):
                 if rows1[m] < 0:
                     continue
                 t1 = twist_conj[syms1[m], twist_move[t, m]]
@@ -152,7 +153,7 @@ def phase_backward(table, d, lo, hi, rep, ss_cls, ss_sym, ss_fmask, flip_conj, t
         c = r >> 11
         f = r & 2047
         ss = rep[c]
-        for m in range(18):
+        for m in range(sslice_move.shape[1]):
             ss1 = sslice_move[ss, m]
             s = ss_sym[ss1]
             row1 = (np.int64(ss_cls[ss1]) << 11) | (flip_conj[s, flip_move[f, m]] ^ ss_fmask[ss1])
@@ -177,10 +178,13 @@ def solved_coords() -> tuple[int, int, int]:
     return 0, 0, 0
 
 
-def build_phase(ctx=None, max_depth: int | None = None) -> tuple[np.ndarray, LevelStats]:
-    """The phase table (2-bit, distance mod 3), and how the build went."""
+def build_phase(ctx=None, max_depth: int | None = None, moves=None
+                ) -> tuple[np.ndarray, LevelStats]:
+    """The phase table (2-bit, distance mod 3), and how the build went. moves: the columns of
+    the move tables that count as one move (all 18 face turns by default)."""
     load = ctx.load if ctx is not None else load_or_build
     st, mt = sym_tables(load), move_tables(load)
+    sslice, flip, twist = move_columns(moves, mt.sslice, mt.flip, mt.twist)
     if st.n_classes != PHASE_CLASSES:
         raise AssertionError(f"{st.n_classes} sorted-slice classes, the layout says "
                              f"{PHASE_CLASSES}")
@@ -199,11 +203,11 @@ def build_phase(ctx=None, max_depth: int | None = None) -> tuple[np.ndarray, Lev
         return phase_forward(table, d, lo, hi, bounds[part], bounds[part + 1], st.rep, st.stab,
                              st.n_stab, st.rep_fmask,
                              st.ss_cls, st.ss_sym, st.ss_fmask, st.flip_conj, st.twist_conj,
-                             mt.sslice, mt.flip, mt.twist, cancel)
+                             sslice, flip, twist, cancel)
 
     def backward(d, lo, hi):
         return phase_backward(table, d, lo, hi, st.rep, st.ss_cls, st.ss_sym, st.ss_fmask,
-                              st.flip_conj, st.twist_conj, mt.sslice, mt.flip, mt.twist, cancel)
+                              st.flip_conj, st.twist_conj, sslice, flip, twist, cancel)
 
     stats = run_levels(ctx, n_rows=n_rows(), total=n_entries(), initial=initial,
                        chunk_rows=8192, max_depth=max_depth, forward=forward, backward=backward,
