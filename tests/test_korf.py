@@ -162,6 +162,54 @@ def test_time_limit_falls_back_on_the_two_phase_solution(solver, monkeypatch):
     assert result.lower_bound <= len(scramble) and len(heard) == 1
 
 
+def test_a_wrong_two_phase_answer_is_not_passed_on(solver, monkeypatch):
+    from cubelab.solvers.korf import solver as korf
+    from cubelab.solvers.protocol import SolveResult
+    state = random_state(11)
+
+    class TwoPhase:   # answers with a sequence that does not solve the position
+        def solve(self, state, *, time_limit=None, cancel=None):
+            return SolveResult("kociemba", [FACE_MOVES[0]] * 3)
+
+    monkeypatch.setattr(korf, "_two_phase_ready", lambda: True)
+    monkeypatch.setattr("cubelab.solvers.get_solver", lambda name, **kw: TwoPhase())
+    s = KorfSolver(solver.tables, table_depth=TABLE_DEPTH)
+    s._prepared = solver._prepared
+    result = s.solve(state, time_limit=0.3)
+    assert result.moves is None and not result.optimal and result.status == "time limit"
+    assert "does not solve" in result.detail["fallback_error"]
+
+
+def _lying(solver, kernel, heuristic):
+    """A copy of the solver whose search kernel and root bound are replaced (wrong tables)."""
+    import dataclasses
+    s = KorfSolver(solver.tables, table_depth=TABLE_DEPTH, threads=1, fallback=False)
+    s._prepared = dataclasses.replace(solver._prepared, kernel=kernel,
+                                      heuristic=lambda node: heuristic, unknown_depth=99)
+    return s
+
+
+def test_a_bound_beyond_gods_number_says_the_tables_are_wrong(solver):
+    bounds = []
+
+    def finds_nothing(items, paths, i0, i1, g0, bound, *rest):
+        bounds.append(bound)
+        return 0, 0
+
+    with pytest.raises(SolverError, match="God's number"):
+        _lying(solver, finds_nothing, 18).solve(alg_state("R U"))
+    assert bounds == [18, 19, 20]
+
+
+def test_a_search_answer_that_does_not_solve_is_refused(solver):
+    def claims_u(items, paths, i0, i1, g0, bound, *rest):
+        rest[-1][:bound] = 0          # "U" (times bound): not a solution of R U
+        return 1, 1
+
+    with pytest.raises(SolverError, match="does not solve"):
+        _lying(solver, claims_u, 2).solve(alg_state("R U"))
+
+
 def test_on_solution_hears_the_answer(solver):
     heard = []
     result = solver.solve(alg_state("F2 U' R"), on_solution=heard.append)

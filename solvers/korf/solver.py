@@ -35,6 +35,8 @@ CHUNK = 6
 FALLBACK_SHARE = 0.15
 """With a time limit, the share kept for the two-phase solver (at most FALLBACK_MAX seconds)."""
 FALLBACK_MAX = 2.0
+GODS_NUMBER = 20
+"""Every position is solved in 20 face turns (Rokicki, Kociemba, Davidson, Dethridge 2010)."""
 
 
 @dataclass
@@ -151,6 +153,9 @@ class KorfSolver:
         if other.moves is None:
             return
         moves = list(other.moves)
+        if not verify(state, moves):
+            result.detail["fallback_error"] = "the two-phase answer does not solve the cube"
+            return
         result.moves = moves
         result.verified = verify(state, moves)
         result.detail["solution_from"] = "kociemba"
@@ -205,6 +210,12 @@ class _Run:
                 if self.max_length is not None and bound > self.max_length:
                     self.status = "not found"
                     break
+                if bound > GODS_NUMBER:
+                    # every position is solved in 20 face turns: a search that gets here was
+                    # misled by its tables, and nothing it says can be trusted
+                    raise SolverError(f"no solution within {GODS_NUMBER} moves, which every "
+                                      f"position has (God's number): the {p.set_name} tables "
+                                      f"are wrong (cubelab tables clear, then rebuild them)")
                 self.counters[BOUND] = bound
                 self.counters[LOWER_BOUND] = bound
                 t0, n0 = time.perf_counter(), self.nodes
@@ -267,9 +278,13 @@ class _Run:
             t.join()
         self.nodes = base + int(self.live.sum())
         self.counters[NODES] = self.nodes
-        if solutions:
-            return solutions[0]
-        return None
+        if solutions and not verify(self.target, [FACE_MOVES[m] for m in solutions[0]]):
+            # the kernel claims a path that does not solve the cube: its tables or coordinates
+            # are wrong, and neither this answer nor the bounds before it can be trusted
+            raise SolverError(f"the {p.set_name} search returned a sequence that does not solve "
+                              f"the cube: its tables are wrong (cubelab tables clear, then "
+                              f"rebuild them)")
+        return solutions[0] if solutions else None
 
 
 # ---- preparing the table sets ----------------------------------------------------------------
