@@ -93,6 +93,30 @@ def test_six_move_positions_on_both_threads_and_one(solver, distance):
         assert two.length["htm"] == distance(state)
 
 
+@pytest.mark.parametrize("alg", ["U2 D2 R2 L2", "R2 L2 U2 D2 F2 B2", "U D' R L' F B'",
+                                 "F2 U2 F2 U2 F2 U2"])
+def test_symmetric_positions_search_one_start_node_of_each_orbit(solver, distance, alg):
+    from cubelab.solvers.korf.symstarts import distinct_starts
+    state = alg_state(alg)
+    result = solver.solve(state)
+    assert result.optimal and result.verified and result.length["htm"] == distance(state)
+    items, paths = solver.start_nodes(solver._prepared.root(state))
+    kept = len(distinct_starts(state, items, paths)[1])
+    # the last position's symmetries all move the U-R-F corner: no symmetry keeps the order
+    assert kept < len(paths) == 3240 if alg != "U D' R L' F B'" else kept == 3240
+
+
+def test_the_superflip_keeps_one_start_node_in_six():
+    from cubelab.solvers.korf.symstarts import distinct_starts, order_keeping_symmetries
+    superflip = CubeState(range(8), [0] * 8, range(12), [1] * 12)
+    paths = np.array([(a, b, c) for a in range(18) for b in range(18) for c in range(18)
+                      if a // 3 != b // 3 != c // 3 and (a // 3 % 3 != b // 3 % 3 or a < b)
+                      and (b // 3 % 3 != c // 3 % 3 or b < c)], np.int8)
+    assert len(paths) == 3240 and len(order_keeping_symmetries()) == 6
+    assert len(distinct_starts(superflip, np.arange(3240), paths)[1]) == 540
+    assert len(distinct_starts(random_state(1), np.arange(3240), paths)[1]) == 3240
+
+
 def test_solved_cube_needs_no_moves(solver):
     result = solver.solve(CubeState.identity())
     assert result.moves == [] and result.optimal and result.lower_bound == 0 and result.verified

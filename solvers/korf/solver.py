@@ -25,6 +25,7 @@ from ..protocol import (
     SolverError, check_solvable, missing_tables, new_cancel, new_counters, verify,
 )
 from .lanes import LANES
+from .symstarts import distinct_starts
 
 SPLIT_DEPTH = 3
 """Start nodes for the two threads: 3,240 nodes three moves below the root."""
@@ -243,7 +244,7 @@ class _Run:
             workers = 1
         else:
             if self._start_nodes is None:
-                self._start_nodes = self.solver.start_nodes(root)
+                self._start_nodes = distinct_starts(self.target, *self.solver.start_nodes(root))
             items, paths = self._start_nodes
             g0, workers = SPLIT_DEPTH, self.solver.threads
         self.live[:] = 0
