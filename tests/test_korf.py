@@ -61,7 +61,7 @@ def distance():
     return dist
 
 
-@pytest.fixture(scope="module", params=["korf1997", "strong"])
+@pytest.fixture(scope="module", params=["korf1997", "strong", "layers-small"])
 def solver(request):
     s = KorfSolver(request.param, table_depth=TABLE_DEPTH, fallback=False, split_from=4)
     s.prepare()
