@@ -7,8 +7,8 @@ themselves and of the slice edges among themselves (orientations fixed). A posit
 fixed by: which 4 of the 12 edge slots hold the slice edges (495), which 4 of the 8 corner slots
 hold the U-layer corners (70), the flips (2,048) and the twists (2,187). A U or D turn made
 before the position leaves the coset as it is, and the search exploits the group holding U and D
-(an exact distance x says no solution of x moves ends with a U or D turn). Tomas Rokicki's nxopt uses this coset space; here the layer part (slice x corner
-separation = 34,650 values) is reduced by the 16 UD symmetries, leaving the flips and twists
+(an exact distance x says no solution of x moves ends with a U or D turn). Tomas Rokicki's
+nxopt uses this coset space; here the layer part (slice x corner separation = 34,650 values) is reduced by the 16 UD symmetries, leaving the flips and twists
 to conjugation tables as in the exact-slice phase table.
 
 The search also carries the inverse position as 20 slot contents (piece * 3 + twist for
