@@ -250,6 +250,16 @@ def bench_speed(sets, n16, n18, n_random, time_limit, threads):
     return out
 
 
+def build_full_layers():
+    """The full layer table (not a table set yet: its build is too slow), built through the
+    store with its levels logged, for measuring the builder."""
+    from cubelab.tables.korf.specs import layer_spec
+    from cubelab.tables.store import load_or_build
+    start = time.perf_counter()
+    load_or_build(layer_spec(), log=log)
+    log(f"[tables] korf.layers: ready in {time.perf_counter() - start:.1f} s")
+
+
 # ---- memory and the superflip ------------------------------------------------------------
 
 _MEMORY_PROBE = """
@@ -323,12 +333,16 @@ def main(argv=None):
     ap.add_argument("--memory-limit", type=float, default=60.0,
                     help="seconds of the solve whose memory is measured (memory section)")
     ap.add_argument("--superflip", help="prove the superflip's optimum with this set")
+    ap.add_argument("--build-full-layers", action="store_true",
+                    help="build the full layer table (2.7 GB; not a table set yet)")
     ap.add_argument("--superflip-limit", type=float, default=900.0)
     ap.add_argument("--json", help="write all figures to this file")
     args = ap.parse_args(argv)
     sets = [s for s in args.sets.split(",") if s]
     skip = set(args.skip.split(","))
     report = {"argv": sys.argv[1:]}
+    if args.build_full_layers:
+        build_full_layers()
     if "tables" not in skip:
         report["tables"] = bench_tables(sets)
     if "heuristic" not in skip:

@@ -29,7 +29,7 @@ from .symstarts import distinct_starts
 
 SPLIT_DEPTH = 3
 """Start nodes for the two threads: 3,240 nodes three moves below the root."""
-SPLIT_FROM = {"strong": 13, "korf1997": 10, "layers": 14, "layers-small": 12}
+SPLIT_FROM = {"strong": 13, "korf1997": 10, "layers-small": 12}
 """Bounds below these are searched from the root on one thread (they take milliseconds)."""
 CHUNK = 6
 """Start nodes a thread takes at a time (times the lanes a kernel interleaves)."""
@@ -92,10 +92,10 @@ class KorfSolver:
             arrays = self.table_set.load(progress=progress, cancel=cancel, log=log)
             if self.tables == "strong":
                 prepared = _prepare_strong(arrays, self.table_set.max_depth)
-            elif self.tables.startswith("layers"):
+            elif self.tables == "layers-small":
                 from .layersearch import prepare_layers
                 kernel, args, root, child, bound, top = prepare_layers(
-                    arrays, self.table_set.max_depth, self.tables == "layers")
+                    arrays, self.table_set.max_depth, corners=False)
                 prepared = _Prepared(self.tables, kernel, args, root, child, bound, top, LANES)
             else:
                 prepared = _prepare_korf1997(arrays, self.table_set.max_depth)
