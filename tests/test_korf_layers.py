@@ -17,6 +17,7 @@ from cubelab.tables import udsym
 from cubelab.tables.korf import coords as kc
 from cubelab.tables.korf import layercoords as lc
 from cubelab.tables.korf import layertable as ltab
+from test_korf_tables import ball
 
 seeds = st.integers(0, 2**32 - 1)
 
@@ -81,21 +82,6 @@ def test_the_inverse_is_carried_by_premoves_and_read_by_contributions(seed):
 
 # ---- the small table, built a few moves deep ------------------------------------------------
 
-def _ball(radius: int) -> dict[CubeState, int]:
-    dist = {CubeState.identity(): 0}
-    frontier = [CubeState.identity()]
-    for d in range(1, radius + 1):
-        nxt = []
-        for s in frontier:
-            for m in FACE_MOVES:
-                t = s * move_state(m)
-                if t not in dist:
-                    dist[t] = d
-                    nxt.append(t)
-        frontier = nxt
-    return dist
-
-
 @pytest.fixture(scope="module")
 def small4():
     return ltab.build_layers(None, 4, corners=False)
@@ -114,7 +100,7 @@ def test_small_layer_table_reads_back_the_coset_distances(small4):
     base = ltab.table_base(4)
     assert base == 2 and stats.counts[:4] == [1, 1, 5, 51]
     first: dict[tuple, tuple[int, CubeState]] = {}
-    for s, d in _ball(3).items():
+    for s, d in ball(3).items():
         key = lc.layer_coords(s, 1)
         if key not in first or d < first[key][0]:
             first[key] = (d, s)

@@ -82,26 +82,24 @@ def _examples(n_csep: int) -> tuple[np.ndarray, np.ndarray]:
     e_mask = {int(r): m for m, r in enumerate(srank) if r >= 0}
     c_mask = {int(r): m for m, r in enumerate(crank) if r >= 0}
     for e in range(N_SLICE):
-        ep = np.empty(12, np.int64)
-        m = e_mask[e]
-        slc, ud = 8, 0
-        for i in range(12):
-            if m >> i & 1:
-                ep[i], slc = slc, slc + 1
-            else:
-                ep[i], ud = ud, ud + 1
+        ep = _placed(e_mask[e], 12, 8)
         for c in range(n_csep):
-            cp = np.empty(8, np.int64)
-            cm = c_mask[c] if n_csep > 1 else 0x0F
-            u, d = 0, 4
-            for i in range(8):
-                if cm >> i & 1:
-                    cp[i], u = u, u + 1
-                else:
-                    cp[i], d = d, d + 1
-            cps[e * n_csep + c] = cp
+            cps[e * n_csep + c] = _placed(c_mask[c] if n_csep > 1 else 0x0F, 8, 0)
             eps[e * n_csep + c] = ep
     return cps, eps
+
+
+def _placed(mask: int, n: int, marked: int) -> np.ndarray:
+    """A permutation of n pieces putting pieces marked, marked + 1, ... (four of them) in the
+    slots of mask, in increasing order, and the other pieces in the other slots likewise."""
+    inside, outside = marked, (4 if marked == 0 else 0)
+    out = np.empty(n, np.int64)
+    for i in range(n):
+        if mask >> i & 1:
+            out[i], inside = inside, inside + 1
+        else:
+            out[i], outside = outside, outside + 1
+    return out
 
 
 @njit(cache=True, nogil=True)

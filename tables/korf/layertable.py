@@ -139,84 +139,87 @@ def _neighbour_rows(c, f, rep, layer_move, flip_move, info, flip_conj, rows1, sy
 
 
 @njit(cache=True, nogil=True)
-def layer_forward(table, lo, hi, c_lo, c_hi, rep, stab, n_stab, rep_fmask, info, flip_conj,
-                  twist_conj, tslot_conj, layer_move, flip_move, twist_move, cancel):
-    """Expand the frontier entries of rows [lo, hi), setting only neighbours in classes
-    [c_lo, c_hi) (the part of the table this thread owns)."""
+def layer_level(table, lo, hi, forward, c_lo, c_hi, rep, stab, n_stab, rep_fmask, info,
+                flip_conj, twist_conj, tslot_conj, layer_move, flip_move, twist_move, cancel):
+    """One level over rows [lo, hi): forward, expand the frontier entries, setting only
+    neighbours in classes [c_lo, c_hi) (the part of the table this thread owns); backward,
+    unknown entries with a frontier neighbour become NEXT. Rows with nothing to do are skipped
+    by a byte scan."""
     rows1 = np.empty(18, np.int64)
     syms1 = np.empty(18, np.int64)
-    tslot = tslot_conj[0]
+    todo = np.empty(N_TWIST, np.int64)
     n = 0
     for r in range(lo, hi):
         if (r & (_CHECK_EVERY - 1)) == 0 and cancel[0]:
             break
-        base = r * SLOTS_PER_ROW
-        if not _row_has(table, r, False):
+        if not _row_has(table, r, not forward):
             continue
         _neighbour_rows(r >> 11, r & 2047, rep, layer_move, flip_move, info, flip_conj, rows1,
                         syms1)
-        owned = False
-        for m in range(18):
-            if c_lo <= (rows1[m] >> 11) < c_hi:
-                owned = True
-            else:
-                rows1[m] = -1
-        if not owned:
-            continue
-        for t in range(N_TWIST):
-            if get2(table, base + tslot[t]) != FRONTIER:
-                continue
-            for m in range(18):
-                if rows1[m] < 0:
-                    continue
-                t1 = twist_move[t, m]
-                j = rows1[m] * SLOTS_PER_ROW + tslot_conj[syms1[m], t1]
-                if get2(table, j) == UNKNOWN:
-                    n += _set_variants(table, rows1[m] >> 11, rows1[m] & 2047,
-                                       twist_conj[syms1[m], t1], NEXT, stab, n_stab, rep_fmask,
-                                       flip_conj, tslot_conj)
+        if forward:
+            n += _expand_row(table, r, c_lo, c_hi, rows1, syms1, stab, n_stab, rep_fmask,
+                             flip_conj, twist_conj, tslot_conj, twist_move)
+        else:
+            n += _fill_row(table, r, rows1, syms1, todo, tslot_conj, twist_move)
     return n
 
 
 @njit(cache=True, nogil=True)
-def layer_backward(table, lo, hi, rep, info, flip_conj, tslot_conj, layer_move, flip_move,
-                   twist_move, cancel):
-    """Unknown entries of rows [lo, hi) with a frontier neighbour become NEXT."""
-    rows1 = np.empty(18, np.int64)
-    syms1 = np.empty(18, np.int64)
-    todo = np.empty(N_TWIST, np.int64)
+def _expand_row(table, r, c_lo, c_hi, rows1, syms1, stab, n_stab, rep_fmask, flip_conj,
+                twist_conj, tslot_conj, twist_move):
+    """Forward from row r's frontier entries into the neighbour rows this thread owns."""
+    owned = False
+    for m in range(18):
+        if c_lo <= (rows1[m] >> 11) < c_hi:
+            owned = True
+        else:
+            rows1[m] = -1
+    if not owned:
+        return 0
+    base = r * SLOTS_PER_ROW
     tslot = tslot_conj[0]
     n = 0
-    for r in range(lo, hi):
-        if (r & (_CHECK_EVERY - 1)) == 0 and cancel[0]:
-            break
-        base = r * SLOTS_PER_ROW
-        if not _row_has(table, r, True):
+    for t in range(N_TWIST):
+        if get2(table, base + tslot[t]) != FRONTIER:
             continue
-        k = 0
-        for t in range(N_TWIST):
-            if get2(table, base + tslot[t]) == UNKNOWN:
-                todo[k] = t
-                k += 1
-        if k == 0:
-            continue
-        _neighbour_rows(r >> 11, r & 2047, rep, layer_move, flip_move, info, flip_conj, rows1,
-                        syms1)
         for m in range(18):
-            nb = rows1[m] * SLOTS_PER_ROW
-            s = syms1[m]
-            i = 0
-            while i < k:
-                t = todo[i]
-                if get2(table, nb + tslot_conj[s, twist_move[t, m]]) == FRONTIER:
-                    set2(table, base + tslot[t], NEXT)
-                    n += 1
-                    k -= 1
-                    todo[i] = todo[k]
-                else:
-                    i += 1
-            if k == 0:
-                break
+            if rows1[m] < 0:
+                continue
+            t1 = twist_move[t, m]
+            j = rows1[m] * SLOTS_PER_ROW + tslot_conj[syms1[m], t1]
+            if get2(table, j) == UNKNOWN:
+                n += _set_variants(table, rows1[m] >> 11, rows1[m] & 2047,
+                                   twist_conj[syms1[m], t1], NEXT, stab, n_stab, rep_fmask,
+                                   flip_conj, tslot_conj)
+    return n
+
+
+@njit(cache=True, nogil=True)
+def _fill_row(table, r, rows1, syms1, todo, tslot_conj, twist_move):
+    """Backward: row r's unknown entries with a frontier neighbour become NEXT."""
+    base = r * SLOTS_PER_ROW
+    tslot = tslot_conj[0]
+    k = 0
+    for t in range(N_TWIST):
+        if get2(table, base + tslot[t]) == UNKNOWN:
+            todo[k] = t
+            k += 1
+    n = 0
+    for m in range(18):
+        nb = rows1[m] * SLOTS_PER_ROW
+        s = syms1[m]
+        i = 0
+        while i < k:
+            t = todo[i]
+            if get2(table, nb + tslot_conj[s, twist_move[t, m]]) == FRONTIER:
+                set2(table, base + tslot[t], NEXT)
+                n += 1
+                k -= 1
+                todo[i] = todo[k]
+            else:
+                i += 1
+        if k == 0:
+            break
     return n
 
 
@@ -320,15 +323,17 @@ def build_layers(ctx=None, max_depth: int | None = None,
     parts = 2
     bounds = [lt.n_classes * i // parts for i in range(parts + 1)]
 
+    def level(forward, lo, hi, part=0):
+        return layer_level(table, lo, hi, forward, bounds[part], bounds[part + 1], lt.rep,
+                           lt.stab, lt.n_stab, lt.rep_fmask, lt.info, lt.flip_conj,
+                           lt.twist_conj, tslot_conj, lt.layer_move, flip_move, twist_move,
+                           cancel)
+
     def forward(d, lo, hi, part):
-        return layer_forward(table, lo, hi, bounds[part], bounds[part + 1], lt.rep, lt.stab,
-                             lt.n_stab, lt.rep_fmask, lt.info, lt.flip_conj, lt.twist_conj,
-                             tslot_conj,
-                             lt.layer_move, flip_move, twist_move, cancel)
+        return level(True, lo, hi, part)
 
     def backward(d, lo, hi):
-        return layer_backward(table, lo, hi, lt.rep, lt.info, lt.flip_conj, tslot_conj,
-                              lt.layer_move, flip_move, twist_move, cancel)
+        return level(False, lo, hi)
 
     def after_level(d):
         # level d made depth d + 1 (NEXT) from depth d (FRONTIER); depth base + 2 stays NEXT
