@@ -47,5 +47,10 @@ def distinct_starts(target: CubeState, items: np.ndarray,
             continue
         keep.append(i)
         for k in fixing:   # the fixing symmetries form a group: this marks i's whole orbit
-            seen[index[tuple(mc[k, p].tolist())]] = True
+            j = index.get(tuple(mc[k, p].tolist()))
+            if j is None:
+                # the paths follow another move order (not the face turns' canonical one):
+                # nothing shown here holds for it, so every node is searched
+                return items, paths
+            seen[j] = True
     return items[keep], paths[keep]
