@@ -8,11 +8,17 @@ Sections (each can be sized or skipped):
   against plain breadth-first search (bfs solver) up to 5 moves, and beyond against each other
   and against the two-phase solver's best (which can never be shorter than the optimum).
 - speed: time per cube for 16-move scrambles, 18-move scrambles and uniformly random states,
-  with nodes, nodes per second per core (wall and CPU) and the optimal lengths.
+  with nodes, nodes per second per core (wall and CPU) and the optimal lengths; every cube is
+  solved by each of the speed sets in turn (side by side), with their ratios.
+- memory: a solve in a fresh process per speed set: peak resident memory, private against
+  mapped-file memory after it.
+- superflip (--superflip SET): its optimum proven, with the time and nodes of every bound.
 
     /work/venv/bin/python bench/bench_korf.py                          # the defaults below
     /work/venv/bin/python bench/bench_korf.py --sets strong --n16 20 --n18 20 --random 10
     /work/venv/bin/python bench/bench_korf.py --skip correctness,heuristic --time-limit 120
+    .venv/bin/python bench/bench_korf.py --sets strong,layers --speed-sets strong,layers \\
+        --skip heuristic,correctness --n16 0 --n18 0 --random 10 --superflip layers
 
 A cube stopped by --time-limit counts with the time spent and its proven lower bound. The CPU
 columns (process CPU time over both search threads) are less disturbed by a shared machine
@@ -164,7 +170,7 @@ def bench_correctness(sets, per_length, lengths, time_limit):
 
 # ---- speed -------------------------------------------------------------------------------
 
-def solve_many(solver, states, time_limit, label):
+def solve_many(solver, states, time_limit, label, first=0):
     import resource
     rows = []
     for i, state in enumerate(states):
@@ -178,7 +184,7 @@ def solve_many(solver, states, time_limit, label):
                      "lower_bound": r.lower_bound, "optimal": r.optimal, "seconds": wall,
                      "cpu_seconds": cpu, "nodes": r.nodes})
         shown = f"{r.length['htm']:2d}*" if r.optimal else f">={r.lower_bound} "
-        log(f"  {label} #{i + 1}: {shown} {wall:8.2f} s  {r.nodes:>14,} nodes  "
+        log(f"  {label} #{first + i + 1}: {shown} {wall:8.2f} s  {r.nodes:>14,} nodes  "
             f"{r.nodes / max(wall, 1e-9) / solver.threads / 1e6:6.2f} M/s/core wall  "
             f"{r.nodes / max(cpu, 1e-9) / 1e6:6.2f} M/s per CPU-second")
     return rows
@@ -200,6 +206,8 @@ def summarize(rows, threads):
 
 
 def bench_speed(sets, n16, n18, n_random, time_limit, threads):
+    """Each cube is solved by every set in turn (side by side: the machine's load changes
+    slowly, so neighbouring solves see the same load)."""
     from cubelab.cube.random_states import random_state
     from cubelab.solvers.korf.solver import KorfSolver
     rng = np.random.default_rng(SEED + 2)
@@ -208,29 +216,110 @@ def bench_speed(sets, n16, n18, n_random, time_limit, threads):
         "18-move scrambles": [state_of(scramble(rng, 18)) for _ in range(n18)],
         "random states": [random_state(rng) for _ in range(n_random)],
     }
-    out = {}
+    solvers = {}
     for name in sets:
-        solver = KorfSolver(name, threads=threads, fallback=False)
-        solver.prepare()
-        out[name] = {}
-        for label, states in groups.items():
-            if not states:
-                continue
-            log(f"[speed] {name}, {label} ({len(states)} cubes, time limit {time_limit} s):")
-            rows = solve_many(solver, states, time_limit, label)
-            s = summarize(rows, threads)
-            out[name][label] = {"summary": s, "rows": rows}
+        solvers[name] = KorfSolver(name, threads=threads, fallback=False)
+        solvers[name].prepare()
+    out = {name: {} for name in sets}
+    for label, states in groups.items():
+        if not states:
+            continue
+        log(f"[speed] {label} ({len(states)} cubes, sets {', '.join(sets)} side by side, time "
+            f"limit {time_limit} s):")
+        rows = {name: [] for name in sets}
+        for i, state in enumerate(states):
+            for name in sets:
+                rows[name] += solve_many(solvers[name], [state], time_limit, f"{name} {label}",
+                                         first=i)
+        for name in sets:
+            s = summarize(rows[name], threads)
+            out[name][label] = {"summary": s, "rows": rows[name]}
             log(f"[speed] {name}, {label}: mean {s['mean_s']:.2f} s, median {s['median_s']:.2f} s,"
                 f" max {s['max_s']:.2f} s, {s['solved_optimally']}/{s['cubes']} optimal, mean "
-                f"length {s['mean_length']}, {s['mnodes_per_s_per_core_wall']:.2f} M nodes/s per "
-                f"core (wall), {s['mnodes_per_cpu_s']:.2f} M nodes per CPU-second")
+                f"length {s['mean_length']}, {s['nodes'] / len(rows[name]):,.0f} nodes per cube, "
+                f"{s['mnodes_per_s_per_core_wall']:.2f} M nodes/s per core (wall), "
+                f"{s['mnodes_per_cpu_s']:.2f} M nodes per CPU-second")
+        if len(sets) > 1:
+            ref = out[sets[0]][label]["summary"]
+            for name in sets[1:]:
+                s = out[name][label]["summary"]
+                log(f"[speed] {label}: {name} / {sets[0]}: mean time x"
+                    f"{s['mean_s'] / max(ref['mean_s'], 1e-9):.2f}, median x"
+                    f"{s['median_s'] / max(ref['median_s'], 1e-9):.2f}, nodes x"
+                    f"{s['nodes'] / max(ref['nodes'], 1):.3f}")
     return out
+
+
+def build_full_layers():
+    """The full layer table (not a table set yet: its build is too slow), built through the
+    store with its levels logged, for measuring the builder."""
+    from cubelab.tables.korf.specs import layer_spec
+    from cubelab.tables.store import load_or_build
+    start = time.perf_counter()
+    load_or_build(layer_spec(), log=log)
+    log(f"[tables] korf.layers: ready in {time.perf_counter() - start:.1f} s")
+
+
+# ---- memory and the superflip ------------------------------------------------------------
+
+_MEMORY_PROBE = """
+import json, sys
+from cubelab.cube.random_states import random_state
+from cubelab.solvers.korf.solver import KorfSolver
+solver = KorfSolver(sys.argv[1], fallback=False)
+solver.prepare()
+solver.solve(random_state(int(sys.argv[2])), time_limit=float(sys.argv[3]))
+status = dict(l.split(":", 1) for l in open("/proc/self/status") if ":" in l)
+smaps = dict(l.split(":", 1) for l in open("/proc/self/smaps_rollup") if ":" in l)
+kb = lambda d, k: int(d[k].split()[0]) if k in d else None
+print(json.dumps({"peak_rss_mb": kb(status, "VmHWM") / 1024, "rss_mb": kb(status, "VmRSS") / 1024,
+                  "anonymous_mb": kb(smaps, "Anonymous") / 1024,
+                  "file_mapped_mb": (kb(smaps, "Rss") - kb(smaps, "Anonymous")) / 1024}))
+"""
+
+
+def bench_memory(sets, time_limit):
+    """A solve in a fresh process per set: its peak resident memory, and how much of what stays
+    resident is private (anonymous) against file pages shared with other processes."""
+    import subprocess
+    out = {}
+    for name in sets:
+        done = subprocess.run([sys.executable, "-c", _MEMORY_PROBE, name, str(SEED),
+                               str(time_limit)], capture_output=True, text=True)
+        if done.returncode:
+            log(f"[memory] {name}: failed: {done.stderr.strip().splitlines()[-1:]}")
+            continue
+        out[name] = json.loads(done.stdout.strip().splitlines()[-1])
+        m = out[name]
+        log(f"[memory] {name}: a solve peaks at {m['peak_rss_mb']:.0f} MB resident; after it "
+            f"{m['rss_mb']:.0f} MB, of which {m['anonymous_mb']:.0f} MB private and "
+            f"{m['file_mapped_mb']:.0f} MB mapped table files")
+    return out
+
+
+def bench_superflip(name, time_limit, threads):
+    """The superflip (optimum 20): time and nodes of every bound, as far as the limit allows."""
+    from cubelab.cube.state import CubeState
+    from cubelab.solvers.korf.solver import KorfSolver
+    solver = KorfSolver(name, threads=threads, fallback=False)
+    solver.prepare()
+    superflip = CubeState(range(8), [0] * 8, range(12), [1] * 12)
+    log(f"[superflip] {name}, {threads} threads, time limit {time_limit} s:")
+    r = solver.solve(superflip, time_limit=time_limit)
+    for b in r.detail["bounds"]:
+        log(f"  bound {b['bound']:2d}: {b['nodes']:>16,} nodes {b['seconds']:9.2f} s")
+    shown = f"{r.length['htm']} (optimal)" if r.optimal else f">= {r.lower_bound} ({r.status})"
+    log(f"[superflip] {name}: {shown} in {r.seconds:.1f} s, {r.nodes:,} nodes")
+    return {"set": name, "optimal": r.optimal, "length": r.length["htm"] if r.found else None,
+            "lower_bound": r.lower_bound, "seconds": r.seconds, "nodes": r.nodes,
+            "bounds": r.detail["bounds"]}
 
 
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--sets", default="strong,korf1997")
-    ap.add_argument("--skip", default="", help="comma list of: tables,heuristic,correctness,speed")
+    ap.add_argument("--skip", default="",
+                    help="comma list of: tables,heuristic,correctness,speed,memory")
     ap.add_argument("--samples", type=int, default=20000, help="random states for heuristic")
     ap.add_argument("--per-length", type=int, default=3, help="correctness scrambles per length")
     ap.add_argument("--n16", type=int, default=20)
@@ -241,11 +330,19 @@ def main(argv=None):
     ap.add_argument("--check-limit", type=float, default=60.0,
                     help="seconds per cube and set in the correctness section")
     ap.add_argument("--threads", type=int, default=2)
+    ap.add_argument("--memory-limit", type=float, default=60.0,
+                    help="seconds of the solve whose memory is measured (memory section)")
+    ap.add_argument("--superflip", help="prove the superflip's optimum with this set")
+    ap.add_argument("--build-full-layers", action="store_true",
+                    help="build the full layer table (2.7 GB; not a table set yet)")
+    ap.add_argument("--superflip-limit", type=float, default=900.0)
     ap.add_argument("--json", help="write all figures to this file")
     args = ap.parse_args(argv)
     sets = [s for s in args.sets.split(",") if s]
     skip = set(args.skip.split(","))
     report = {"argv": sys.argv[1:]}
+    if args.build_full_layers:
+        build_full_layers()
     if "tables" not in skip:
         report["tables"] = bench_tables(sets)
     if "heuristic" not in skip:
@@ -256,6 +353,11 @@ def main(argv=None):
     if "speed" not in skip:
         report["speed"] = bench_speed([s for s in args.speed_sets.split(",") if s], args.n16,
                                       args.n18, args.random, args.time_limit, args.threads)
+    if "memory" not in skip:
+        report["memory"] = bench_memory([s for s in args.speed_sets.split(",") if s],
+                                        args.memory_limit)
+    if args.superflip:
+        report["superflip"] = bench_superflip(args.superflip, args.superflip_limit, args.threads)
     if args.json:
         with open(args.json, "w") as f:
             json.dump(report, f, indent=1, default=str)

@@ -71,14 +71,17 @@ def run_levels(ctx, *, n_rows: int, total: int, initial: int, chunk_rows: int,
                forward: Callable[[int, int, int, int], int],
                backward: Callable[[int, int, int], int],
                max_depth: int | None = None, threads: int = 2,
-               forward_parts: int = 1) -> LevelStats:
+               forward_parts: int = 1,
+               after_level: Callable[[int], None] | None = None) -> LevelStats:
     """Fill a table level by level. `initial` entries (depth 0) are already set.
 
     backward(d, lo, hi) sets the entries of depth d + 1 among rows [lo, hi); forward(d, lo, hi,
     part) expands the depth-d entries of rows [lo, hi) and sets the neighbours that belong to
     `part` (0 <= part < forward_parts: the kernel splits the table into parts that never share a
     byte, so one thread per part may run over all rows at once). Stops when a level adds
-    nothing or at max_depth; ctx is a store BuildContext (progress, cancel, log) or None."""
+    nothing or at max_depth; ctx is a store BuildContext (progress, cancel, log) or None.
+    after_level(d), if given, runs once level d is complete (a table that relabels its frontier
+    between levels does it there)."""
     stats = LevelStats(counts=[initial], modes=["seed"], seconds=[0.0])
     filled = initial
     chunks = _chunks(n_rows, chunk_rows)
@@ -137,6 +140,10 @@ def run_levels(ctx, *, n_rows: int, total: int, initial: int, chunk_rows: int,
             break
         stats.counts.append(done[0])
         filled += done[0]
+        if after_level is not None:
+            after_level(d)
+            if ctx is not None:
+                ctx.check_cancel()
         d += 1
         if ctx is not None and total >= LOG_LEVELS_FROM:
             ctx.log(f"  depth {d}: {done[0]:,} entries ({stats.modes[-1]}, "

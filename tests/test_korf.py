@@ -47,7 +47,7 @@ def distance():
     return dist
 
 
-@pytest.fixture(scope="module", params=["korf1997", "strong"])
+@pytest.fixture(scope="module", params=["korf1997", "strong", "layers-small"])
 def solver(request):
     s = KorfSolver(request.param, table_depth=TABLE_DEPTH, fallback=False, split_from=4)
     s.prepare()
@@ -77,6 +77,30 @@ def test_six_move_positions_on_both_threads_and_one(solver, distance):
         single = one.solve(state)
         assert two.length == single.length
         assert two.length["htm"] == distance(state)
+
+
+@pytest.mark.parametrize("alg", ["U2 D2 R2 L2", "R2 L2 U2 D2 F2 B2", "U D' R L' F B'",
+                                 "F2 U2 F2 U2 F2 U2"])
+def test_symmetric_positions_search_one_start_node_of_each_orbit(solver, distance, alg):
+    from cubelab.solvers.korf.symstarts import distinct_starts
+    state = alg_state(alg)
+    result = solver.solve(state)
+    assert result.optimal and result.verified and result.length["htm"] == distance(state)
+    items, paths = solver.start_nodes(solver._prepared.root(state))
+    kept = len(distinct_starts(state, items, paths)[1])
+    # the last position's symmetries all move the U-R-F corner: no symmetry keeps the order
+    assert kept < len(paths) == 3240 if alg != "U D' R L' F B'" else kept == 3240
+
+
+def test_the_superflip_keeps_one_start_node_in_six():
+    from cubelab.solvers.korf.symstarts import distinct_starts, order_keeping_symmetries
+    superflip = CubeState(range(8), [0] * 8, range(12), [1] * 12)
+    paths = np.array([(a, b, c) for a in range(18) for b in range(18) for c in range(18)
+                      if a // 3 != b // 3 != c // 3 and (a // 3 % 3 != b // 3 % 3 or a < b)
+                      and (b // 3 % 3 != c // 3 % 3 or b < c)], np.int8)
+    assert len(paths) == 3240 and len(order_keeping_symmetries()) == 6
+    assert len(distinct_starts(superflip, np.arange(3240), paths)[1]) == 540
+    assert len(distinct_starts(random_state(1), np.arange(3240), paths)[1]) == 3240
 
 
 def test_solved_cube_needs_no_moves(solver):
@@ -156,6 +180,55 @@ def test_a_path_that_does_not_solve_is_refused_not_returned(solver, monkeypatch)
     with pytest.raises(RuntimeError, match="does not solve"):
         solver.solve(alg_state("R U F'"), on_solution=heard.append)
     assert heard == []
+
+
+def test_a_wrong_two_phase_answer_is_not_passed_on(solver, monkeypatch):
+    from cubelab.solvers.korf import solver as korf
+    from cubelab.solvers.protocol import SolveResult
+    state = random_state(11)
+
+    class TwoPhase:   # answers with a sequence that does not solve the position
+        def solve(self, state, *, time_limit=None, cancel=None):
+            return SolveResult("kociemba", [FACE_MOVES[0]] * 3)
+
+    monkeypatch.setattr(korf, "_two_phase_ready", lambda: True)
+    monkeypatch.setattr("cubelab.solvers.get_solver", lambda name, **kw: TwoPhase())
+    s = KorfSolver(solver.tables, table_depth=TABLE_DEPTH)
+    s._prepared = solver._prepared
+    result = s.solve(state, time_limit=0.3)
+    assert result.moves is None and not result.optimal and result.status == "time limit"
+    assert "does not solve" in result.detail["fallback_error"]
+
+
+def _lying(solver, kernel, heuristic):
+    """A copy of the solver whose search kernel and root bound are replaced (wrong tables)."""
+    import dataclasses
+    s = KorfSolver(solver.tables, table_depth=TABLE_DEPTH, threads=1, fallback=False)
+    s._prepared = dataclasses.replace(solver._prepared, kernel=kernel,
+                                      heuristic=lambda node: heuristic, unknown_depth=99)
+    return s
+
+
+def test_a_bound_beyond_gods_number_says_the_tables_are_wrong(solver):
+    bounds = []
+
+    def finds_nothing(items, paths, i0, i1, g0, bound, *rest):
+        bounds.append(bound)
+        return 0, 0
+
+    from cubelab.tables.spec import TableError
+    with pytest.raises(TableError, match="God's number"):
+        _lying(solver, finds_nothing, 18).solve(alg_state("R U"))
+    assert bounds == [18, 19, 20]
+
+
+def test_a_search_answer_that_does_not_solve_is_refused(solver):
+    def claims_u(items, paths, i0, i1, g0, bound, *rest):
+        rest[-1][:bound] = 0          # "U" (times bound): not a solution of R U
+        return 1, 1
+
+    with pytest.raises(SolverError, match="does not solve"):
+        _lying(solver, claims_u, 2).solve(alg_state("R U"))
 
 
 def test_on_solution_hears_the_answer(solver):

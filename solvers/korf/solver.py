@@ -31,16 +31,19 @@ from ..protocol import (
 )
 from .lanes import LANES, face_turn_order
 from .quarter import GODS_NUMBER, first_bound, quarter_turn_order
+from .symstarts import distinct_starts
 
 SPLIT_DEPTH = 3
 """Start nodes for the two threads: 3,240 nodes three moves below the root."""
-SPLIT_FROM = {"strong": 13, "korf1997": 10, "strong-qtm": 15}
+SPLIT_FROM = {"strong": 13, "korf1997": 10, "strong-qtm": 15, "layers-small": 12}
 """Bounds below these are searched from the root on one thread (they take milliseconds)."""
 CHUNK = 6
 """Start nodes a thread takes at a time (times the lanes a kernel interleaves)."""
 FALLBACK_SHARE = 0.15
 """With a time limit, the share kept for the two-phase solver (at most FALLBACK_MAX seconds)."""
 FALLBACK_MAX = 2.0
+GODS_NUMBER = 20
+"""Every position is solved in 20 face turns (Rokicki, Kociemba, Davidson, Dethridge 2010)."""
 
 
 @dataclass
@@ -118,6 +121,12 @@ class KorfSolver:
             arrays = self.table_set.load(progress=progress, cancel=cancel, log=log)
             if self.tables in ("strong", "strong-qtm"):
                 prepared = _prepare_strong(arrays, self.table_set.max_depth, self.metric)
+            elif self.tables == "layers-small":
+                from .layersearch import prepare_layers
+                kernel, args, root, child, bound, top = prepare_layers(
+                    arrays, self.table_set.max_depth, corners=False)
+                prepared = _Prepared(self.tables, kernel, args, root, child, bound, top, LANES,
+                                     face_turn_order())
             else:
                 prepared = _prepare_korf1997(arrays, self.table_set.max_depth)
             _warm_up(prepared)
@@ -289,7 +298,10 @@ class _Run:
             workers = 1
         else:
             if self._start_nodes is None:
-                self._start_nodes = self.solver.start_nodes(root)
+                starts = self.solver.start_nodes(root)
+                # symmetric starts are dropped only where proven: the face-turn move order
+                self._start_nodes = (distinct_starts(self.target, *starts)
+                                     if self.solver.metric == "htm" else starts)
             items, paths = self._start_nodes
             g0, workers = SPLIT_DEPTH, self.solver.threads
         self.live[:] = 0
@@ -324,9 +336,13 @@ class _Run:
             t.join()
         self.nodes = base + int(self.live.sum())
         self.counters[NODES] = self.nodes
-        if solutions:
-            return solutions[0]
-        return None
+        if solutions and not verify(self.target, [FACE_MOVES[m] for m in solutions[0]]):
+            # the kernel claims a path that does not solve the cube: its tables or coordinates
+            # are wrong, and neither this answer nor the bounds before it can be trusted
+            raise SolverError(f"the {p.set_name} search returned a sequence that does not solve "
+                              f"the cube: its tables are wrong (cubelab tables clear, then "
+                              f"rebuild them)")
+        return solutions[0] if solutions else None
 
 
 # ---- preparing the table sets ----------------------------------------------------------------

@@ -1,0 +1,322 @@
+"""The IDA* kernel of the layer table sets: six lookups a node, the inverse carried by premoves.
+
+A node holds the corner permutation, the layer coordinate (tables/korf/layercoords.py) of the
+position seen along each of the three axes, and the inverse position as 20 slot contents. A
+child is checked in three interleaved stages (lanes.py says why and how):
+(select) the corner database and the position's three layer entries are prefetched;
+(probed) those are read; the survivors' inverse is premoved and two of its three entries are
+prefetched (the third is the parent's: a turn of the axis's own faces does not change the
+inverse's coset along that axis); (sides) the inverse entries are read.
+
+The layer table's coset group holds the U and D turns, so an entry x along an axis also says
+that no solution of exactly x moves ends (position) or starts (inverse) with a turn of that
+axis. Hence: a node whose three entries all reach the moves left has no solution of that exact
+length (Rokicki's rule; shorter ones were excluded by the bounds before); and the axes whose
+inverse entry reaches the moves left are not turned next (`MASK`: the branching factor drops
+where the bound is tight). A node at depth `bound` is a solution only if it is solved: an entry
+read as 0 gives its line's minimum, not an exact distance.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+import cubelab.tables  # noqa: F401  (numba cache location, before numba)
+from numba import njit
+
+from cubelab.tables.korf.layercoords import layer_from_sums
+from cubelab.tables.korf.layertable import entry_index, lower_bound
+from cubelab.tables.memory import prefetch
+from cubelab.tables.packed import UNKNOWN4, get4
+from cubelab.tables.ranks import N_TWIST
+
+from .lanes import (
+    IDLE, LANES, NEED_START, PUBLISH_EVERY, SELECT, advance, begin, descend, last_face,
+    load_start, new_lanes, solved,
+)
+
+PROBED, SIDES = 1, 2
+N_CP = 0
+N_AXIS = 1          # axis a: layer, flip, twist, bound at N_AXIS + 4a .. + 3
+N_INV = 13          # 8 corner contents, then 12 edge contents, of the inverse position
+N_INV_LB = 33       # the inverse's bound along each axis
+N_MASK = 36         # bit a: a turn of axis a may come next
+N_LEN = 37
+ALL_AXES = 7
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _inverse_index(node, a, ccon, econ, slice_rank, csep_rank, n_csep, info, flip_conj, cslot):
+    """The layer entry of the inverse position seen along axis a."""
+    cs = 0
+    for j in range(8):
+        cs += ccon[a, j, node[N_INV + j]]
+    es = 0
+    for j in range(12):
+        es += econ[a, j, node[N_INV + 8 + j]]
+    v = layer_from_sums(cs, es, slice_rank, csep_rank, n_csep)
+    return entry_index(v, es & 2047, cs & 4095, info, flip_conj, cslot)
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _is_solved(node):
+    for j in range(8):
+        if node[N_INV + j] != 3 * j:
+            return False
+    for j in range(12):
+        if node[N_INV + 8 + j] != 2 * j:
+            return False
+    return True
+
+
+@njit(cache=True, nogil=True)
+def node_bound(node, csym, cp_info, twist_conj, corner_unknown):
+    """The lower bound of a node whose entries are filled in (root and start nodes)."""
+    x = cp_info[node[N_CP]]
+    h = get4(csym, np.int64(x >> 4) * N_TWIST + twist_conj[x & 15, node[N_AXIS + 2]])
+    if h == UNKNOWN4:
+        h = corner_unknown
+    for base in (N_AXIS + 3, N_INV_LB):
+        step = 4 if base == N_AXIS + 3 else 1
+        lo = 99
+        for a in range(3):
+            v = node[base + step * a]
+            h = max(h, v)
+            lo = min(lo, v)
+        if lo > 0:
+            h = max(h, lo + 1)   # no solution of exactly lo moves ends (starts) on any axis
+    return h
+
+
+@njit(cache=True, nogil=True)
+def fill_node(node, ltab, base, info, flip_conj, cslot, ccon, econ, slice_rank, csep_rank,
+              n_csep):
+    """Look up the six entries of a node whose coordinates and contents are set."""
+    for a in range(3):
+        b = N_AXIS + 4 * a
+        node[b + 3] = lower_bound(ltab, entry_index(node[b], node[b + 1], node[b + 2], info,
+                                                    flip_conj, cslot), base)
+        node[N_INV_LB + a] = lower_bound(ltab, _inverse_index(
+            node, a, ccon, econ, slice_rank, csep_rank, n_csep, info, flip_conj, cslot), base)
+    node[N_MASK] = ALL_AXES
+
+
+@njit(cache=True, nogil=True)
+def layer_child(node, m, out, cperm_move, layer_move, flip_move, twist_move, axmove, pre, ltab,
+                base, info, flip_conj, cslot, ccon, econ, slice_rank, csep_rank, n_csep):
+    """The child after move m, every coordinate and entry computed (no pruning)."""
+    out[N_CP] = cperm_move[node[N_CP], m]
+    for a in range(3):
+        b = N_AXIS + 4 * a
+        ma = axmove[a, m]
+        out[b] = layer_move[node[b], ma]
+        out[b + 1] = flip_move[node[b + 1], ma]
+        out[b + 2] = twist_move[node[b + 2], ma]
+    for j in range(8):
+        out[N_INV + j] = pre[m, node[N_INV + j], 0]
+    for j in range(12):
+        out[N_INV + 8 + j] = pre[m, node[N_INV + 8 + j], 1]
+    fill_node(out, ltab, base, info, flip_conj, cslot, ccon, econ, slice_rank, csep_rank, n_csep)
+
+
+@njit(cache=True, nogil=True)
+def layer_search(items, paths, i0, i1, g0, bound, move_lists, n_moves, axis_of, cperm_move,
+                 twist_move, layer_move, flip_move, axmove, pre, csym, cp_info, twist_conj,
+                 corner_unknown, ltab, base, info, flip_conj, cslot, ccon, econ, slice_rank,
+                 csep_rank, n_csep, live, slot, stop, cancel, sol):
+    """Search below items[i0:i1] (nodes at depth g0) for a solution of exactly `bound` moves.
+    Returns (found, nodes)."""
+    nl = LANES
+    D, dmove, kidx, nk, ki, path, depth, cur, stage, cnt = new_lanes(N_LEN, g0)
+    sc = np.empty((nl, 8, 18), np.int64)
+    next_item = i0
+    active = nl
+    nodes = 0
+    published = 0
+    while active > 0:
+        for l in range(nl):
+            st = stage[l]
+            if st == IDLE:
+                continue
+            if st == SELECT:
+                while True:
+                    g, j = advance(l, g0, depth, nk, ki, kidx, path, dmove)
+                    if g == NEED_START:
+                        if next_item >= i1:
+                            stage[l] = IDLE
+                            active -= 1
+                            break
+                        load_start(l, next_item, items, paths, D, path, g0, N_LEN)
+                        next_item += 1
+                        if g0 + node_bound(D[l, g0, 0], csym, cp_info, twist_conj,
+                                           corner_unknown) <= bound:
+                            begin(l, g0, depth, nk, ki, kidx)
+                        continue
+                    if g == bound:
+                        if _is_solved(D[l, g, j]):
+                            solved(l, bound, path, sol, stop)
+                            live[slot] += nodes - published
+                            return 1, nodes
+                        continue
+                    cur[l] = j
+                    last = last_face(l, g, path)
+                    mask = D[l, g, j, N_MASK]
+                    pcp = D[l, g, j, N_CP]
+                    c = 0
+                    for i in range(n_moves[last]):
+                        m = move_lists[last, i]
+                        if not (mask >> axis_of[m]) & 1:
+                            continue
+                        cp1 = cperm_move[pcp, m]
+                        D[l, g + 1, c, N_CP] = cp1
+                        dmove[l, g + 1, c] = m
+                        for a in range(3):
+                            b = N_AXIS + 4 * a
+                            ma = axmove[a, m]
+                            x = layer_move[D[l, g, j, b], ma]
+                            y = flip_move[D[l, g, j, b + 1], ma]
+                            z = twist_move[D[l, g, j, b + 2], ma]
+                            D[l, g + 1, c, b] = x
+                            D[l, g + 1, c, b + 1] = y
+                            D[l, g + 1, c, b + 2] = z
+                            e = entry_index(x, y, z, info, flip_conj, cslot)
+                            prefetch(ltab, e >> 2)
+                            sc[l, a, c] = e
+                        t0 = D[l, g + 1, c, N_AXIS + 2]
+                        x = cp_info[cp1]
+                        e = np.int64(x >> 4) * N_TWIST + twist_conj[x & 15, t0]
+                        prefetch(csym, e >> 1)
+                        sc[l, 3, c] = e
+                        c += 1
+                    cnt[l] = c
+                    nodes += c
+                    stage[l] = PROBED
+                    break
+            elif st == PROBED:
+                g = depth[l]
+                j = cur[l]
+                togo = bound - g - 1
+                r = 0
+                for i in range(cnt[l]):
+                    hc = get4(csym, sc[l, 3, i])
+                    if hc == UNKNOWN4:
+                        hc = corner_unknown
+                    if hc > togo:
+                        continue
+                    d0 = lower_bound(ltab, sc[l, 0, i], base)
+                    d1 = lower_bound(ltab, sc[l, 1, i], base)
+                    d2 = lower_bound(ltab, sc[l, 2, i], base)
+                    if d0 > togo or d1 > togo or d2 > togo:
+                        continue
+                    if togo > 0 and d0 == togo and d1 == togo and d2 == togo:
+                        continue
+                    D[l, g + 1, i, N_AXIS + 3] = d0
+                    D[l, g + 1, i, N_AXIS + 7] = d1
+                    D[l, g + 1, i, N_AXIS + 11] = d2
+                    sc[l, 7, r] = i
+                    r += 1
+                for ii in range(r):
+                    i = sc[l, 7, ii]
+                    m = dmove[l, g + 1, i]
+                    for k in range(8):
+                        D[l, g + 1, i, N_INV + k] = pre[m, D[l, g, j, N_INV + k], 0]
+                    for k in range(12):
+                        D[l, g + 1, i, N_INV + 8 + k] = pre[m, D[l, g, j, N_INV + 8 + k], 1]
+                    own = axis_of[m]
+                    for a in range(3):
+                        if a == own:
+                            D[l, g + 1, i, N_INV_LB + a] = D[l, g, j, N_INV_LB + a]
+                            continue
+                        e = _inverse_index(D[l, g + 1, i], a, ccon, econ, slice_rank,
+                                           csep_rank, n_csep, info, flip_conj, cslot)
+                        prefetch(ltab, e >> 2)
+                        sc[l, 4 + a, ii] = e
+                cnt[l] = r
+                stage[l] = SIDES if r > 0 else SELECT
+            else:
+                g = depth[l]
+                j = cur[l]
+                togo = bound - g - 1
+                w = 0
+                for ii in range(cnt[l]):
+                    i = sc[l, 7, ii]
+                    own = axis_of[dmove[l, g + 1, i]]
+                    mask = 0
+                    low = 0
+                    keep = True
+                    for a in range(3):
+                        if a == own:
+                            v = D[l, g + 1, i, N_INV_LB + a]
+                        else:
+                            v = lower_bound(ltab, sc[l, 4 + a, ii], base)
+                            D[l, g + 1, i, N_INV_LB + a] = v
+                        if v > togo:
+                            keep = False
+                        elif v < togo:
+                            mask |= 1 << a
+                        else:
+                            low += 1
+                    if togo > 0 and low == 3:
+                        keep = False
+                    D[l, g + 1, i, N_MASK] = mask if togo > 0 else ALL_AXES
+                    kidx[l, g + 1, w] = i
+                    w += keep
+                descend(l, g, w, depth, nk, ki)
+                stage[l] = SELECT
+        if nodes - published >= PUBLISH_EVERY:
+            live[slot] += nodes - published
+            published = nodes
+            if stop[0] or cancel[0]:
+                return 0, nodes
+    live[slot] += nodes - published
+    return 0, nodes
+
+
+def prepare_layers(arrays, max_depth, corners: bool):
+    """What the solver needs to search with a layer set: (kernel, kernel arguments after the
+    start nodes and bound, root(state) -> node, child(node, m, out), bound(node), the largest
+    bound the tables can give)."""
+    from cubelab.tables.cubies import canonical_successors
+    from cubelab.tables.korf.coords import (
+        axis_move_maps, corner_sym_tables, cperm_of, move_tables,
+    )
+    from cubelab.tables.korf.layercoords import (
+        axis_contributions, axis_layer_coords, contents_of, layer_tables, premove_tables,
+        rank_luts,
+    )
+    from cubelab.tables.korf.layertable import conj_slots, table_base
+    from cubelab.tables.korf.pdb import reduce_corners
+    ltab, ctab = arrays
+    csym = reduce_corners(ctab)
+    mt, lt, cst = move_tables(), layer_tables(corners), corner_sym_tables()
+    base = table_base(max_depth)
+    corner_unknown = 99 if max_depth is None else max_depth + 1
+    axmove = axis_move_maps()
+    axis_of = np.array([next(a for a in range(3) if axmove[a, m] // 3 in (0, 3))
+                        for m in range(18)], np.int64)
+    pre = premove_tables()
+    ccon, econ = axis_contributions()
+    slice_rank, csep_rank = rank_luts()
+    cslot = conj_slots(lt.twist_conj)
+    lists, counts = canonical_successors()
+    n_csep = lt.n_csep
+    look = (ltab, base, lt.info, lt.flip_conj, cslot, ccon, econ, slice_rank, csep_rank, n_csep)
+    args = (lists, counts, axis_of, mt.cperm, mt.twist, lt.layer_move, mt.flip, axmove, pre,
+            csym, cst.cp_info, lt.twist_conj, corner_unknown) + look
+
+    def root(state) -> np.ndarray:
+        node = np.zeros(N_LEN, np.int64)
+        node[N_CP] = cperm_of(state.cp)
+        for a, (v, f, t) in enumerate(axis_layer_coords(state, n_csep)):
+            node[N_AXIS + 4 * a: N_AXIS + 4 * a + 3] = (v, f, t)
+        node[N_INV:N_INV + 20] = contents_of(state.inverse())
+        fill_node(node, *look)
+        return node
+
+    def child(node, m, out):
+        layer_child(node, m, out, mt.cperm, lt.layer_move, mt.flip, mt.twist, axmove, pre, *look)
+
+    def bound(node) -> int:
+        return node_bound(node, csym, cst.cp_info, lt.twist_conj, corner_unknown)
+
+    return layer_search, args, root, child, bound, base + 4
