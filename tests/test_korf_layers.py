@@ -17,7 +17,7 @@ from cubelab.tables import udsym
 from cubelab.tables.korf import coords as kc
 from cubelab.tables.korf import layercoords as lc
 from cubelab.tables.korf import layertable as ltab
-from test_korf_tables import ball
+from helpers_model import move_ball
 
 seeds = st.integers(0, 2**32 - 1)
 
@@ -100,7 +100,7 @@ def test_small_layer_table_reads_back_the_coset_distances(small4):
     base = ltab.table_base(4)
     assert base == 2 and stats.counts[:4] == [1, 1, 5, 51]
     first: dict[tuple, tuple[int, CubeState]] = {}
-    for s, d in ball(3).items():
+    for s, d in move_ball(3, FACE_MOVES).items():
         key = lc.layer_coords(s, 1)
         if key not in first or d < first[key][0]:
             first[key] = (d, s)

@@ -42,8 +42,6 @@ CHUNK = 6
 FALLBACK_SHARE = 0.15
 """With a time limit, the share kept for the two-phase solver (at most FALLBACK_MAX seconds)."""
 FALLBACK_MAX = 2.0
-GODS_NUMBER = 20
-"""Every position is solved in 20 face turns (Rokicki, Kociemba, Davidson, Dethridge 2010)."""
 
 
 @dataclass
@@ -204,7 +202,7 @@ class KorfSolver:
             return
         moves = list(other.moves)
         if not verify(state, moves):
-            result.detail["fallback_error"] = "the two-phase solution did not solve the cube"
+            result.detail["fallback_error"] = "the two-phase solution does not solve the cube"
             return
         result.moves = moves
         result.verified = True
