@@ -8,6 +8,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from .coords import coordinates
+from .cycle_notation import cycles_text
 from .notation import metric_lengths
 from .pieces import CORNER_NAMES, EDGE_NAMES
 from .state import CubeState, permutation_cycles, permutation_parity
@@ -54,32 +55,19 @@ def parity(state: CubeState) -> str:
     return "odd" if permutation_parity(state.normalized().cp) else "even"
 
 
-def _cycles_text(perm, ori, names, mod: int) -> str:
-    parts = []
-    for cycle in permutation_cycles(perm):
-        # the twist a piece accumulates going once round its cycle
-        net = sum(int(ori[i]) for i in cycle) % mod
-        mark = "" if not net else ("+" if net == 1 else "-")
-        parts.append("(" + " ".join(names[i] for i in cycle) + ")" + mark)
-    n = len(perm)
-    for i in range(n):
-        if int(perm[i]) == i and int(ori[i]):
-            parts.append(f"({names[i]})" + ("+" if int(ori[i]) == 1 else "-"))
-    return " ".join(parts)
-
-
 def corner_cycles(state: CubeState) -> str:
-    """Cycles of corners, e.g. '(UFR ULF UBL URB)' or '(UFR URB UBL)+ (DFL)-' (net twist
-    + clockwise, - anticlockwise; twisted corners in place are listed too)."""
+    """Cycles of corners in Singmaster's notation (cycle_notation.py), e.g. '(UFR ULF UBL URB)'
+    or '(UFR BUR DBR FDR)' (each piece spelt from the face its travelling sticker lands on),
+    '(UFR)- (URB)+' for corners twisted in place."""
     s = state.normalized()
-    return _cycles_text(s.cp, s.co, CORNER_NAMES, 3)
+    return cycles_text(s.cp, s.co, "corner")
 
 
 def edge_cycles(state: CubeState) -> str:
-    """Cycles of edges, e.g. '(UF UL UB UR)' or '(UF UR)+' (+ marks an odd net flip, and
-    flipped edges in place are listed as '(UF)+')."""
+    """Cycles of edges, e.g. '(UR UF UL UB)' or '(UF RF DF LF)' (spelt as the corners are;
+    '+' marks a cycle that brings its first edge home flipped, '(UF)+' an edge flipped in place)."""
     s = state.normalized()
-    return _cycles_text(s.ep, s.eo, EDGE_NAMES, 2)
+    return cycles_text(s.ep, s.eo, "edge")
 
 
 def three_cycles(perm) -> list[tuple[int, int, int]] | None:

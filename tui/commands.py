@@ -15,6 +15,7 @@ from typing import Callable
 from cubelab.cube.notation import format_moves, invert_moves
 
 from cubelab.cube.puzzles import PUZZLES, puzzle_named
+from . import position_commands
 from .help_text import SEARCH_PREDICATES, help_text
 from .records import HelpRequest, Outcome, Painting, PaintRequest, SearchRequest, SolveRequest
 from .saves import SaveError, read_save, save_names, write_save
@@ -67,6 +68,8 @@ def completions(session, line: str) -> list[str]:
         pool = save_names(session.saves_dir())
     elif name == "puzzle" and len(words) == 1:
         pool = list(PUZZLES)
+    elif name in _COMPLETERS:
+        pool = list(_COMPLETERS[name](session))
     else:
         return []
     return [prefix + n for n in pool if n.startswith(words[-1])]
@@ -330,3 +333,22 @@ def _saves(session, args, rest) -> Outcome:
 @_command("help", "", "list commands and keys")
 def _help(session, args, rest) -> Outcome:
     return Outcome(help_text(COMMANDS), request=HelpRequest())
+
+
+# ---------------------------------------------------------------- commands of feature modules
+
+_COMPLETERS: dict[str, Callable] = {}
+"""Command name -> the words its argument may be (declared by the feature modules)."""
+
+
+def _gather(*tables) -> None:
+    """Take in the commands the feature modules declare, keeping :help last."""
+    help_entry = COMMANDS.pop("help")
+    for table in tables:
+        COMMANDS.update(table.help)
+        _HANDLERS.update(table.handlers)
+        _COMPLETERS.update(table.completers)
+    COMMANDS["help"] = help_entry
+
+
+_gather(position_commands.TABLE)
