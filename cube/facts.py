@@ -10,6 +10,7 @@ from dataclasses import dataclass
 from .coords import coordinates
 from .cycle_notation import cycles_text
 from .notation import metric_lengths
+from .position_symmetry import symmetry_record
 from .pieces import CORNER_NAMES, EDGE_NAMES
 from .state import CubeState, permutation_cycles, permutation_parity
 from .symmetry import morph
@@ -159,6 +160,9 @@ class Facts:
     edge_3cycles: str
     in_centre: bool
     coordinates: dict
+    symmetry: dict
+    """position_symmetry.symmetry_record: symmetry_order, symmetry (the type's name),
+    antisymmetry_order, symmetry_elements."""
 
     def as_dict(self) -> dict:
         d = {
@@ -175,6 +179,7 @@ class Facts:
             "edge_3cycles": self.edge_3cycles,
             "in_centre": self.in_centre,
             "coordinates": dict(self.coordinates),
+            **self.symmetry,
         }
         return d
 
@@ -198,6 +203,7 @@ def facts(state: CubeState) -> Facts:
         edge_3cycles=three["edges"],
         in_centre=in_centre(s),
         coordinates=coordinates(s),
+        symmetry=symmetry_record(s),
     )
 
 

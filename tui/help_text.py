@@ -9,7 +9,8 @@ from __future__ import annotations
 
 import textwrap
 
-SEARCH_PREDICATES = "ll, only PIECE..., corner-3cycle, edge-3cycle, orient, equals [ALG]"
+SEARCH_PREDICATES = ("ll, only PIECE..., corner-3cycle, edge-3cycle, orient, equals [ALG], "
+                     "symmetry TYPE")
 """The predicates :search understands, as its usage line and the help name them."""
 
 HELP_NOTES = (
