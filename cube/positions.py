@@ -14,6 +14,7 @@ from .cycle_notation import CycleError, parse_cycles
 from .facelets import FaceletError, parse_facelets, parse_singmaster
 from .facts import unreachable_reason
 from .moves import apply_moves
+from .patterns import pattern_named
 from .notation import parse
 from .state import CubeState
 
@@ -40,8 +41,17 @@ def read_cycles(text: str, unreachable: bool = False):
     return state
 
 
+def read_pattern(name: str):
+    """The position of a pattern of the gallery (patterns.py); for an unknown name a
+    FaceletError (like every format's reader) listing the names there are."""
+    try:
+        return pattern_named(name).state()
+    except KeyError as e:
+        raise FaceletError(e.args[0]) from None
+
+
 CUBE_FORMATS = {"facelets:": parse_facelets, "singmaster:": parse_singmaster,
-                "cycles:": read_cycles}
+                "cycles:": read_cycles, "pattern:": read_pattern}
 """The 3x3x3's position formats other than algs, by the prefix a line starts with."""
 
 
@@ -75,8 +85,8 @@ def from_cycles(text: str, unreachable: bool = False) -> Position:
 
 def parse_position(line: str, apply: Callable = apply_moves, start=None,
                    formats: dict[str, Callable] = CUBE_FORMATS) -> Position:
-    """One line of a --file: a format's prefix ('facelets:', 'singmaster:', 'cycles:') and its
-    text, or an alg."""
+    """One line of a --file: a format's prefix ('facelets:', 'singmaster:', 'cycles:',
+    'pattern:') and its text, or an alg."""
     stripped = line.strip()
     low = stripped.lower()
     for prefix, read in formats.items():

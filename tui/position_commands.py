@@ -1,5 +1,8 @@
 """The `:` commands that set up a position by description: cycles, cases and named patterns.
 
+`:pattern NAME` loads a pattern of the gallery (cube/patterns.py) with its alg as the sequence,
+and says its optimal length and symmetry; `:patterns` lists the gallery.
+
 `:cycles` reads the Singmaster cycle notation the facts panel prints (cube/cycle_notation.py),
 so a blindfold case is set up by its pieces instead of its moves; `:case` is the short form for
 one 3-cycle or a pair of twisted corners or flipped edges. These describe 3x3x3 positions: on
@@ -11,6 +14,9 @@ from __future__ import annotations
 import re
 
 from cubelab.cube.cycle_notation import corner_and_edge_text
+from cubelab.cube.notation import parse
+from cubelab.cube.patterns import PATTERNS, optimal_text, pattern_named
+from cubelab.cube.position_symmetry import symmetry_record
 from cubelab.cube.positions import PositionError, from_cycles
 
 from .command_table import CommandTable
@@ -89,3 +95,33 @@ def _case(session, args, rest) -> Outcome:
     if cycles is None:
         return Outcome(CASE_USAGE, error=True)
     return _set_cycles(session, cycles, unreachable, f":case {text}")
+
+
+def pattern_line(pattern) -> str:
+    """One line of the gallery: name, symmetry (computed), what is known of its length, alg."""
+    sym = symmetry_record(pattern.state())
+    return (f"{pattern.name:26} {sym['symmetry']:7} {optimal_text(pattern):42} {pattern.alg}")
+
+
+@TABLE.command("pattern", "NAME", "load a named pattern (superflip, checkerboard, "
+               "cube-in-a-cube, ...) with its alg", complete=lambda session: [
+                   p.name for p in PATTERNS])
+def _pattern(session, args, rest) -> Outcome:
+    if not rest:
+        return Outcome("name a pattern (:patterns lists them)", error=True)
+    try:
+        pattern = pattern_named(rest)
+    except KeyError as e:
+        return Outcome(e.args[0], error=True)
+    switched = session.puzzle.name != "3x3"
+    session.set_position(pattern.state(), f":pattern {pattern.name}",
+                         parse(pattern.alg).flatten(), puzzle="3x3")
+    sym = symmetry_record(pattern.state())
+    return Outcome(f"{pattern.name}: {pattern.alg} · {optimal_text(pattern)} · symmetry "
+                   f"{sym['symmetry']} ({sym['symmetry_order']}/48)"
+                   + (" · now the 3x3x3" if switched else ""), changed=True)
+
+
+@TABLE.command("patterns", "", "list the named patterns with their symmetry and length")
+def _patterns(session, args, rest) -> Outcome:
+    return Outcome("\n".join(pattern_line(p) for p in PATTERNS))
