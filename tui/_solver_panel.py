@@ -19,6 +19,7 @@ from textual.widgets import Label, ProgressBar
 
 from cubelab.cube.notation import format_moves, metric_lengths
 from cubelab.solvers.protocol import BOUND, NO_VALUE
+from cubelab.solvers.target import relative_state
 
 from ._build_offer import offer_build
 from ._run_panel import RunPanel
@@ -64,10 +65,14 @@ class SolverPanel(RunPanel):
     def running(self) -> bool:
         return any(run.active for run in self.runs)
 
-    def start(self, names, compare: bool, time_limit: float | None = None) -> None:
+    def start(self, names, compare: bool, time_limit: float | None = None,
+              target=None) -> None:
+        """Solve the session's position with `names`: to solved, or to `target` (the rows then
+        hold moves that take the position there; solvers/target.py)."""
         s = self.session
         rows = s.open_rows(names, keep=not compare)
-        self._runs = [(row, self.runner.solve(name, s.puzzle.name, s.state, time_limit=time_limit,
+        state = s.state if target is None else relative_state(s.state, target)
+        self._runs = [(row, self.runner.solve(name, s.puzzle.name, state, time_limit=time_limit,
                                               ask_build=self._ask_build))
                       for name, row in zip(names, rows)]
         self._rebuild_table()

@@ -259,7 +259,7 @@ class CubeLabApp(App):
             return
         limit = self.compare_time_limit if request.compare else None
         self.show_list("solver")
-        panel.start(request.solvers, request.compare, time_limit=limit)
+        panel.start(request.solvers, request.compare, time_limit=limit, target=request.target)
 
     def start_search(self, request: SearchRequest) -> None:
         panel = self.search_panel

@@ -18,7 +18,9 @@ from cubelab.cube.puzzles import PUZZLES, puzzle_named
 from . import position_commands
 from .help_text import SEARCH_PREDICATES, help_text
 from .records import HelpRequest, Outcome, Painting, PaintRequest, SearchRequest, SolveRequest
+from .errors import InputError
 from .saves import SaveError, read_save, save_names, write_save
+from .targets import read_target
 
 SOLVER_PREFERENCE = ("kociemba", "thistlethwaite", "korf", "threecycle", "astar", "bfs",
                      "pocket-htm")
@@ -150,10 +152,14 @@ def _invert(session, args, rest) -> Outcome:
 # ---------------------------------------------------------------- solvers and the search
 
 def _solve_request(session, args, compare: bool) -> Outcome:
-    """Ask for a solve by the named solvers (by default the preferred one, or all to compare)."""
+    """Ask for a solve by the named solvers (by default the preferred one, or all to compare);
+    `--to TARGET` at the end asks for the moves to TARGET instead of to solved."""
     names = session.solver_names()
     if not names:
         return Outcome("no solver is installed yet", error=True)
+    args, target, to_text = _target_words(session, args)
+    if isinstance(target, Outcome):
+        return target
     unknown = [a for a in args if a not in names]
     if unknown:
         return Outcome(f"unknown solver {unknown[0]!r} (choose from {', '.join(names)})",
@@ -165,15 +171,39 @@ def _solve_request(session, args, compare: bool) -> Outcome:
     else:
         chosen = ([n for n in SOLVER_PREFERENCE if n in names] or names)[:1]
     doing = "comparing" if compare else "solving with"
-    return Outcome(f"{doing} {', '.join(chosen)}", request=SolveRequest(tuple(chosen), compare))
+    to = f" to {to_text}" if to_text else ""
+    return Outcome(f"{doing} {', '.join(chosen)}{to}",
+                   request=SolveRequest(tuple(chosen), compare, target))
 
 
-@_command("solve", "[solver...]", "solve the position (default: the first solver available)")
+def _target_words(session, args):
+    """(solver words, target state or an Outcome saying why there is none, target as typed)
+    from the words of :solve/:compare; the target is everything after --to."""
+    if "--to" not in args:
+        return args, None, ""
+    at = args.index("--to")
+    text = " ".join(args[at + 1:])
+    from cubelab.solvers.target import relative_state
+    try:
+        target = read_target(text, session.puzzle, session.saves_dir())
+    except InputError as e:
+        return args[:at], Outcome(str(e), error=True), text
+    reason = session.puzzle.unreachable(relative_state(session.state, target))
+    if reason:
+        return args[:at], Outcome("no sequence takes the position to " + text + ": "
+                                  + reason.removeprefix("unreachable: ") + " between them",
+                                  error=True), text
+    return args[:at], target, text
+
+
+@_command("solve", "[solver...] [--to B]",
+          "solve the position (default: the first solver available); --to B: the moves to "
+          "position B (an alg, facelets:, cycles:, a save or a pattern)")
 def _solve(session, args, rest) -> Outcome:
     return _solve_request(session, args, compare=False)
 
 
-@_command("compare", "[solver...]", "run several solvers side by side (default: all)")
+@_command("compare", "[solver...] [--to B]", "run several solvers side by side (default: all)")
 def _compare(session, args, rest) -> Outcome:
     return _solve_request(session, args, compare=True)
 

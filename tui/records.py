@@ -21,10 +21,12 @@ from cubelab.cube.puzzles import PUZZLES, puzzle_of
 
 @dataclass(frozen=True)
 class SolveRequest:
-    """Run these solvers on the current position (side by side when `compare`)."""
+    """Run these solvers on the current position (side by side when `compare`), to solved or,
+    with a `target` state, to that position."""
 
     solvers: tuple[str, ...]
     compare: bool = False
+    target: object = None
 
 
 @dataclass(frozen=True)

@@ -66,7 +66,7 @@ class Repl:
             self.session.painting = None
             record["message"] = "paint mode needs the workbench (cubelab); use :facelets here"
         elif isinstance(outcome.request, SolveRequest):
-            record["solutions"] = self._solve(outcome.request.solvers)
+            record["solutions"] = self._solve(outcome.request.solvers, outcome.request.target)
         elif isinstance(outcome.request, SearchRequest):
             if not self.json_mode:
                 self._emit(record)          # the heading first: results stream under it
@@ -117,13 +117,15 @@ class Repl:
         out["classes"] = [c.as_dict() for c in run.classes]
         return out
 
-    def _solve(self, names) -> list[dict]:
-        """Run the solvers one after the other (Ctrl-C stops the one running); their rows
-        become the list :apply N and :play N pick from."""
+    def _solve(self, names, target=None) -> list[dict]:
+        """Run the solvers one after the other (Ctrl-C stops the one running), to solved or to
+        `target`; their rows become the list :apply N and :play N pick from."""
+        from cubelab.solvers.target import relative_state
         s = self.session
+        state = s.state if target is None else relative_state(s.state, target)
         results = []
         for name, index in zip(names, s.open_rows(names, keep=False)):
-            run = self.runner.solve(name, s.puzzle.name, s.state, time_limit=self.time_limit)
+            run = self.runner.solve(name, s.puzzle.name, state, time_limit=self.time_limit)
             run.wait()
             run.fill(s.solutions[index])
             if run.result is None:
@@ -131,6 +133,8 @@ class Repl:
                 continue
             record = run.result.to_json()
             record["solver"] = name     # as asked for: pocket-htm and pocket-qtm are one class
+            if target is not None:
+                record["target"] = s.puzzle.to_facelets(target)
             results.append(record)
         return results
 

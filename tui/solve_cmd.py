@@ -7,6 +7,7 @@ import sys
 
 from .errors import InputError
 from .inputs import add_position_arguments, positions_from_file, single_position
+from .targets import add_target_argument
 
 
 def register(sub) -> None:
@@ -20,6 +21,7 @@ def register(sub) -> None:
                    help="search for at most S seconds (alone: keep improving until then)")
     p.add_argument("--tables", metavar="NAME", help="the solver's table set, if it has several")
     p.add_argument("--json", action="store_true", help="print JSON (JSON Lines with --file)")
+    add_target_argument(p)
     p.add_argument("--metric", choices=("htm", "qtm"), default="htm",
                    help="with --puzzle 2x2: the metric the default solver is optimal in "
                         "(default %(default)s)")
@@ -127,6 +129,9 @@ def run(args) -> int:
         raise InputError("--max-length must be 0 or more")
     if args.time_limit is not None and args.time_limit <= 0:
         raise InputError("--time-limit must be positive")
+    if args.file and args.target:
+        raise InputError("--target solves one position to another: give the start as an alg, "
+                         "--facelets or --cycles, not --file")
     if args.file:
         solver = make_solver(args)
         prepare(solver)
@@ -134,6 +139,9 @@ def run(args) -> int:
     position = single_position(args)
     solver = make_solver(args)
     prepare(solver)
+    if args.target:
+        from .targets import solve_to_target
+        return solve_to_target(args, solver, position)
     record = solve_record(solver, position.state, args.max_length, args.time_limit)
     if args.json:
         print(json.dumps(record))
