@@ -7,7 +7,7 @@ import sys
 
 from .errors import InputError
 from .inputs import add_position_arguments, positions_from_file, single_position
-from .targets import add_target_argument
+from .targets import add_target_argument, target_record
 
 
 def register(sub) -> None:
@@ -140,13 +140,15 @@ def run(args) -> int:
     solver = make_solver(args)
     prepare(solver)
     if args.target:
-        from .targets import solve_to_target
-        return solve_to_target(args, solver, position)
-    record = solve_record(solver, position.state, args.max_length, args.time_limit)
+        record = target_record(args, solver, position)
+    else:
+        record = solve_record(solver, position.state, args.max_length, args.time_limit)
     if args.json:
         print(json.dumps(record))
     else:
         print(format_result(record))
+        if args.target:
+            print(f"target    {args.target}")
     return 0
 
 

@@ -6,8 +6,6 @@ name of a saved position or of a pattern of the gallery; solvers/target.py does 
 
 from __future__ import annotations
 
-import json
-
 from cubelab.cube.patterns import pattern_named
 from cubelab.cube.positions import PositionError, from_cycles
 from cubelab.cube.puzzles import puzzle_named
@@ -53,11 +51,11 @@ def add_target_argument(parser) -> None:
                              "'cycles: ...', a saved position or a pattern name")
 
 
-def solve_to_target(args, solver, position) -> int:
-    """`cubelab solve --target B A`: one solve of the pair, printed like any solve."""
+def target_record(args, solver, position) -> dict:
+    """`cubelab solve --target B A`: the record of one solve of the pair (as a plain solve's,
+    plus `target`, B's facelets, and `target_input`, B as typed)."""
     from cubelab.solvers.protocol import SolverError
     from cubelab.solvers.target import solve_to
-    from .solve_cmd import format_result
     puzzle = puzzle_named(args.puzzle)
     target = read_target(args.target, puzzle, unreachable=args.unreachable)
     try:
@@ -68,9 +66,4 @@ def solve_to_target(args, solver, position) -> int:
     record = result.to_json()
     record["target"] = puzzle.to_facelets(target)
     record["target_input"] = args.target
-    if args.json:
-        print(json.dumps(record))
-    else:
-        print(format_result(record))
-        print(f"target    {args.target}")
-    return 0
+    return record
