@@ -51,7 +51,7 @@ class Repl:
 
     # ---- one line ---------------------------------------------------------------------------
     def handle(self, number: int, line: str) -> dict:
-        from .records import PaintRequest, SearchRequest, SolveRequest
+        from .records import PaintRequest, ScreenshotRequest, SearchRequest, SolveRequest
         outcome = self.session.execute(line)
         record: dict = {"line": number, "input": line}
         if outcome.error:
@@ -65,6 +65,8 @@ class Repl:
         if isinstance(outcome.request, PaintRequest):
             self.session.painting = None
             record["message"] = "paint mode needs the workbench (cubelab); use :facelets here"
+        elif isinstance(outcome.request, ScreenshotRequest):
+            record["message"] = "screenshots are of the workbench (cubelab); :svg FILE writes the net"
         elif isinstance(outcome.request, SolveRequest):
             record["solutions"] = self._solve(outcome.request.solvers, outcome.request.target)
         elif isinstance(outcome.request, SearchRequest):
