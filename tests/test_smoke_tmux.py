@@ -104,3 +104,19 @@ def test_the_app_starts_as_a_2x2_when_asked(launch):
     net = [line[6:22].rstrip() for line in lines[2:8]]
     assert net == expected
     tmux.run("send-keys", "-t", tmux.name, "C-q")
+
+
+def test_a_recorded_walk_through_replays_in_the_workbench(launch, tmp_path):
+    walk = tmp_path / "walk.jsonl"
+    teacher = launch()
+    teacher.wait_for("facts")
+    for line, said in ((f":record {walk}", "recording to"), (":case UF UR UB", "position set"),
+                       (":pattern superflip", "superflip:"), (":record stop", "2 lines")):
+        teacher.run("send-keys", "-t", teacher.name, "-l", line)
+        teacher.run("send-keys", "-t", teacher.name, "Enter")
+        teacher.wait_for(said)
+    teacher.run("send-keys", "-t", teacher.name, "C-q")
+    student = launch("replay", str(walk), "--speed", "5")
+    lines = student.wait_for("replay finished")
+    assert any("symmetry Oh (48/48)" in line for line in lines)
+    student.run("send-keys", "-t", student.name, "C-q")
