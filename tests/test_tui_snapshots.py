@@ -113,3 +113,8 @@ async def _search(pilot) -> None:
 def test_search_results_80x24(snap_compare, app, monkeypatch):
     monkeypatch.setattr("cubelab.tui.runner.SearchRun", InstantSearch)
     assert snap_compare(app, run_before=_search, terminal_size=(80, 24))
+
+
+def test_pattern_with_its_symmetry_80x24(snap_compare, app):
+    assert snap_compare(app, press=[*":pattern cube-in-a-cube", "enter"], terminal_size=(80, 24),
+                        run_before=steady)
