@@ -4,7 +4,8 @@ A pattern is a position cubers make for its look. Each entry keeps the shortest 
 the proven optimal length in HTM when there is a proof: a search of every shorter sequence
 (cubelab's algorithm search, `tests/test_patterns.py` re-runs it for the short ones), or a
 published proof (the superflip: Michael Reid, 1995). `None` says no proof is known to cubelab,
-and the alg is then only the best it knows. The symmetry shown beside a pattern is computed
+and the alg is then only the best it knows (the shortest of the classic alg and what cubelab's
+two-phase solver found in 20 seconds). The symmetry shown beside a pattern is computed
 from the position (position_symmetry.py), never stored.
 """
 
@@ -50,7 +51,7 @@ PATTERNS: tuple[Pattern, ...] = (
             "a cross of each colour on its face, corners of the opposite colour"),
     Pattern("cube-in-a-cube", "F L F U' R U F2 L2 U' L' B D' B' L2 U", None, "",
             "a 2x2x2 cube of other colours sits in the UFR corner"),
-    Pattern("cube-in-a-cube-in-a-cube", "U' L' U' F' R2 B' R F U B2 U B' L U' F U R F'",
+    Pattern("cube-in-a-cube-in-a-cube", "F' U B' R' U F2 U2 F' U' F U2 D B' D' R2 B2 U'",
             None, "", "a 1x1x1 cube in a 2x2x2 cube in the UFR corner"),
     Pattern("anaconda", "L U B' U' R L' B R' F B' D R D' F'", None, "",
             "a band of two colours winding round the cube"),
@@ -63,8 +64,8 @@ PATTERNS: tuple[Pattern, ...] = (
     Pattern("superflip", "U R2 F B R B2 R U2 L B2 R U' D' R2 F R' L B2 U2 F2", 20,
             "Michael Reid (1995): the superflip needs 20 face turns",
             "every edge flipped in place, everything else solved"),
-    Pattern("superflip-checkerboard", "U2 D2 F2 B2 L2 R2 U R2 F B R B2 R U2 L B2 R U' D' R2 F "
-            "R' L B2 U2 F2", None, "", "the checkerboard with every edge flipped"),
+    Pattern("superflip-checkerboard", "R L' F U' D L2 F2 L' F' B R2 L2 D' R2 U' R2 L2 U' F2 U'",
+            None, "", "the checkerboard with every edge flipped"),
 )
 """The gallery, simplest first."""
 

@@ -29,6 +29,8 @@ def test_superflip_and_checkerboard_are_what_they_say():
     flip = BY_NAME["superflip"].state()
     assert flip.cp.tolist() == list(range(8)) and flip.ep.tolist() == list(range(12))
     assert flip.eo.tolist() == [1] * 12 and not flip.co.any()
+    both = BY_NAME["superflip-checkerboard"].state()
+    assert both == BY_NAME["checkerboard"].state() * flip == flip * BY_NAME["checkerboard"].state()
     board = BY_NAME["checkerboard"].state()
     from cubelab.cube.facelets import to_facelets
     assert to_facelets(board)[:9] == "UDUDUDUDU"
