@@ -13,7 +13,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from .coords import coordinates
+from .cycle_notation import cycles_text
 from .notation import metric_lengths
+from .position_symmetry import symmetry_record
 from .pieces import CORNER_NAMES, EDGE_NAMES
 from .state import CubeState, permutation_cycles, permutation_parity, rotation_with_centres
 from .symmetry import morph
@@ -67,32 +69,19 @@ def parity(state: CubeState) -> str:
     return "odd" if permutation_parity(turned_back(state).cp) else "even"
 
 
-def _cycles_text(perm, ori, names, mod: int) -> str:
-    parts = []
-    for cycle in permutation_cycles(perm):
-        # the twist a piece accumulates going once round its cycle
-        net = sum(int(ori[i]) for i in cycle) % mod
-        mark = "" if not net else ("+" if net == 1 else "-")
-        parts.append("(" + " ".join(names[i] for i in cycle) + ")" + mark)
-    n = len(perm)
-    for i in range(n):
-        if int(perm[i]) == i and int(ori[i]):
-            parts.append(f"({names[i]})" + ("+" if int(ori[i]) == 1 else "-"))
-    return " ".join(parts)
-
-
 def corner_cycles(state: CubeState) -> str:
-    """Cycles of corners, e.g. '(UFR ULF UBL URB)' or '(UFR URB UBL)+ (DFL)-' (net twist
-    + clockwise, - anticlockwise; twisted corners in place are listed too)."""
+    """Cycles of corners in Singmaster's notation (cycle_notation.py), e.g. '(UFR ULF UBL URB)'
+    or '(UFR BUR DBR FDR)' (each piece spelt from the face its travelling sticker lands on),
+    '(UFR)- (URB)+' for corners twisted in place."""
     s = turned_back(state)
-    return _cycles_text(s.cp, s.co, CORNER_NAMES, 3)
+    return cycles_text(s.cp, s.co, "corner")
 
 
 def edge_cycles(state: CubeState) -> str:
-    """Cycles of edges, e.g. '(UF UL UB UR)' or '(UF UR)+' (+ marks an odd net flip, and
-    flipped edges in place are listed as '(UF)+')."""
+    """Cycles of edges, e.g. '(UR UF UL UB)' or '(UF RF DF LF)' (spelt as the corners are;
+    '+' marks a cycle that brings its first edge home flipped, '(UF)+' an edge flipped in place)."""
     s = turned_back(state)
-    return _cycles_text(s.ep, s.eo, EDGE_NAMES, 2)
+    return cycles_text(s.ep, s.eo, "edge")
 
 
 def three_cycles(perm) -> list[tuple[int, int, int]] | None:
@@ -184,6 +173,9 @@ class Facts:
     edge_3cycles: str
     in_centre: bool
     coordinates: dict
+    symmetry: dict
+    """position_symmetry.symmetry_record: symmetry_order, symmetry (the type's name),
+    antisymmetry_order, symmetry_elements."""
 
     def as_dict(self) -> dict:
         d = {
@@ -200,6 +192,7 @@ class Facts:
             "edge_3cycles": self.edge_3cycles,
             "in_centre": self.in_centre,
             "coordinates": dict(self.coordinates),
+            **self.symmetry,
         }
         return d
 
@@ -223,6 +216,7 @@ def facts(state: CubeState) -> Facts:
         edge_3cycles=three["edges"],
         in_centre=in_centre(s),
         coordinates=coordinates(s),
+        symmetry=symmetry_record(s),
     )
 
 

@@ -28,6 +28,14 @@ def alg_record(position: Position, lengths: Callable) -> dict:
     }
 
 
+def symmetry_text(record: dict) -> str:
+    """'D4h: 16 of the 48 symmetries fix it; 16 map it to its inverse' from a facts record."""
+    n, anti = record["symmetry_order"], record["antisymmetry_order"]
+    fix = "only the identity fixes it" if n == 1 else f"{n} of the 48 symmetries fix it"
+    return (f"{record['symmetry']}: {fix}; "
+            + (f"{anti} map it to its inverse" if anti else "none maps it to its inverse"))
+
+
 def format_facts(record: dict) -> str:
     """A facts record as aligned text lines: the rows the record has data for (a 2x2x2 record
     has no edges and no coordinates, and says how the cube is held)."""
@@ -61,6 +69,8 @@ def format_facts(record: dict) -> str:
     else:
         lines.append(f"3-cycles     {record['corner_3cycles'] or '-'}")
     lines.append(f"in centre    {'yes' if record['in_centre'] else 'no'}")
+    if "symmetry" in record:
+        lines.append(f"symmetry     {symmetry_text(record)}")
     if "coordinates" in record:
         c = record["coordinates"]
         lines.append(f"coordinates  corner perm {c['corner_perm']}, twist {c['corner_twist']}, "

@@ -10,8 +10,11 @@ from dataclasses import dataclass
 from typing import Callable
 
 from .alg import Move, NotationError
+from .cycle_notation import CycleError, parse_cycles
 from .facelets import FaceletError, parse_facelets, parse_singmaster
+from .facts import unreachable_reason
 from .moves import apply_moves
+from .patterns import pattern_named
 from .notation import parse
 from .state import CubeState
 
@@ -27,8 +30,29 @@ class Position:
     alg: str | None = None                  # the alg in canonical form
 
 
-CUBE_FORMATS = {"facelets:": parse_facelets, "singmaster:": parse_singmaster}
-"""The 3x3x3's sticker formats, by the prefix a line starts with."""
+def read_cycles(text: str, unreachable: bool = False):
+    """The position Singmaster cycles describe (cycle_notation.py); an unreachable assembly is
+    refused with the invariants it breaks unless `unreachable` asks for it (CycleError)."""
+    state = parse_cycles(text)
+    reason = None if unreachable else unreachable_reason(state)
+    if reason:
+        raise CycleError(f"{reason}: no turns reach these cycles (add --unreachable to load "
+                         "the assembly anyway)")
+    return state
+
+
+def read_pattern(name: str):
+    """The position of a pattern of the gallery (patterns.py); for an unknown name a
+    FaceletError (like every format's reader) listing the names there are."""
+    try:
+        return pattern_named(name).state()
+    except KeyError as e:
+        raise FaceletError(e.args[0]) from None
+
+
+CUBE_FORMATS = {"facelets:": parse_facelets, "singmaster:": parse_singmaster,
+                "cycles:": read_cycles, "pattern:": read_pattern}
+"""The 3x3x3's position formats other than algs, by the prefix a line starts with."""
 
 
 def from_alg(text: str, apply: Callable = apply_moves, start=None) -> Position:
@@ -54,10 +78,15 @@ def from_singmaster(text: str) -> Position:
     return from_facelets(text, parse_singmaster)
 
 
+def from_cycles(text: str, unreachable: bool = False) -> Position:
+    """The position cycle notation describes, refusing unreachable ones unless asked."""
+    return from_facelets(text, lambda t: read_cycles(t, unreachable))
+
+
 def parse_position(line: str, apply: Callable = apply_moves, start=None,
                    formats: dict[str, Callable] = CUBE_FORMATS) -> Position:
-    """One line of a --file: a format's prefix ('facelets:', 'singmaster:') and its stickers,
-    or an alg."""
+    """One line of a --file: a format's prefix ('facelets:', 'singmaster:', 'cycles:',
+    'pattern:') and its text, or an alg."""
     stripped = line.strip()
     low = stripped.lower()
     for prefix, read in formats.items():

@@ -159,7 +159,7 @@ def test_unreachable_assemblies_load_and_name_the_invariant():
 def test_cycles_are_written_in_the_direction_pieces_travel():
     assert corner_cycles(alg_state("U")) == "(UFR ULF UBL URB)"
     assert edge_cycles(alg_state("U")) == "(UR UF UL UB)"
-    assert corner_cycles(alg_state("R")) == "(UFR URB DBR DRF)"
+    assert corner_cycles(alg_state("R")) == "(UFR BUR DBR FDR)"
     # Sune-like twist-only positions show twisted pieces in place
     twist = alg_state("(R' D' R D)2 U (R' D' R D)4 U'")
     assert corner_cycles(twist) == "(UFR)- (URB)+"  # U sticker of UFR ends on F3

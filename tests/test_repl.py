@@ -101,7 +101,7 @@ def test_interactive_prompt_in_a_pipe_input():
     console = Console(file=open(os.devnull, "w"))
     r = Repl(console, registry=FakeRegistry(step_seconds=0.0))
     with create_pipe_input() as inp:
-        inp.send_text("R U\r:sc\t\r")   # a move line, then a completed command
+        inp.send_text("R U\r:scra\t\r")   # a move line, then a completed command
         inp.close()
         with create_app_session(input=inp, output=DummyOutput()):
             assert repl_module._prompt_loop(r, vi=False) == 0

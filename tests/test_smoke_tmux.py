@@ -132,3 +132,19 @@ def test_keys_sent_in_a_burst_all_paint(tmux):
     tmux.run("send-keys", "-t", tmux.name, "Enter")
     tmux.wait_for("solved 3x3x3")
     tmux.run("send-keys", "-t", tmux.name, "C-q")
+
+
+def test_a_recorded_walk_through_replays_in_the_workbench(launch, tmp_path):
+    walk = tmp_path / "walk.jsonl"
+    teacher = launch()
+    teacher.wait_for("facts")
+    for line, said in ((f":record {walk}", "recording to"), (":case UF UR UB", "position set"),
+                       (":pattern superflip", "superflip:"), (":record stop", "2 lines")):
+        teacher.run("send-keys", "-t", teacher.name, "-l", line)
+        teacher.run("send-keys", "-t", teacher.name, "Enter")
+        teacher.wait_for(said)
+    teacher.run("send-keys", "-t", teacher.name, "C-q")
+    student = launch("replay", str(walk), "--speed", "5")
+    lines = student.wait_for("replay finished")
+    assert any("sym" in line and "Oh (48/48)" in line for line in lines)
+    student.run("send-keys", "-t", student.name, "C-q")

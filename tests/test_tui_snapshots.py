@@ -128,3 +128,8 @@ def test_large_net_and_playback_160x48(snap_compare, app):
 def test_an_error_far_along_the_line_wraps_80x24(snap_compare, app):
     assert snap_compare(app, press=[*"R U R' U' F2 D L' B2 U' R F D2 L B' R2 U F' D' Q"],
                         terminal_size=(80, 24), run_before=steady)
+
+
+def test_pattern_with_its_symmetry_80x24(snap_compare, app):
+    assert snap_compare(app, press=[*":pattern cube-in-a-cube", "enter"], terminal_size=(80, 24),
+                        run_before=steady)

@@ -106,6 +106,9 @@ def facts_table(state: CubeState, moves: tuple[Move, ...] | list[Move] | None,
     table.add_row("edges", Cycles(f.edge_cycles) if f.edge_cycles else "-")
     table.add_row("3-cyc C", _three_cycles(f.corner_3cycles))
     table.add_row("3-cyc E", _three_cycles(f.edge_3cycles))
+    sym = f.symmetry
+    table.add_row("sym", f"{sym['symmetry']} ({sym['symmetry_order']}/48)   "
+                              f"antisymmetry {sym['antisymmetry_order']}")
     return table
 
 

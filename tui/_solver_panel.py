@@ -20,6 +20,7 @@ from textual.widgets import Label, ProgressBar
 from cubelab.cube.notation import format_moves, metric_lengths
 from cubelab.solvers import solver_metrics
 from cubelab.solvers.protocol import BOUND, NO_VALUE
+from cubelab.solvers.target import relative_state
 
 from ._build_offer import offer_build
 from ._run_panel import RunPanel
@@ -65,12 +66,14 @@ class SolverPanel(RunPanel):
     def running(self) -> bool:
         return any(run.active for run in self.runs)
 
-    def start(self, names, compare: bool, cap: float | None = None) -> None:
-        """Run `names` on the position (`cap`: seconds of search each gets at most; each
-        solver otherwise stops by its own default rule)."""
+    def start(self, names, compare: bool, cap: float | None = None, target=None) -> None:
+        """Run `names` on the position, to solved or to `target` (the rows then hold moves that
+        take the position there; solvers/target.py). `cap`: seconds of search each gets at
+        most; each solver otherwise stops by its own default rule."""
         s = self.session
         rows = s.open_rows(names, keep=not compare)
-        self._runs = [(row, self.runner.solve(name, s.puzzle.name, s.state, cap=cap,
+        state = s.state if target is None else relative_state(s.state, target)
+        self._runs = [(row, self.runner.solve(name, s.puzzle.name, state, cap=cap,
                                               ask_build=self._ask_build))
                       for name, row in zip(names, rows)]
         self._rebuild_table()

@@ -32,7 +32,8 @@ from ._search_panel import SearchPanel
 from ._solver_panel import SolverPanel
 from .commands import COMMANDS
 from .history import InputHistory
-from .records import HelpRequest, Outcome, PaintRequest, SearchRequest, SolveRequest
+from .records import (HelpRequest, Outcome, PaintRequest, ScreenshotRequest, SearchRequest,
+                      SolveRequest)
 from .runner import Runner
 from .session import Session
 
@@ -59,6 +60,7 @@ class CubeLabApp(App):
         Binding("ctrl+z", "undo", "undo", show=False),
         Binding("ctrl+y", "redo", "redo", show=False),
         Binding("escape", "cancel", "stop"),
+        Binding("f12", "screenshot", "screenshot", show=False),
     ]
     """Function keys and control keys only: letters belong to the move line and the keyboard
     cube. Undo and redo stay out of the footer (room at 80 columns); F1 lists them."""
@@ -218,6 +220,8 @@ class CubeLabApp(App):
             self.action_help()
         elif isinstance(request, PaintRequest):
             self.enter_paint()
+        elif isinstance(request, ScreenshotRequest):
+            self.action_screenshot(request.path)
         elif self.session.playback is not None:
             self.net.focus()
         self.refresh_position()
@@ -312,7 +316,7 @@ class CubeLabApp(App):
             return
         cap = self.compare_time_limit if request.compare else None
         self.show_list("solver")
-        panel.start(request.solvers, request.compare, cap=cap)
+        panel.start(request.solvers, request.compare, cap=cap, target=request.target)
 
     def start_search(self, request: SearchRequest) -> None:
         panel = self.search_panel
@@ -368,6 +372,12 @@ class CubeLabApp(App):
                      error=not failed or failed[0].status == "error")
 
     # ---- actions ----------------------------------------------------------------------------
+    def prefill(self, text: str) -> None:
+        """Put the start of a command on the move line for the user to finish."""
+        self.line.value = text
+        self.line.cursor_position = len(text)
+        self.line.focus()
+
     def action_help(self) -> None:
         if not isinstance(self.screen, HelpScreen):
             from cubelab.cube.puzzles import PUZZLES
@@ -426,22 +436,38 @@ class CubeLabApp(App):
             self.line.value = ""
         self.line.focus()           # Esc always brings typing back to the move line
 
+    def action_screenshot(self, path: str | None = None) -> None:
+        """Save the whole screen as SVG: to `path`, or a dated file in the current directory."""
+        from .share import screenshot_place
+        try:
+            folder, name = screenshot_place(path)
+            written = self.save_screenshot(filename=name, path=folder)
+        except OSError as e:
+            self.say(f"cannot save the screenshot: {e.strerror}", error=True)
+            return
+        self.say(f"screenshot saved: {written}")
+
     def get_system_commands(self, screen: Screen) -> Iterable[SystemCommand]:
         yield from super().get_system_commands(screen)
-        for name in ("reset", "scramble", "random", "undo", "redo", "invert", "solve", "compare",
-                     "play", "paint", "saves", "help"):
-            yield SystemCommand(f":{name}", COMMANDS[name][1],
-                                lambda name=name: self.handle(self.session.execute(":" + name)))
-        for puzzle in ("2x2", "3x3"):
-            yield SystemCommand(f":puzzle {puzzle}", f"hold the {puzzle}x{puzzle[0]} cube",
-                                lambda puzzle=puzzle: self.handle(
-                                    self.session.execute(f":puzzle {puzzle}")))
-        yield SystemCommand(":search 8 qtm ll", "the TIPE's last-layer algorithms (8 QTM)",
-                            lambda: self.handle(self.session.execute(":search 8 qtm ll")))
-        yield SystemCommand("Solvers / search results", "switch the list under the cube (F7)",
-                            self.action_lists)
-        yield SystemCommand("Sticker letters", "show or hide letters on the stickers",
-                            self.action_letters)
+        yield from palette_commands(self)
+
+
+def palette_commands(app: "CubeLabApp") -> Iterable[SystemCommand]:
+    """The palette (Ctrl+P) reaches every `:` command and every key's action by name: a command
+    without required arguments runs; one that needs them is put on the move line to finish."""
+    for name, (args, what) in COMMANDS.items():
+        if any(not word.startswith("[") for word in args.split()):
+            yield SystemCommand(f":{name} {args}", what,
+                                lambda name=name: app.prefill(f":{name} "))
+        else:
+            yield SystemCommand(f":{name}", what,
+                                lambda name=name: app.handle(app.session.execute(":" + name)))
+    for binding in app.BINDINGS:
+        yield SystemCommand(f"{binding.description} ({binding.key.upper()})",
+                            f"the {binding.key.upper()} key",
+                            lambda action=binding.action: app.run_action(action))
+    yield SystemCommand(":search 8 qtm ll", "the TIPE's last-layer algorithms (8 QTM)",
+                        lambda: app.handle(app.session.execute(":search 8 qtm ll")))
 
 
 def run_app(serve: bool = False, port: int = 8000, puzzle: str = "3x3") -> int:

@@ -23,6 +23,7 @@ _COMMAND_MODULES = (
     "cubelab.tui.bench_cmd",
     "cubelab.tui.count_cmd",
     "cubelab.tui.search_cmd",
+    "cubelab.tui.replay_cmd",
 )
 
 

@@ -15,9 +15,12 @@ from typing import Callable
 from cubelab.cube.notation import format_moves, invert_moves
 
 from cubelab.cube.puzzles import PUZZLES, puzzle_named
+from . import position_commands, recording, share
 from .help_text import SEARCH_PREDICATES, help_text
 from .records import HelpRequest, Outcome, Painting, PaintRequest, SearchRequest, SolveRequest
+from .errors import InputError
 from .saves import SaveError, read_save, save_names, write_save
+from .targets import read_target
 
 SOLVER_PREFERENCE = ("kociemba", "thistlethwaite", "korf", "threecycle", "astar", "bfs",
                      "pocket-htm")
@@ -71,6 +74,8 @@ def completions(session, line: str) -> list[str]:
         pool = save_names(session.saves_dir())
     elif name == "puzzle" and len(words) == 1:
         pool = list(PUZZLES)
+    elif name in _COMPLETERS:
+        pool = list(_COMPLETERS[name](session))
     else:
         return []
     return [prefix + n for n in pool if n.startswith(words[-1])]
@@ -175,11 +180,14 @@ def _in_metric(session, names, metric: str | None, strict: bool) -> tuple[list[s
 
 def _solve_request(session, args, compare: bool) -> Outcome:
     """Ask for a solve by the named solvers (by default the preferred one, or all to compare),
-    made for the metric named among them (`:solve korf qtm`); a solver that cannot honour it
-    is refused."""
+    made for the metric named among them (`:solve korf qtm`; a solver that cannot honour it is
+    refused); `--to TARGET` at the end asks for the moves to TARGET instead of to solved."""
     names = session.solver_names()
     if not names:
         return Outcome("no solver is installed yet", error=True)
+    args, target, to_text = _target_words(session, args)
+    if isinstance(target, Outcome):
+        return target
     metrics = [a.lower() for a in args if a.lower() in METRICS]
     args = [a for a in args if a.lower() not in METRICS]
     if len(set(metrics)) > 1:
@@ -207,7 +215,9 @@ def _solve_request(session, args, compare: bool) -> Outcome:
         return Outcome(refused or f"no solver of the {session.puzzle.name} counts in "
                        f"{metric.upper()}", error=True)
     doing = "comparing" if compare else "solving with"
-    return Outcome(f"{doing} {', '.join(chosen)}", request=SolveRequest(tuple(chosen), compare))
+    to = f" to {to_text}" if to_text else ""
+    return Outcome(f"{doing} {', '.join(chosen)}{to}",
+                   request=SolveRequest(tuple(chosen), compare, target))
 
 
 def _once_each(session, names) -> list[str]:
@@ -238,14 +248,35 @@ def _known_depth(session) -> int | None:
     return metric_lengths(session.moves)["htm"]
 
 
-@_command("solve", "[solver...] [htm|qtm]",
+def _target_words(session, args):
+    """(solver words, target state or an Outcome saying why there is none, target as typed)
+    from the words of :solve/:compare; the target is everything after --to."""
+    if "--to" not in args:
+        return args, None, ""
+    at = args.index("--to")
+    text = " ".join(args[at + 1:])
+    from cubelab.solvers.target import relative_state
+    try:
+        target = read_target(text, session.puzzle, session.saves_dir())
+    except InputError as e:
+        return args[:at], Outcome(str(e), error=True), text
+    reason = session.puzzle.unreachable(relative_state(session.state, target))
+    if reason:
+        return args[:at], Outcome("no sequence takes the position to " + text + ": "
+                                  + reason.removeprefix("unreachable: ") + " between them",
+                                  error=True), text
+    return args[:at], target, text
+
+
+@_command("solve", "[solver...] [htm|qtm] [--to B]",
           "solve the position (default: the first solver available; qtm: optimal in quarter "
-          "turns)")
+          "turns); --to B: the moves to position B (an alg, facelets:, cycles:, a save or a "
+          "pattern)")
 def _solve(session, args, rest) -> Outcome:
     return _solve_request(session, args, compare=False)
 
 
-@_command("compare", "[solver...] [htm|qtm]",
+@_command("compare", "[solver...] [htm|qtm] [--to B]",
           "run solvers side by side (default: the method solvers, bfs and astar too on a "
           "shallow position; with a metric, those honouring it)")
 def _compare(session, args, rest) -> Outcome:
@@ -408,3 +439,22 @@ def _saves(session, args, rest) -> Outcome:
 @_command("help", "", "list commands and keys")
 def _help(session, args, rest) -> Outcome:
     return Outcome(help_text(COMMANDS), request=HelpRequest())
+
+
+# ---------------------------------------------------------------- commands of feature modules
+
+_COMPLETERS: dict[str, Callable] = {}
+"""Command name -> the words its argument may be (declared by the feature modules)."""
+
+
+def _gather(*tables) -> None:
+    """Take in the commands the feature modules declare, keeping :help last."""
+    help_entry = COMMANDS.pop("help")
+    for table in tables:
+        COMMANDS.update(table.help)
+        _HANDLERS.update(table.handlers)
+        _COMPLETERS.update(table.completers)
+    COMMANDS["help"] = help_entry
+
+
+_gather(position_commands.TABLE, share.TABLE, recording.TABLE)

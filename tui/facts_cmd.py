@@ -13,6 +13,9 @@ def register(sub) -> None:
     p.add_argument("--json", action="store_true", help="print JSON (JSON Lines with --file)")
     p.add_argument("--class", dest="show_class", action="store_true",
                    help="also list the positions of the morph class (as facelet strings)")
+    p.add_argument("--link", action="store_true",
+                   help="also print links that open the position in the cubing.js player")
+    p.add_argument("--svg", metavar="FILE", help="also write the net as an SVG picture")
     p.set_defaults(func=run)
 
 
@@ -27,6 +30,9 @@ def run(args) -> int:
             args.json, format_facts, (PositionError,))
     position = single_position(args)
     record = puzzle.facts_record(position, args.show_class)
+    if args.link or args.svg:
+        from .share import share_record
+        record.update(share_record(args, puzzle, position))
     if args.json:
         print(json.dumps(record))
         return 0
@@ -35,4 +41,7 @@ def run(args) -> int:
     console = Console()
     console.print(Net(position.state))
     console.print(format_facts(record), highlight=False, markup=False)
+    for key, label in (("twizzle", "twizzle"), ("alg_cubing_net", "alg.cubing"), ("svg", "svg")):
+        if key in record:
+            print(f"{label:<12} {record[key]}")
     return 0

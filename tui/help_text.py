@@ -9,7 +9,8 @@ from __future__ import annotations
 
 import textwrap
 
-SEARCH_PREDICATES = "ll, only PIECE..., corner-3cycle, edge-3cycle, orient, equals [ALG]"
+SEARCH_PREDICATES = ("ll, only PIECE..., corner-3cycle, edge-3cycle, orient, equals [ALG], "
+                     "symmetry TYPE")
 """The predicates :search understands, as its usage line and the help name them."""
 
 HELP_NOTES = (
@@ -25,6 +26,11 @@ HELP_NOTES = (
     f"Search predicates: {SEARCH_PREDICATES}. 'equals' alone means the current position, "
     "'equals ALG ignore UFR,UF' a partial one. :apply N and :play N use the list shown last "
     "(solutions or search results).",
+    "Positions by description: :cycles reads the cycles the facts panel prints, each piece "
+    "spelt from the face its travelling sticker lands on ((UFR BUR DBR FDR) is R's corners), "
+    "'+'/'-' for a piece coming home turned; :case UF UR UB is a 3-cycle, :case UFR URB a "
+    "twisted pair. Targets for :solve --to B: an alg, facelets: ..., cycles: ..., a save or a "
+    "pattern name (:patterns).",
 )
 """What the command table cannot say in one line: paragraphs for :help and the help screen."""
 

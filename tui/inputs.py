@@ -6,7 +6,7 @@ import json
 import sys
 from typing import Callable, Iterator
 
-from cubelab.cube.positions import Position, PositionError
+from cubelab.cube.positions import Position, PositionError, from_cycles
 from cubelab.cube.puzzles import PUZZLES, Puzzle, puzzle_named
 from cubelab.tui.errors import InputError
 
@@ -16,6 +16,11 @@ def add_position_arguments(parser) -> None:
                         help="a move sequence, e.g. \"R U R' U'\" or \"[R, U]3\"")
     parser.add_argument("--facelets", metavar="S",
                         help="a facelet string in URFDLB order (54 stickers, 24 on the 2x2x2)")
+    parser.add_argument("--cycles", metavar="TEXT",
+                        help="the position as Singmaster cycles, as the facts print them, e.g. "
+                             "\"(UF UR UB) (UFR URB)+ (DF)+\" (3x3x3)")
+    parser.add_argument("--unreachable", action="store_true",
+                        help="with --cycles: load an assembly no turns reach instead of refusing")
     parser.add_argument("--file", metavar="PATH",
                         help="one position a line: an alg or 'facelets: <stickers>' "
                              "('-' for stdin)")
@@ -24,12 +29,18 @@ def add_position_arguments(parser) -> None:
 
 
 def single_position(args) -> Position:
-    """The one position named by ALG words or --facelets, on the --puzzle cube; raises
-    InputError on bad input."""
-    if args.alg and args.facelets is not None:
-        raise InputError("give either an alg or --facelets, not both")
+    """The one position named by ALG words, --facelets or --cycles, on the --puzzle cube;
+    raises InputError on bad input."""
+    given = [what for what, there in (("an alg", args.alg), ("--facelets", args.facelets),
+                                      ("--cycles", args.cycles)) if there or there == ""]
+    if len(given) > 1:
+        raise InputError(f"give one position: {' or '.join(given)}, not both")
     puzzle = puzzle_named(args.puzzle)
     try:
+        if args.cycles is not None:
+            if puzzle.name != "3x3":
+                raise InputError("--cycles describes a 3x3x3 position (drop --puzzle)")
+            return from_cycles(args.cycles, args.unreachable)
         if args.facelets is not None:
             return puzzle.from_facelets(args.facelets)
         return puzzle.from_alg(" ".join(args.alg))

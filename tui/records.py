@@ -21,10 +21,12 @@ from cubelab.cube.puzzles import PUZZLES, puzzle_of
 
 @dataclass(frozen=True)
 class SolveRequest:
-    """Run these solvers on the current position (side by side when `compare`)."""
+    """Run these solvers on the current position (side by side when `compare`), to solved or,
+    with a `target` state, to that position."""
 
     solvers: tuple[str, ...]
     compare: bool = False
+    target: object = None
 
 
 @dataclass(frozen=True)
@@ -52,6 +54,13 @@ class PaintRequest:
 
 
 @dataclass(frozen=True)
+class ScreenshotRequest:
+    """Save the whole screen as SVG (Textual's screenshot), to `path` or a dated file name."""
+
+    path: str | None = None
+
+
+@dataclass(frozen=True)
 class Outcome:
     """What executing a line did: a message for the user and maybe a request for the front end."""
 
@@ -59,7 +68,8 @@ class Outcome:
     error: bool = False
     column: int = 0                  # 1-based column of a notation error in the line, else 0
     changed: bool = False            # the position changed
-    request: SolveRequest | SearchRequest | HelpRequest | PaintRequest | None = None
+    request: (SolveRequest | SearchRequest | HelpRequest | PaintRequest | ScreenshotRequest
+              | None) = None
 
 
 @dataclass(frozen=True)

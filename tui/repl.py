@@ -53,7 +53,7 @@ class Repl:
 
     # ---- one line ---------------------------------------------------------------------------
     def handle(self, number: int, line: str) -> dict:
-        from .records import PaintRequest, SearchRequest, SolveRequest
+        from .records import PaintRequest, ScreenshotRequest, SearchRequest, SolveRequest
         outcome = self.session.execute(line)
         record: dict = {"line": number, "input": line}
         if outcome.error:
@@ -67,8 +67,10 @@ class Repl:
         if isinstance(outcome.request, PaintRequest):
             self.session.painting = None
             record["message"] = "paint mode needs the workbench (cubelab); use :facelets here"
+        elif isinstance(outcome.request, ScreenshotRequest):
+            record["message"] = "screenshots are of the workbench (cubelab); :svg FILE writes the net"
         elif isinstance(outcome.request, SolveRequest):
-            record["solutions"] = self._solve(outcome.request.solvers)
+            record["solutions"] = self._solve(outcome.request.solvers, outcome.request.target)
         elif isinstance(outcome.request, SearchRequest):
             if not self.json_mode:
                 self._emit(record)          # the heading first: results stream under it
@@ -119,13 +121,15 @@ class Repl:
         out["classes"] = [c.as_dict() for c in run.classes]
         return out
 
-    def _solve(self, names) -> list[dict]:
-        """Run the solvers one after the other (Ctrl-C stops the one running); their rows
-        become the list :apply N and :play N pick from."""
+    def _solve(self, names, target=None) -> list[dict]:
+        """Run the solvers one after the other (Ctrl-C stops the one running), to solved or to
+        `target`; their rows become the list :apply N and :play N pick from."""
+        from cubelab.solvers.target import relative_state
         s = self.session
+        state = s.state if target is None else relative_state(s.state, target)
         results = []
         for name, index in zip(names, s.open_rows(names, keep=False)):
-            run = self.runner.solve(name, s.puzzle.name, s.state, cap=self.time_limit)
+            run = self.runner.solve(name, s.puzzle.name, state, cap=self.time_limit)
             run.wait(tick=self._building_note(run))
             run.fill(s.solutions[index])
             if run.result is None:
@@ -133,6 +137,8 @@ class Repl:
                 continue
             record = run.result.to_json()
             record["solver"] = name     # as asked for: pocket-htm and pocket-qtm are one class
+            if target is not None:
+                record["target"] = s.puzzle.to_facelets(target)
             results.append(record)
         return results
 

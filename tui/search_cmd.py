@@ -16,7 +16,8 @@ def register(sub) -> None:
         "search", help="find every move sequence up to N moves whose effect meets a predicate",
         description="Predicates: ll (only the U layer changes), only PIECE... (e.g. only UFR UF), "
                     "corner-3cycle, edge-3cycle, orient (twists/flips, nothing permuted), "
-                    "equals ALG (or 'equals facelets: ...', with --ignore for a partial one). "
+                    "equals ALG (or 'equals facelets: ...', with --ignore for a partial one), "
+                    "symmetry TYPE (fixed by a subgroup of that type: Oh, D4h, C4v, ...). "
                     "One line per class of effects up to the 48 symmetries and inversion.")
     p.add_argument("predicate", nargs="+", metavar="PREDICATE", help="what the effect must do")
     p.add_argument("--max-length", "-n", type=int, required=True, metavar="N",

@@ -45,6 +45,7 @@ class Session:
         self.listing = "solutions"          # which list :apply N and :play N pick from
         self.playback: Playback | None = None
         self.painting: Painting | None = None
+        self.recorder = None                # a recording.Recorder while :record runs
 
     # ---- the current position ------------------------------------------------------------
     @property
@@ -120,6 +121,7 @@ class Session:
             self.apply(parse(move_text).flatten(), move_text)
         except (NotationError, ValueError) as e:
             return Outcome(str(e), error=True)
+        self._record(move_text, False)
         return Outcome(f"{move_text}   ({format_moves(self.moves[-12:])})", changed=True)
 
     def switch_puzzle(self, name: str) -> Outcome:
@@ -150,7 +152,17 @@ class Session:
             return Preview(error=str(e))
 
     def execute(self, line: str) -> Outcome:
-        """Run one line: moves, or a `:` command."""
+        """Run one line: moves, or a `:` command (recorded while :record runs)."""
+        outcome = self._execute(line)
+        if line.strip() and not line.strip().lower().startswith(":rec"):
+            self._record(line.strip(), outcome.error)
+        return outcome
+
+    def _record(self, line: str, error: bool) -> None:
+        if self.recorder is not None:
+            self.recorder.line(line, self, error)
+
+    def _execute(self, line: str) -> Outcome:
         text = line.strip()
         if not text:
             return Outcome()

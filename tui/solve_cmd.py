@@ -7,6 +7,7 @@ import sys
 
 from .errors import InputError
 from .inputs import add_position_arguments, positions_from_file, single_position
+from .targets import add_target_argument, target_record
 
 
 def register(sub) -> None:
@@ -28,6 +29,7 @@ def register(sub) -> None:
                         "as soon as its solution is proven optimal)")
     p.add_argument("--tables", metavar="NAME", help="the solver's table set, if it has several")
     p.add_argument("--json", action="store_true", help="print JSON (JSON Lines with --file)")
+    add_target_argument(p)
     p.add_argument("--metric", choices=("htm", "qtm"),
                    help="count moves in this metric: the solver made for it (korf-qtm, "
                         "pocket-qtm) proves optima in it; a solver that cannot is refused "
@@ -171,6 +173,9 @@ def run(args) -> int:
         raise InputError("--max-length must be 0 or more")
     if args.time_limit is not None and args.time_limit <= 0:
         raise InputError("--time-limit must be positive")
+    if args.file and args.target:
+        raise InputError("--target solves one position to another: give the start as an alg, "
+                         "--facelets or --cycles, not --file")
     if args.file:
         solver = make_solver(args)
         prepare(solver)
@@ -178,11 +183,16 @@ def run(args) -> int:
     position = single_position(args)
     solver = make_solver(args)
     prepare(solver)
-    record = solve_record(solver, position.state, args.max_length, args.time_limit)
+    if args.target:
+        record = target_record(args, solver, position)
+    else:
+        record = solve_record(solver, position.state, args.max_length, args.time_limit)
     if args.json:
         print(json.dumps(record))
     else:
         print(format_result(record))
+        if args.target:
+            print(f"target    {args.target}")
     return 0
 
 

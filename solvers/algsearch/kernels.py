@@ -16,7 +16,7 @@ import cubelab.tables  # noqa: F401  (numba cache location, before numba)
 from numba import njit
 
 from cubelab.tables.classkeys import KEY_BITS, canonicalize, encode
-from cubelab.tables.cubies import invert, multiply
+from cubelab.tables.cubies import conjugate_into, invert, multiply
 
 
 @njit(cache=True, nogil=True)
@@ -33,7 +33,26 @@ def _hash(row, fixed):
 
 
 @njit(cache=True, nogil=True)
-def _accepts(p, fixed, target, test, excluded):
+def _symmetric(p, symsets, sym, q):
+    """Whether some row of `symsets` (1 marking a symmetry) holds only symmetries that fix p."""
+    for r in range(symsets.shape[0]):
+        fixed_by_all = True
+        for k in range(48):
+            if symsets[r, k]:
+                conjugate_into(p, sym, k, q)
+                for i in range(40):
+                    if q[i] != p[i]:
+                        fixed_by_all = False
+                        break
+                if not fixed_by_all:
+                    break
+        if fixed_by_all:
+            return True
+    return False
+
+
+@njit(cache=True, nogil=True)
+def _accepts(p, fixed, target, test, excluded, symsets, sym, q):
     for i in range(40):
         if fixed[i] and p[i] != target[i]:
             return False
@@ -54,6 +73,8 @@ def _accepts(p, fixed, target, test, excluded):
             if p[ori + i] != 0:
                 return False
         return moved == 3
+    if test == 3:
+        return _symmetric(p, symsets, sym, q)
     return True
 
 
@@ -132,8 +153,8 @@ def _play(seq, moves, out, tmp):
 
 
 @njit(cache=True, nogil=True)
-def join_halves(first, a, moves, inverses, cost, follows, fixed, target, test, excluded, sym,
-                sides, keys_b, seqs_b, keys_b1, seqs_b1, halves_ok, out_x, out_y, out_cls,
+def join_halves(first, a, moves, inverses, cost, follows, fixed, target, test, excluded, symsets,
+                sym, sides, keys_b, seqs_b, keys_b1, seqs_b1, halves_ok, out_x, out_y, out_cls,
                 counters, cancel):
     """Walk the first halves X that start with move `first` (all of them if first < 0, which
     only the empty half allows): X of cost a pairs with second halves of cost b (keys_b), X of
@@ -155,7 +176,8 @@ def join_halves(first, a, moves, inverses, cost, follows, fixed, target, test, e
     if first < 0:
         # only the empty first half: look it up directly
         found = _lookup(xs[0], zs[0], 18, np.uint64(0), moves, follows, fixed, target, test,
-                        excluded, sym, sides, keys_b, seqs_b, out_x, out_y, out_cls, found, work)
+                        excluded, symsets, sym, sides, keys_b, seqs_b, out_x, out_y, out_cls,
+                        found, work)
         if found < 0:
             return -2
         counters[0] += 1
@@ -181,12 +203,12 @@ def join_halves(first, a, moves, inverses, cost, follows, fixed, target, test, e
             leaves += 1
             if c == a:
                 found = _lookup(xs[d + 1], zs[d + 1], m, packed[d + 1], moves, follows, fixed,
-                                target, test, excluded, sym, sides, keys_b, seqs_b, out_x,
-                                out_y, out_cls, found, work)
+                                target, test, excluded, symsets, sym, sides, keys_b, seqs_b,
+                                out_x, out_y, out_cls, found, work)
             elif halves_ok:
                 found = _lookup(xs[d + 1], zs[d + 1], m, packed[d + 1], moves, follows, fixed,
-                                target, test, excluded, sym, sides, keys_b1, seqs_b1, out_x,
-                                out_y, out_cls, found, work)
+                                target, test, excluded, symsets, sym, sides, keys_b1, seqs_b1,
+                                out_x, out_y, out_cls, found, work)
             if found < 0:
                 return -2
             if leaves & 4095 == 0:
@@ -201,8 +223,8 @@ def join_halves(first, a, moves, inverses, cost, follows, fixed, target, test, e
 
 
 @njit(cache=True, nogil=True)
-def _lookup(x, z, last, xseq, moves, follows, fixed, target, test, excluded, sym, sides, keys,
-            seqs, out_x, out_y, out_cls, found, work):
+def _lookup(x, z, last, xseq, moves, follows, fixed, target, test, excluded, symsets, sym, sides,
+            keys, seqs, out_x, out_y, out_cls, found, work):
     y, tmp, p = work[0], work[1], work[2]
     h = _hash(z, fixed)
     lo = np.searchsorted(keys, h)
@@ -215,7 +237,7 @@ def _lookup(x, z, last, xseq, moves, follows, fixed, target, test, excluded, sym
                 continue
         _play(yseq, moves, y, tmp)
         multiply(x, y, p)
-        if not _accepts(p, fixed, target, test, excluded):
+        if not _accepts(p, fixed, target, test, excluded, symsets, sym, work[3]):
             continue
         if found >= out_x.shape[0]:
             return -1

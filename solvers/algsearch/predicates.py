@@ -10,13 +10,14 @@ from typing import Iterable
 
 import numpy as np
 
+from cubelab.cube import position_symmetry
 from cubelab.cube.moves import move_state
 from cubelab.cube.notation import Move
 from cubelab.cube.pieces import CORNER_NAMES, EDGE_NAMES, corner_slot, edge_slot
 from cubelab.cube.state import CubeState
 
 # Final tests on the whole effect, after the fixed slots matched.
-ANY, CORNER_3CYCLE, EDGE_3CYCLE = 0, 1, 2
+ANY, CORNER_3CYCLE, EDGE_3CYCLE, SYMMETRIC = 0, 1, 2, 3
 # How a slot is fixed: not at all, its piece, its piece and orientation.
 FREE, PIECE, PIECE_AND_ORIENTATION = 0, 1, 2
 
@@ -37,6 +38,8 @@ class Predicate:
     target: CubeState = field(default_factory=CubeState.identity)
     test: int = ANY
     excluded: tuple[CubeState, ...] = ()
+    symmetries: tuple[frozenset[int], ...] = ()
+    """With test SYMMETRIC: the effect must be fixed by every symmetry of one of these sets."""
 
     def accepts(self, effect: CubeState) -> bool:
         """The predicate on one effect, in plain Python (the kernels do the same)."""
@@ -53,6 +56,9 @@ class Predicate:
             return _moved(effect.cp) == 3 and not effect.co.any()
         if self.test == EDGE_3CYCLE:
             return _moved(effect.ep) == 3 and not effect.eo.any()
+        if self.test == SYMMETRIC:
+            fixing = set(position_symmetry.fixing(effect))
+            return any(group <= fixing for group in self.symmetries)
         return True
 
 
@@ -134,6 +140,21 @@ def equals(target: CubeState, ignore: Iterable[str] = ()) -> Predicate:
                      tuple(0 if i in edges else _FIXED for i in range(12)), target=target)
 
 
+def symmetric(name: str) -> Predicate:
+    """Effects at least as symmetric as a symmetry type: fixed by every symmetry of some
+    subgroup of that type (position_symmetry.py names the 33 types: Oh, D4h, C2v(a1), ...)."""
+    types = {position_symmetry.type_name(cls[0]).lower(): cls
+             for cls in position_symmetry.subgroup_classes()}
+    cls = types.get(name.lower())
+    if cls is None:
+        raise ValueError(f"no symmetry type named {name!r}; choose from "
+                         + ", ".join(position_symmetry.type_name(c[0]) for c in types.values()))
+    title = position_symmetry.type_name(cls[0])
+    return Predicate("symmetry", f"symmetric under {title} (fixed by {len(cls[0])} symmetries)",
+                     (FREE,) * 8, (FREE,) * 12, test=SYMMETRIC, symmetries=tuple(cls),
+                     excluded=(CubeState.identity(),))
+
+
 PREDICATES = {
     "ll": "only the U layer changes (the TIPE's ALGr; U turns themselves excluded)",
     "only PIECE...": "only the named pieces move, e.g. only UFR URB UBL",
@@ -141,6 +162,7 @@ PREDICATES = {
     "edge-3cycle": "a pure 3-cycle of edges",
     "orient": "twists and/or flips pieces without permuting any",
     "equals ALG": "the effect equals a position (--ignore pieces for a partial one)",
+    "symmetry TYPE": "the effect is fixed by a subgroup of that type (Oh, D4h, C4v, ...)",
 }
 
 
@@ -160,6 +182,8 @@ def parse_predicate(words: list[str], ignore: Iterable[str] = ()) -> Predicate:
         return edge_3cycle()
     if head in ("orient", "orients") and not rest:
         return orients()
+    if head in ("symmetry", "symmetric") and len(rest) == 1:
+        return symmetric(rest[0])
     if head == "equals":
         from cubelab.cube.positions import PositionError, parse_position
         try:

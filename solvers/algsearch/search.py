@@ -36,6 +36,7 @@ class _Tables:
     target: np.ndarray       # (40,)
     test: int
     excluded: np.ndarray     # (k, 40)
+    symsets: np.ndarray      # (k, 48) 1 marking the symmetries of each set (test SYMMETRIC)
 
 
 def _tables(predicate: Predicate, metric: str) -> _Tables:
@@ -48,9 +49,12 @@ def _tables(predicate: Predicate, metric: str) -> _Tables:
         fixed[28 + i] = how >= PIECE_AND_ORIENTATION
     excluded = (np.stack([state_row(e) for e in predicate.excluded]) if predicate.excluded
                 else np.zeros((0, 40), np.uint8))
+    symsets = np.zeros((max(1, len(predicate.symmetries)), 48), np.uint8)
+    for r, group in enumerate(predicate.symmetries):
+        symsets[r, sorted(group)] = 1
     moves = move_rows("htm")
     return _Tables(moves, inverses(moves), move_costs(metric), successor_table(), fixed,
-                   state_row(predicate.target), predicate.test, excluded)
+                   state_row(predicate.target), predicate.test, excluded, symsets)
 
 
 # ---- results ----------------------------------------------------------------------------------
@@ -198,8 +202,8 @@ def search(predicate: Predicate, max_length: int, metric: str = "htm", *, auf: b
                 out_cls = np.empty((capacity, 2), np.uint64)
                 kcounter[0] = 0
                 n = join_halves(first, a, t.moves, t.inverses, t.cost, t.follows, t.fixed,
-                                t.target, t.test, t.excluded, sym, sides, keys_b, seqs_b,
-                                keys_b1, seqs_b1, metric == "qtm", out_x, out_y, out_cls,
+                                t.target, t.test, t.excluded, t.symsets, sym, sides, keys_b,
+                                seqs_b, keys_b1, seqs_b1, metric == "qtm", out_x, out_y, out_cls,
                                 kcounter, cancel)
                 if n != -2:
                     break

@@ -1,0 +1,127 @@
+"""The `:` commands that set up a position by description: cycles, cases and named patterns.
+
+`:pattern NAME` loads a pattern of the gallery (cube/patterns.py) with its alg as the sequence,
+and says its optimal length and symmetry; `:patterns` lists the gallery.
+
+`:cycles` reads the Singmaster cycle notation the facts panel prints (cube/cycle_notation.py),
+so a blindfold case is set up by its pieces instead of its moves; `:case` is the short form for
+one 3-cycle or a pair of twisted corners or flipped edges. These describe 3x3x3 positions: on
+the 2x2x2 they switch cubes first (one undo step, like any change).
+"""
+
+from __future__ import annotations
+
+import re
+
+from cubelab.cube.cycle_notation import corner_and_edge_text
+from cubelab.cube.notation import parse
+from cubelab.cube.patterns import PATTERNS, optimal_text, pattern_named
+from cubelab.cube.position_symmetry import symmetry_record
+from cubelab.cube.positions import PositionError, from_cycles
+
+from .command_table import CommandTable
+from .records import Outcome
+
+TABLE = CommandTable()
+
+UNREACHABLE_FLAG = "--unreachable"
+
+
+def _flag(args: list[str], rest: str) -> tuple[bool, str]:
+    """Whether the line asks for unreachable assemblies, and the line without that flag."""
+    asked = UNREACHABLE_FLAG in args
+    return asked, rest.replace(UNREACHABLE_FLAG, " ").strip() if asked else rest
+
+
+def _set_cycles(session, text: str, unreachable: bool, label: str) -> Outcome:
+    try:
+        position = from_cycles(text, unreachable)
+    except PositionError as e:
+        return Outcome(str(e), error=True)
+    switched = session.puzzle.name != "3x3"
+    session.set_position(position.state, label, puzzle="3x3")
+    shown = corner_and_edge_text(position.state) or "solved"
+    reason = session.puzzle.unreachable(position.state)
+    return Outcome(f"position set: {shown}" + (f" ({reason})" if reason else "")
+                   + (" · now the 3x3x3" if switched else ""), changed=True)
+
+
+@TABLE.command("cycles", "[--unreachable] [CYCLES]",
+               "set the position by Singmaster cycles, e.g. (UF UR UB) (UFR)+ (URB)- "
+               "(alone: show the position's cycles)")
+def _cycles(session, args, rest) -> Outcome:
+    unreachable, text = _flag(args, rest)
+    if not text:
+        if session.puzzle.name != "3x3":
+            return Outcome("cycles describe 3x3x3 positions here (the facts panel lists the "
+                           "2x2x2's corners)", error=True)
+        return Outcome(corner_and_edge_text(session.state) or "solved: no cycles")
+    return _set_cycles(session, text, unreachable, f":cycles {text}")
+
+
+_CASE_WORD = re.compile(r"^([A-Za-z]{2,3})([+-]?)$")
+CASE_USAGE = ("usage: :case A B C (a 3-cycle of edges or corners, e.g. :case UF UR UB) or "
+              ":case A B (two corners twisted, the first clockwise, or two edges flipped)")
+
+
+def case_cycles(words: list[str]) -> str | None:
+    """The cycle notation for a `:case`: three pieces of one kind are a 3-cycle, two pieces a
+    pair twist (corners: the first clockwise, the second anticlockwise, unless marked) or a
+    pair flip (edges); None when the words are no case."""
+    matches = [_CASE_WORD.match(w) for w in words]
+    if not matches or any(m is None for m in matches):
+        return None
+    sizes = {len(m.group(1)) for m in matches}
+    if len(sizes) != 1:
+        return None
+    marks = [m.group(2) for m in matches]
+    pieces = [m.group(1) for m in matches]
+    if len(words) == 3 and not any(marks):
+        return "(" + " ".join(pieces) + ")"
+    if len(words) == 2:
+        if sizes == {2}:
+            return " ".join(f"({p})+" for p in pieces)
+        marks = [m or d for m, d in zip(marks, "+-")]
+        return " ".join(f"({p}){m}" for p, m in zip(pieces, marks))
+    return None
+
+
+@TABLE.command("case", "[--unreachable] PIECES",
+               "a blindfold case: a 3-cycle (:case UF UR UB), a corner pair twist (:case UFR "
+               "URB) or an edge pair flip (:case UF UB)")
+def _case(session, args, rest) -> Outcome:
+    unreachable, text = _flag(args, rest)
+    cycles = case_cycles(text.split())
+    if cycles is None:
+        return Outcome(CASE_USAGE, error=True)
+    return _set_cycles(session, cycles, unreachable, f":case {text}")
+
+
+def pattern_line(pattern) -> str:
+    """One line of the gallery: name, symmetry (computed), what is known of its length, alg."""
+    sym = symmetry_record(pattern.state())
+    return (f"{pattern.name:26} {sym['symmetry']:7} {optimal_text(pattern):42} {pattern.alg}")
+
+
+@TABLE.command("pattern", "NAME", "load a named pattern (superflip, checkerboard, "
+               "cube-in-a-cube, ...) with its alg", complete=lambda session: [
+                   p.name for p in PATTERNS])
+def _pattern(session, args, rest) -> Outcome:
+    if not rest:
+        return Outcome("name a pattern (:patterns lists them)", error=True)
+    try:
+        pattern = pattern_named(rest)
+    except KeyError as e:
+        return Outcome(e.args[0], error=True)
+    switched = session.puzzle.name != "3x3"
+    session.set_position(pattern.state(), f":pattern {pattern.name}",
+                         parse(pattern.alg).flatten(), puzzle="3x3")
+    sym = symmetry_record(pattern.state())
+    return Outcome(f"{pattern.name}: {pattern.alg} · {optimal_text(pattern)} · symmetry "
+                   f"{sym['symmetry']} ({sym['symmetry_order']}/48)"
+                   + (" · now the 3x3x3" if switched else ""), changed=True)
+
+
+@TABLE.command("patterns", "", "list the named patterns with their symmetry and length")
+def _patterns(session, args, rest) -> Outcome:
+    return Outcome("\n".join(pattern_line(p) for p in PATTERNS))

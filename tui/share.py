@@ -1,0 +1,141 @@
+"""Sharing a position: a link that opens it in the cubing.js player, an SVG of the net, a screenshot.
+
+The link carries a setup (moves that reach the position from solved) and an alg (moves to play
+from there) as the player's URL parameters, URL-encoded: Twizzle's editor (alpha.twizzle.net)
+and alg.cubing.net read the same notation cubelab writes. A position known only by its stickers
+has no setup until some solver has solved it: the setup is then its solution, inverted.
+"""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+from urllib.parse import quote, urlencode
+
+from cubelab.cube.net_svg import net_svg
+from cubelab.cube.notation import format_moves, invert_moves
+
+from .command_table import CommandTable
+from .errors import InputError
+from .records import Outcome, ScreenshotRequest
+
+TWIZZLE = "https://alpha.twizzle.net/edit/"
+ALG_CUBING = "https://alg.cubing.net/"
+_PLAYER_PUZZLE = {"3x3": "3x3x3", "2x2": "2x2x2"}
+
+
+def links(puzzle: str, setup, alg) -> dict[str, str]:
+    """{'twizzle': url, 'alg_cubing_net': url} opening `setup` then `alg` (move lists)."""
+    setup_text, alg_text = format_moves(setup), format_moves(alg)
+    twizzle = {"setup-alg": setup_text, "alg": alg_text}
+    # alg.cubing.net writes spaces as '_' and primes as '-' in its own parameters
+    acn = {"setup": setup_text.replace(" ", "_").replace("'", "-"),
+           "alg": alg_text.replace(" ", "_").replace("'", "-")}
+    if puzzle != "3x3":
+        twizzle["puzzle"] = acn["puzzle"] = _PLAYER_PUZZLE[puzzle]
+    return {"twizzle": TWIZZLE + "?" + urlencode(twizzle, quote_via=quote),
+            "alg_cubing_net": ALG_CUBING + "?" + urlencode(acn, quote_via=quote)}
+
+
+def write_svg(path: str, state, title: str = "") -> Path:
+    """Write the state's net as SVG; OSError says why it could not be written."""
+    target = Path(path).expanduser()
+    if target.suffix.lower() != ".svg":
+        target = target.with_name(target.name + ".svg")
+    target.write_text(net_svg(state, title), encoding="utf-8")
+    return target
+
+
+def share_record(args, puzzle, position) -> dict:
+    """`cubelab facts --link/--svg`: the links (an alg is played from solved; a position given
+    by stickers or cycles is set up by a solution of the default solver, inverted) and the
+    path of the SVG written. InputError for a file that cannot be written."""
+    out = {}
+    if args.link:
+        if position.moves is not None:
+            setup, alg = [], list(position.moves)
+        else:
+            setup, alg = _solved_setup(puzzle, position.state), []
+        out.update(links(puzzle.name, setup, alg))
+    if args.svg:
+        try:
+            out["svg"] = str(write_svg(args.svg, position.state, position.alg or ""))
+        except OSError as e:
+            raise InputError(f"cannot write {args.svg}: {e.strerror}") from None
+    return out
+
+
+def _solved_setup(puzzle, state):
+    """Moves reaching `state` from solved: a solution by the puzzle's default solver, inverted
+    (InputError for a position no moves reach)."""
+    reason = puzzle.unreachable(state)
+    if reason:
+        raise InputError(f"no moves set this position up ({reason}): no link for it")
+    from cubelab.solvers import get_solver
+    from .solve_cmd import prepare
+    solver = get_solver(puzzle.default_solver(), puzzle.name)
+    prepare(solver)
+    return invert_moves(solver.solve(state, time_limit=5.0).moves)
+
+
+def screenshot_place(path: str | None) -> tuple[str, str]:
+    """(folder, file name) for a screenshot: the path given (made .svg), or a dated name in the
+    current directory. OSError if the folder does not exist."""
+    if not path:
+        return ".", time.strftime("cubelab-%Y%m%d-%H%M%S.svg")
+    target = Path(path).expanduser()
+    if target.suffix.lower() != ".svg":
+        target = target.with_name(target.name + ".svg")
+    folder = target.parent if str(target.parent) else Path(".")
+    if not folder.is_dir():
+        raise FileNotFoundError(2, "no such folder", str(folder))
+    return str(folder), target.name
+
+
+# ---------------------------------------------------------------- the `:` commands
+
+TABLE = CommandTable()
+
+
+def session_setup(session):
+    """Moves reaching the session's position from solved, or None: its sequence when that
+    gives the position, else the inverse of a solution found for it."""
+    puzzle, state = session.puzzle, session.state
+    try:
+        if puzzle.apply(puzzle.identity(), session.moves).normalized() == state.normalized():
+            return list(session.moves)
+    except ValueError:
+        pass
+    solved = [r for r in session.solutions if r.moves is not None and r.for_state == state]
+    if solved:
+        return invert_moves(min(solved, key=lambda r: len(r.moves)).moves)
+    return None
+
+
+@TABLE.command("link", "", "a URL that opens the position (and its best solution) in the "
+               "cubing.js player")
+def _link(session, args, rest) -> Outcome:
+    setup = session_setup(session)
+    if setup is None:
+        return Outcome("this position has no sequence from solved yet: :solve it first (the "
+                       "link then sets it up by its solution, inverted)", error=True)
+    solved = [r for r in session.solutions if r.moves is not None and r.for_state == session.state]
+    alg = min(solved, key=lambda r: len(r.moves)).moves if solved else []
+    urls = links(session.puzzle.name, setup, alg)
+    return Outcome(f"{urls['twizzle']}\n{urls['alg_cubing_net']}")
+
+
+@TABLE.command("svg", "FILE", "write the net as an SVG picture")
+def _svg(session, args, rest) -> Outcome:
+    if not rest:
+        return Outcome("give a file name, e.g. :svg cube.svg", error=True)
+    try:
+        path = write_svg(rest, session.state, session.entry.label)
+    except OSError as e:
+        return Outcome(f"cannot write {rest}: {e.strerror}", error=True)
+    return Outcome(f"wrote {path}")
+
+
+@TABLE.command("screenshot", "[FILE]", "save the whole screen as SVG (the workbench; F12)")
+def _screenshot(session, args, rest) -> Outcome:
+    return Outcome("", request=ScreenshotRequest(rest or None))
