@@ -28,6 +28,7 @@ _REGISTRY: dict[str, Entry] = {
     "korf": Entry("cubelab.solvers.korf.solver", "KorfSolver"),
     "thistlethwaite": Entry("cubelab.solvers.thistlethwaite.solver", "ThistlethwaiteSolver"),
     "threecycle": Entry("cubelab.solvers.threecycle.solver", "ThreeCycleSolver"),
+    "cfop": Entry("cubelab.solvers.cfop.solver", "CfopSolver"),
     "bfs": Entry("cubelab.solvers.baselines", "BFSSolver"),
     "astar": Entry("cubelab.solvers.baselines", "AStarSolver"),
     "pocket-htm": Entry("cubelab.solvers.pocket", "PocketSolver", "2x2", {"metric": "htm"}),

@@ -24,6 +24,7 @@ TABLE_MODULES = (
     "cubelab.tables.thistlethwaite.specs",
     "cubelab.tables.threecycle.specs",
     "cubelab.tables.pocket_tables",
+    "cubelab.tables.cfop.specs",
 )
 """Modules that register tables when imported."""
 
