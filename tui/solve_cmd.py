@@ -114,8 +114,13 @@ def format_result(record: dict) -> str:
                  + ("; " + ", ".join(extra) if extra else ""))
     for ph in phases if phases and isinstance(phases[0], dict) else []:
         lines.append(f"  -> {ph['subgroup']:<30} {ph['length']:>2}  {ph['moves'] or '-'}")
+    if "cross_face" in record:
+        lines.append(f"cross on  {record['cross_face']} ({record['cross_colour']})")
     for st in record.get("steps") or []:
-        lines.append(f"  {st['does']:<34} {st['alg']}")
+        if "step" in st:     # a human method's named steps (CFOP)
+            lines.append(f"  {st['step']:<22} {st['length']:>2}  {st['moves'] or '-'}")
+        else:
+            lines.append(f"  {st['does']:<34} {st['alg']}")
     lines.append(f"solver    {record['solver']}, "
                  + ("optimal" if record["optimal"] else "not proven optimal")
                  + (", verified" if record["verified"] else ", NOT verified"))

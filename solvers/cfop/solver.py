@@ -116,6 +116,12 @@ class CfopSolver(PrepareOnce):
             ec = t.edge_move[ec, m]
         return (int(x), cc, ec)
 
+    @staticmethod
+    def _solved_slots(codes) -> int:
+        """The F2L slots whose corner and edge are both home, as bits."""
+        return sum(1 << j for j in range(4)
+                   if codes[1][j] == PAIR_CORNERS[j] * 3 and codes[2][j] == PAIR_EDGES[j] * 2)
+
     def _solve_frame(self, s: CubeState, face: str, cancel, counters):
         """The steps (name, moves in the original frame) of CFOP with the cross on `face`, or
         None when cancelled."""
@@ -130,20 +136,18 @@ class CfopSolver(PrepareOnce):
             return None
         steps.append(("cross", seq))
         codes = self._advance(codes, seq)
-        solved = 0
-        for i in range(4):
+        solved = self._solved_slots(codes)
+        while solved != 15:
+            before = bin(solved).count("1")
             seq, slot = self._search(codes, solved, 15 & ~solved, cancel, counters)
             if seq is None:
                 return None
-            steps.append((f"f2l {i + 1}", seq))
             codes = self._advance(codes, seq)
-            # one search can solve more than one pair; count each solved slot once
-            solved |= 1 << slot
-            for j in range(4):
-                if codes[1][j] == PAIR_CORNERS[j] * 3 and codes[2][j] == PAIR_EDGES[j] * 2:
-                    solved |= 1 << j
-            if solved == 15:
-                break
+            # one search may solve more than one pair: name the step by the pairs it brings in
+            solved = self._solved_slots(codes) | solved | (1 << slot)
+            after = bin(solved).count("1")
+            steps.append((f"f2l {after}" if after == before + 1 else f"f2l {before + 1}-{after}",
+                          seq))
         assert codes[0] == CROSS_GOAL
         for _, seq in steps:
             for m in seq:
