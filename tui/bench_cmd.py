@@ -13,7 +13,7 @@ from cubelab.tui.errors import InputError
 
 def register(sub) -> None:
     p = sub.add_parser("bench", help="time solvers against scramble depth (the seed study's experiment)")
-    p.add_argument("--solvers", default="kociemba,thistlethwaite,threecycle",
+    p.add_argument("--solvers", default="kociemba,thistlethwaite,threecycle,cfop",
                    help="comma-separated solver names (default: %(default)s)")
     p.add_argument("--depths", default="1-10", help="scramble depths, e.g. 1-14 or 2,4,8 (default: %(default)s)")
     p.add_argument("--per-depth", "-k", type=int, default=10, help="scrambles per depth (default: %(default)s)")

@@ -156,6 +156,10 @@ class Repl:
                     f"{sol['seconds']:.3f} s, {sol['nodes']} nodes"
                     f"{', optimal' if sol['optimal'] else ''}, {sol['status']}]",
                     highlight=False, markup=False)
+                for st in sol.get("steps") or []:
+                    if isinstance(st, dict) and "step" in st:    # a human method's steps
+                        self.console.print(f"    {st['step']:<20} {st['length']:>2}  "
+                                           f"{st['moves'] or '-'}", highlight=False, markup=False)
         if "search" in record:
             self.console.print(record["search"]["summary"], highlight=False, markup=False)
         if "facelets" in record:

@@ -236,7 +236,8 @@ class Session:
             self.puzzle.apply(self.state, moves)
         except ValueError as e:
             return Outcome(str(e), error=True)
-        self.playback = Playback(self.state, list(moves), 0, label)
+        steps = self.solutions[index].steps if (listing or self.listing) != "search" else ()
+        self.playback = Playback(self.state, list(moves), 0, label, steps)
         return Outcome(f"playing {name}: left/right step, Enter keeps, Esc leaves", changed=True)
 
     def step(self, delta: int) -> bool:
