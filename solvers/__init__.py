@@ -31,6 +31,8 @@ _REGISTRY: dict[str, Entry] = {
     "cfop": Entry("cubelab.solvers.cfop.solver", "CfopSolver"),
     "bfs": Entry("cubelab.solvers.baselines", "BFSSolver"),
     "astar": Entry("cubelab.solvers.baselines", "AStarSolver"),
+    "idastar": Entry("cubelab.solvers.informed.idastar", "IDAStarSolver"),
+    "greedy": Entry("cubelab.solvers.informed.greedy", "GreedySolver"),
     "pocket-htm": Entry("cubelab.solvers.pocket", "PocketSolver", "2x2", {"metric": "htm"}),
     "pocket-qtm": Entry("cubelab.solvers.pocket", "PocketSolver", "2x2", {"metric": "qtm"}),
     "fake": Entry("cubelab.solvers.fake", "FakeSolver", hidden=True),

@@ -19,6 +19,9 @@ def register(sub) -> None:
     p.add_argument("--time-limit", type=float, metavar="S",
                    help="search for at most S seconds (alone: keep improving until then)")
     p.add_argument("--tables", metavar="NAME", help="the solver's table set, if it has several")
+    p.add_argument("--heuristic", choices=("misplaced", "manhattan", "manhattan-raw", "pdb"),
+                   help="for idastar and greedy: the heuristic they search with (idastar is "
+                        "optimal with all but manhattan-raw)")
     p.add_argument("--json", action="store_true", help="print JSON (JSON Lines with --file)")
     p.add_argument("--metric", choices=("htm", "qtm"), default="htm",
                    help="with --puzzle 2x2: the metric the default solver is optimal in "
@@ -35,17 +38,30 @@ def solver_name(args) -> str:
     return args.solver or puzzle_named(args.puzzle).default_solver(args.metric)
 
 
+def solver_options(args) -> dict:
+    """The solver options the command line gives (--tables, --heuristic)."""
+    options = {} if args.tables is None else {"tables": args.tables}
+    if getattr(args, "heuristic", None):
+        options["heuristic"] = args.heuristic
+    return options
+
+
 def make_solver(args):
     """The solver named on the command line (one a user may choose for the --puzzle cube), or
     InputError."""
     from cubelab.solvers import get_solver
     name = solver_name(args)
-    options = {} if args.tables is None else {"tables": args.tables}
+    options = solver_options(args)
     try:
         return get_solver(name, args.puzzle, **options)
     except KeyError as e:
         raise InputError(e.args[0]) from None
-    except (TypeError, ValueError) as e:
+    except TypeError as e:
+        if "heuristic" in options:
+            raise InputError(f"solver {name} takes no --heuristic (idastar and greedy do)") \
+                from None
+        raise InputError(f"solver {name}: {e}") from None
+    except ValueError as e:
         raise InputError(f"solver {name}: {e}") from None
 
 
@@ -169,8 +185,7 @@ def solve_file(solver, args) -> int:
                 bar(k + 1)
         solved = records()
     else:
-        options = {} if args.tables is None else {"tables": args.tables}
-        solved = solve_many(solver_name(args), options, (pos.state for _, _, pos in good),
+        solved = solve_many(solver_name(args), solver_options(args), (pos.state for _, _, pos in good),
                             jobs=jobs, max_length=args.max_length, time_limit=args.time_limit,
                             on_done=bar)
     status = 0
