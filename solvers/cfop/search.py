@@ -21,32 +21,30 @@ MAX_DEPTH = 20
 
 
 @njit(cache=True, nogil=True, inline="always")
+def _slot(k, base, cc, ec, cross_corner, cross_edge):
+    """The exact distance to the cross with slot k's corner home, or with its edge home,
+    whichever is larger: a bound on solving the cross and that pair."""
+    a = cross_corner[k, base + cc[k]]
+    b = cross_edge[k, base + ec[k]]
+    return a if a > b else b
+
+
+@njit(cache=True, nogil=True, inline="always")
 def _bound(x, cc, ec, keep, want, cross, cross_corner, cross_edge):
     """The admissible distance of one node, and the slot it solves (-1 if none)."""
     h = cross[x]
     base = x * 24
-    for k in range(4):
-        if (keep >> k) & 1:
-            a = cross_corner[k, base + cc[k]]
-            b = cross_edge[k, base + ec[k]]
-            if a > h:
-                h = a
-            if b > h:
-                h = b
-    if want == 0:
-        return h, -1
     best = 99
     slot = -1
     for k in range(4):
-        if (want >> k) & 1:
-            a = cross_corner[k, base + cc[k]]
-            b = cross_edge[k, base + ec[k]]
-            if b > a:
-                a = b
-            if a < best:
-                best = a
+        if (keep >> k) & 1:
+            h = max(h, _slot(k, base, cc, ec, cross_corner, cross_edge))
+        elif (want >> k) & 1:
+            d = _slot(k, base, cc, ec, cross_corner, cross_edge)
+            if d < best:
+                best = d
                 slot = k
-    if best > h:
+    if slot >= 0 and best > h:
         h = best
     return h, slot
 

@@ -14,34 +14,29 @@ from cubelab.cube.moves import FACE_MOVES
 from cubelab.cube.state import CubeState
 from cubelab.tables.cfop.coords import code_move_tables
 
-from ..baselines import MOVE_TABLES, PatternDatabases, coordinates
-from ..protocol import (BOUND, NODES, Deadline, PrepareOnce, Solution, SolveResult, SolverError,
-                        begin_solve, prepare_before_solving, verify)
-from .heuristics import check_heuristic, piece_codes, piece_distances
+from ..baselines import coordinates
+from ..protocol import (BOUND, NODES, Deadline, Solution, SolveResult, SolverError, begin_solve,
+                        prepare_before_solving, verify)
+from .heuristics import piece_codes, piece_distances
+from .player import InformedPlayer
 
 _GOAL = tuple(range(0, 24, 3)) + tuple(range(0, 24, 2))
 
 
-class GreedySolver(PrepareOnce):
+class GreedySolver(InformedPlayer):
     """Greedy best-first search on a heuristic (misplaced, manhattan, manhattan-raw, pdb)."""
 
     name = "greedy"
-    puzzle = "3x3"
 
     def __init__(self, heuristic: str = "pdb", max_nodes: int = 200_000):
-        self.heuristic = check_heuristic(heuristic)
-        self.max_nodes = max_nodes
-        self.description = (f"Greedy best-first search on the {heuristic} heuristic: quick when "
-                            f"it points the right way, never optimal; gives up after "
-                            f"{max_nodes:,} expanded nodes.")
-        self._pdb = None
+        super().__init__(heuristic, max_nodes)
 
-    def table_specs(self) -> tuple:
-        return MOVE_TABLES
+    def describe(self) -> str:
+        return (f"Greedy best-first search on the {self.heuristic} heuristic: quick when it "
+                f"points the right way, never optimal; gives up after {self.max_nodes:,} "
+                f"expanded nodes.")
 
-    def _prepare(self, progress, cancel, log) -> None:
-        """Load the move tables and build the pattern databases (under a second)."""
-        self._pdb = PatternDatabases(progress, cancel, log)
+    def _ready(self) -> None:
         cm, em = code_move_tables()
         self._corner_mv, self._edge_mv = cm.T.tolist(), em.T.tolist()
         cd, ed = piece_distances()

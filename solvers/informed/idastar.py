@@ -19,10 +19,11 @@ from cubelab.tables.cfop.coords import code_move_tables
 from cubelab.tables.cubies import allowed_after
 from cubelab.tables.ranks import N_FLIP
 
-from ..baselines import MOVE_TABLES, PatternDatabases, coordinates
-from ..protocol import (BOUND, LOWER_BOUND, NODES, Deadline, PrepareOnce, Solution, SolveResult,
-                        SolverError, begin_solve, prepare_before_solving, verify)
-from .heuristics import ADMISSIBLE, KIND, check_heuristic, piece_codes, piece_distances
+from ..baselines import coordinates
+from ..protocol import (BOUND, LOWER_BOUND, NODES, Deadline, Solution, SolveResult, SolverError,
+                        begin_solve, prepare_before_solving, verify)
+from .heuristics import ADMISSIBLE, KIND, piece_codes, piece_distances
+from .player import InformedPlayer
 
 MAX_DEPTH = 24
 
@@ -129,27 +130,24 @@ def ida(cc0, ec0, tw0, fl0, cp0, kind, corner_move, edge_move, cdist, edist, twi
     return -1
 
 
-class IDAStarSolver(PrepareOnce):
+class IDAStarSolver(InformedPlayer):
     """IDA* with a choice of heuristic (misplaced, manhattan, manhattan-raw, pdb)."""
 
     name = "idastar"
-    puzzle = "3x3"
 
     def __init__(self, heuristic: str = "pdb", max_nodes: int = 50_000_000):
-        self.heuristic = check_heuristic(heuristic)
-        self.max_nodes = max_nodes
-        self.description = (f"IDA* (iterative deepening A*) with the {heuristic} heuristic"
-                            + ("; optimal" if ADMISSIBLE[heuristic] else
-                               " (not admissible: solutions are not proven optimal)")
-                            + f"; gives up after {max_nodes:,} nodes.")
+        super().__init__(heuristic, max_nodes)
         self._args = None
 
-    def table_specs(self) -> tuple:
-        return MOVE_TABLES
+    def describe(self) -> str:
+        return (f"IDA* (iterative deepening A*) with the {self.heuristic} heuristic"
+                + ("; optimal" if ADMISSIBLE[self.heuristic] else
+                   " (not admissible: solutions are not proven optimal)")
+                + f"; gives up after {self.max_nodes:,} nodes.")
 
-    def _prepare(self, progress, cancel, log) -> None:
-        """Load the move tables, build the pattern databases, compile the kernel."""
-        pdb = PatternDatabases(progress, cancel, log)
+    def _ready(self) -> None:
+        """Gather the kernel's tables and compile it."""
+        pdb = self._pdb
         corner_move, edge_move = code_move_tables()
         cdist, edist = piece_distances()
         self._args = (corner_move, edge_move, cdist, edist,
