@@ -38,6 +38,9 @@ class NetView(Widget, can_focus=True):
     """The stickers being painted (paint mode)."""
     cursor: reactive[int] = reactive(0)
     """The sticker under the paint cursor."""
+    view: reactive[str] = reactive("net")
+    """net | front | back: the net, or the 3-D view (cubelab.cube.iso) from either side; paint
+    mode always shows the net (its cursor moves over the net)."""
 
     class Turn(Message):
         """A move key was pressed on the keyboard cube."""
@@ -68,7 +71,23 @@ class NetView(Widget, can_focus=True):
     def render(self) -> Net:
         if self.mode == "paint" and self.colours is not None:
             return Net(colours=self.colours, letters=self.letters, cursor=self.cursor)
+        if self.view != "net":
+            from cubelab.cube.iso import IsoView, fit_scale
+            return IsoView(self.state, view=self.view, letters=self.letters,
+                           scale=fit_scale(self.content_size.width, self.content_size.height))
         return Net(self.state, letters=self.letters)
+
+    def watch_view(self, view: str) -> None:
+        """The 3-D view grows with a large terminal (the net keeps the stylesheet's size)."""
+        from cubelab.cube.iso import fit_scale, size
+        if view == "net":
+            self.styles.width = self.styles.height = None
+            return
+        room = self.app.size
+        # leave the facts panel and the lists their share of a large screen
+        scale = fit_scale(room.width // 2 - 4, room.height - 14)
+        width, height = size(scale)
+        self.styles.width, self.styles.height = max(28, width + 4), max(11, height + 2)
 
     def action_commit(self) -> None:
         if self.mode in ("paint", "play"):

@@ -54,6 +54,7 @@ class CubeLabApp(App):
         Binding("f5", "solve", "solve"),
         Binding("f6", "compare", "compare"),
         Binding("f7", "lists", "list"),
+        Binding("f8", "view", "3d", show=False),
         Binding("ctrl+z", "undo", "undo", show=False),
         Binding("ctrl+y", "redo", "redo", show=False),
         Binding("escape", "cancel", "stop"),
@@ -132,6 +133,7 @@ class CubeLabApp(App):
         else:
             state, moves, title = s.state, s.moves, name
         net.mode = "play" if s.playback is not None else "turn"
+        net.view = s.view
         net.state = state
         net.border_title = title
         self.query_one(FactsPanel).show(state, moves)
@@ -307,6 +309,10 @@ class CubeLabApp(App):
     def action_help(self) -> None:
         if not isinstance(self.screen, HelpScreen):
             self.push_screen(HelpScreen())
+
+    def action_view(self) -> None:
+        """F8: the net, the 3-D view (U F R), the 3-D view from the back (D L B), in turn."""
+        self.handle(self.session.execute(":view"))
 
     def action_letters(self) -> None:
         self.net.letters = not self.net.letters

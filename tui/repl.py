@@ -166,6 +166,10 @@ class Repl:
             from cubelab.cube.facts_report import format_facts
             from cubelab.cube.net import Net
             net = Net(self.session.shown_state(), letters=True if self.letters else None)
+            if self.session.view != "net":
+                from cubelab.cube.iso import IsoView
+                net = IsoView(self.session.shown_state(), view=self.session.view,
+                              letters=True if self.letters else None)
             if self.show_net:
                 self.console.print(net)
             self.console.print(format_facts(record), highlight=False, markup=False)

@@ -44,6 +44,8 @@ class Session:
         self.found: list = []               # search results (algsearch.AlgClass), in order
         self.listing = "solutions"          # which list :apply N and :play N pick from
         self.playback: Playback | None = None
+        self.view = "net"
+        """How the cube is drawn: "net", or in 3-D "front" (U F R) or "back" (D L B)."""
         self.painting: Painting | None = None
 
     # ---- the current position ------------------------------------------------------------
