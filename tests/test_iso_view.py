@@ -2,8 +2,6 @@
 either cube, fitting 80x24 and growing with the terminal; F8 and :view switch it in the
 workbench, and it follows the moves."""
 
-import asyncio
-
 import pytest
 from hypothesis import given, strategies as st
 
@@ -11,9 +9,8 @@ from cubelab.cube.iso import IsoView, fit_scale, size
 from cubelab.cube.moves import alg_state
 from cubelab.cube.pieces import FACES
 from cubelab.cube.puzzles import PUZZLES
-from cubelab.solvers.fake import FakeRegistry
-from cubelab.tui.app import CubeLabApp
-from cubelab.tui.history import InputHistory
+
+from helpers_apps import run_app
 
 
 def shown(view: IsoView) -> set[int]:
@@ -61,15 +58,6 @@ def test_the_view_fits_the_net_box_at_80x24_and_grows():
     assert fit_scale(80, 40) >= 2 and size(fit_scale(80, 40))[0] <= 80
     with pytest.raises(ValueError):
         IsoView(view="sideways")
-
-
-def run_app(tmp_path, body, size=(80, 24)):
-    async def main():
-        app = CubeLabApp(solvers=FakeRegistry(), history=InputHistory(tmp_path / "h"),
-                         compare_time_limit=None)
-        async with app.run_test(size=size) as pilot:
-            await body(app, pilot)
-    asyncio.run(main())
 
 
 def net_text(app) -> str:

@@ -30,6 +30,9 @@ KEYS = (
     ("Enter on a row", "apply that solution or sequence; P steps through it on the net"),
     ("Left / Right", "playback: step back / forward; Enter keeps, Esc leaves"),
     ("Home / End", "playback: to the start / end (a CFOP solution: step by step)"),
+    ("Mouse", "click a face of the net or the 3-D view to turn it, shift-click: "
+              "counter-clockwise; in paint mode click a palette colour, then stickers; click a "
+              "row to select it"),
     ("Ctrl+P", "command palette"),
     ("Ctrl+Q", "quit"),
 )

@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 from textual.binding import Binding
-from textual.events import Key
+from textual.events import Click, Key
 from textual.message import Message
 from textual.reactive import reactive
 from textual.widget import Widget
 
 from cubelab.cube.net import Net, side_of, step_cursor
+from cubelab.cube.pieces import FACES
 from cubelab.cube.state import CubeState
 
 from .keymap import CURSOR_KEYS, PAINT_KEYS, move_for_key
@@ -38,6 +39,8 @@ class NetView(Widget, can_focus=True):
     """The stickers being painted (paint mode)."""
     cursor: reactive[int] = reactive(0)
     """The sticker under the paint cursor."""
+    paint_colour: reactive[int] = reactive(0)
+    """The palette's colour (face id) a click paints with; a colour key also picks it."""
     view: reactive[str] = reactive("net")
     """net | front | back: the net, or the 3-D view (cubelab.cube.iso) from either side; paint
     mode always shows the net (its cursor moves over the net)."""
@@ -70,17 +73,35 @@ class NetView(Widget, can_focus=True):
 
     def render(self) -> Net:
         if self.mode == "paint" and self.colours is not None:
-            return Net(colours=self.colours, letters=self.letters, cursor=self.cursor)
+            from ._mouse import PaintBoard
+            net = Net(colours=self.colours, letters=self.letters, cursor=self.cursor)
+            return PaintBoard(net, self.paint_colour, bool(self.letters))
+        return self._picture()
+
+    def _picture(self):
+        """The net or the 3-D view of the state (what a click outside paint mode hits)."""
         if self.view != "net":
             from cubelab.cube.iso import IsoView, fit_scale
             return IsoView(self.state, view=self.view, letters=self.letters,
                            scale=fit_scale(self.content_size.width, self.content_size.height))
         return Net(self.state, letters=self.letters)
 
-    def watch_view(self, view: str) -> None:
-        """The 3-D view grows with a large terminal (the net keeps the stylesheet's size)."""
+    def watch_view(self) -> None:
+        self._fit()
+
+    def watch_mode(self) -> None:
+        self._fit()
+
+    def _fit(self) -> None:
+        """The box's size: the stylesheet's for the net, two columns more for the 3x3x3's
+        paint palette, and for the 3-D view as much as a large terminal spares."""
         from cubelab.cube.iso import fit_scale, size
-        if view == "net":
+        if self.mode == "paint":
+            pocket = self.colours is not None and len(self.colours) != 54
+            self.styles.width = None if pocket else 30
+            self.styles.height = None
+            return
+        if self.view == "net":
             self.styles.width = self.styles.height = None
             return
         room = self.app.size
@@ -108,6 +129,30 @@ class NetView(Widget, can_focus=True):
         self.post_message(self.Turn(move))
         return True
 
+    def on_click(self, event: Click) -> None:
+        """A click on a sticker: paint it (paint mode: a palette cell picks the colour), or turn
+        its face (shift: counter-clockwise); playback ignores clicks."""
+        from ._mouse import palette_slots, sticker_at
+        at = event.get_content_offset(self)
+        if at is None or self.mode == "play":
+            return
+        if self.mode == "paint" and self.colours is not None:
+            n = side_of(len(self.colours))
+            face = palette_slots(n).get((at.x, at.y))
+            if face is not None:
+                self.paint_colour = face
+                return
+            index = sticker_at(Net(colours=self.colours), at.x, at.y)
+            if index is not None:
+                self.cursor = index
+                self.post_message(self.Paint(index, self.paint_colour))
+            return
+        picture = self._picture()
+        index = sticker_at(picture, at.x, at.y)
+        if index is not None:
+            face = FACES[index // (len(picture.colours) // 6)]
+            self.post_message(self.Turn(face + ("'" if event.shift else "")))
+
     def _paint_key(self, event: Key) -> bool:
         if event.key in CURSOR_KEYS:
             side = side_of(len(self.colours)) if self.colours is not None else 3
@@ -122,6 +167,7 @@ class NetView(Widget, can_focus=True):
         face = PAINT_KEYS.get((event.character or "").lower())
         if face is None:
             return False
+        self.paint_colour = face
         self.post_message(self.Paint(self.cursor, face))
         return True
 
