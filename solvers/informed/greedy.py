@@ -2,7 +2,8 @@
 
 One of the competition's players: it ignores the moves already made (f = h), so it is fast
 when the heuristic points the right way and its solutions are long and never optimal. Bounded
-by a number of expanded nodes (50,000 by default: under a minute in Python) and its memory with it.
+by a number of expanded nodes (50,000 by default: under a minute in Python), and its memory
+with it.
 """
 
 from __future__ import annotations
