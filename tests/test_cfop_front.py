@@ -62,3 +62,18 @@ def test_a_playback_without_steps_is_unchanged():
     pb = Playback(alg_state("R"), parse_moves("R U R'"), 0, "x")
     assert pb.step(10**6) and pb.index == 3
     assert pb.describe().startswith("3/3")
+
+
+def test_playing_a_cfop_row_carries_its_steps():
+    from cubelab.tui.records import SolutionRow
+    from cubelab.tui.session import Session
+    session = Session()
+    session.apply(parse_moves("U' R U' R' U R U' R' D'"))
+    moves = parse_moves(RECORD["solution"])
+    steps = tuple((st["step"], st["length"]) for st in RECORD["steps"])
+    session.solutions = [SolutionRow("cfop", session.state, list(moves), steps=steps)]
+    session.play_row(0, "solutions")
+    pb = session.playback
+    assert pb.steps == steps
+    session.step(10**6)
+    assert pb.index == 1 and pb.describe().startswith("[cross]")
