@@ -115,8 +115,9 @@ def run(args) -> int:
     out = Console()
     table = Table(title=f"cubelab bench: seed {args.seed}, limit {args.time_limit:g} s")
     for col in ("solver", "depth", "n", "solved", "median s", "max s", "mean HTM", "mean nodes"):
+        # a long player name (idastar:manhattan-raw) folds rather than losing its tail
         table.add_column(col, justify="right" if col != "solver" else "left",
-                         min_width=max(map(len, solvers)) if col == "solver" else None)
+                         overflow="fold" if col == "solver" else "ellipsis")
     for r in rows:
         table.add_row(r["solver"], "random" if r["depth"] == 0 and args.random else str(r["depth"]),
                       str(r["count"]), f"{100 * r['solved_share']:.0f}%",
