@@ -25,6 +25,7 @@ TABLE_MODULES = (
     "cubelab.tables.thistlethwaite.specs",
     "cubelab.tables.threecycle.specs",
     "cubelab.tables.pocket_tables",
+    "cubelab.tables.cfop.specs",
 )
 """Modules that register tables when imported."""
 

@@ -28,10 +28,12 @@ OPTIONS = {
     "korf-qtm": {"table_depth": 5, "fallback": False, "split_from": 4},
     # slow enough that a cancel after a fraction of a second meets a solve still running
     "fake": {"step_seconds": 0.3, "improvements": 2},
+    # a small budget: a random position is refused within a second or two
+    "greedy": {"max_nodes": 5_000},
 }
-OPTIMAL = {"korf", "korf-qtm", "bfs", "astar", "pocket-htm", "pocket-qtm", "fake"}
+OPTIMAL = {"korf", "korf-qtm", "bfs", "astar", "idastar", "pocket-htm", "pocket-qtm", "fake"}
 """Solvers whose every solution is proven optimal (the fake's last one is)."""
-REFUSES_DEEP = {"bfs", "astar", "fake"}
+REFUSES_DEEP = {"bfs", "astar", "idastar", "greedy", "fake"}
 """Solvers that refuse, by design, positions deeper than their bound."""
 LIMIT = 0.5
 GRACE = 2.0

@@ -22,12 +22,17 @@ KEYS = (
     ("F4", "switch between the 3x3x3 and the 2x2x2 (:puzzle)"),
     ("F5 / F6", "solve / compare solvers"),
     ("F7", "show the solver table or the search results"),
+    ("F8", "the net, the cube in 3-D (U F R), its back (D L B), in turn (:view)"),
     ("Ctrl+Z / Ctrl+Y", "undo / redo"),
     ("Esc", "cancel solvers and the search, leave paint or playback, clear the line"),
     ("Tab / Shift+Tab", "complete a command, or move focus: line, net, facts, table"),
     ("Up / Down", "input history (shared with `cubelab repl`)"),
     ("Enter on a row", "apply that solution or sequence; P steps through it on the net"),
     ("Left / Right", "playback: step back / forward; Enter keeps, Esc leaves"),
+    ("Home / End", "playback: to the start / end (a CFOP solution: step by step)"),
+    ("Mouse", "click a face of the net or the 3-D view to turn it, shift-click: "
+              "counter-clockwise; in paint mode click a palette colour, then stickers; click a "
+              "row to select it"),
     ("Ctrl+P", "command palette"),
     ("Ctrl+Q", "quit"),
 )

@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 from textual.binding import Binding
-from textual.events import Key, Paste
+from textual.events import Click, Key, Paste
 from textual.message import Message
 from textual.reactive import reactive
 from textual.widget import Widget
 
 from cubelab.cube import pieces, pocket
 from cubelab.cube.net import Net, is_centre, side_of, step_cursor
+from cubelab.cube.pieces import FACES
 from cubelab.cube.state import CubeState
 
 from .keymap import CURSOR_KEYS, PAINT_KEYS, move_for_key
@@ -42,6 +43,11 @@ class NetView(Widget, can_focus=True):
     scale: reactive[int] = reactive(1)
     """Sticker size: 1 (two cells by one line) or 2 (four by two); the app picks it for the
     terminal's size."""
+    paint_colour: reactive[int] = reactive(0)
+    """The palette's colour (face id) a click paints with; a colour key also picks it."""
+    view: reactive[str] = reactive("net")
+    """net | front | back: the net, or the 3-D view (cubelab.cube.iso) from either side; paint
+    mode always shows the net (its cursor moves over the net)."""
 
     class Turn(Message):
         """A move key was pressed on the keyboard cube."""
@@ -74,8 +80,18 @@ class NetView(Widget, can_focus=True):
 
     def render(self) -> Net:
         if self.mode == "paint" and self.colours is not None:
-            return Net(colours=self.colours, letters=self.letters, cursor=self.cursor,
-                       scale=self.scale)
+            from ._mouse import PaintBoard
+            net = Net(colours=self.colours, letters=self.letters, cursor=self.cursor,
+                      scale=self.scale)
+            return PaintBoard(net, self.paint_colour, bool(self.letters))
+        return self._picture()
+
+    def _picture(self):
+        """The net or the 3-D view of the state (what a click outside paint mode hits)."""
+        if self.view != "net":
+            from cubelab.cube.iso import IsoView, fit_scale
+            return IsoView(self.state, view=self.view, letters=self.letters,
+                           scale=fit_scale(self.content_size.width, self.content_size.height))
         return Net(self.state, letters=self.letters, scale=self.scale)
 
     def watch_cursor(self) -> None:
@@ -83,6 +99,32 @@ class NetView(Widget, can_focus=True):
         title = str(self.border_title or "")
         if self.mode == "paint" and " · paint " in title:
             self.border_title = title.split(" · paint ")[0] + f" · paint {self.sticker_name()}"
+
+    def watch_view(self) -> None:
+        self._fit()
+
+    def watch_mode(self) -> None:
+        self._fit()
+
+    def _fit(self) -> None:
+        """The box's size: the app's fit_layout sizes it for the net (two columns more for the
+        3x3x3's paint palette); the 3-D view takes as much as a large terminal spares."""
+        fit = getattr(self.app, "fit_layout", None)
+        if fit is not None:
+            fit()
+        else:
+            self.fit_iso()
+
+    def fit_iso(self) -> None:
+        """Size the box for the 3-D view (nothing to do for the net)."""
+        if self.mode == "paint" or self.view == "net":
+            return
+        from cubelab.cube.iso import fit_scale, size
+        room = self.app.size
+        # leave the facts panel and the lists their share of a large screen
+        scale = fit_scale(room.width // 2 - 4, room.height - 14)
+        width, height = size(scale)
+        self.styles.width, self.styles.height = max(28, width + 4), max(11, height + 2)
 
     def action_commit(self) -> None:
         if self.mode in ("paint", "play"):
@@ -102,6 +144,29 @@ class NetView(Widget, can_focus=True):
             return False
         self.post_message(self.Turn(move))
         return True
+
+    def on_click(self, event: Click) -> None:
+        """A click on a sticker: paint it (paint mode: a palette cell picks the colour), or turn
+        its face (shift: counter-clockwise); playback ignores clicks."""
+        from ._mouse import palette_slots, sticker_at
+        at = event.get_content_offset(self)
+        if at is None or self.mode == "play":
+            return
+        if self.mode == "paint" and self.colours is not None:
+            n = side_of(len(self.colours))
+            face = palette_slots(n, self.scale).get((at.x, at.y))
+            if face is not None:
+                self.paint_colour = face
+                return
+            index = sticker_at(Net(colours=self.colours, scale=self.scale), at.x, at.y)
+            if index is not None:
+                self._set(index, self.paint_colour, index)
+            return
+        picture = self._picture()
+        index = sticker_at(picture, at.x, at.y)
+        if index is not None:
+            face = FACES[index // (len(picture.colours) // 6)]
+            self.post_message(self.Turn(face + ("'" if event.shift else "")))
 
     def _paint_key(self, event: Key) -> bool:
         if self.colours is None:
@@ -137,6 +202,7 @@ class NetView(Widget, can_focus=True):
         """Paint the sticker under the cursor and step to the next in the paint order (the
         facelet order U1..U9 R1.. B9). A centre never changes: its key is taken and skipped,
         so a whole facelet string typed or pasted lands sticker for sticker."""
+        self.paint_colour = face            # the palette follows the colour keys
         after = min(self.cursor + 1, len(self.colours) - 1)
         self._set(self.cursor, face, after)
 

@@ -57,6 +57,7 @@ class CubeLabApp(App):
         Binding("f5", "solve", "solve"),
         Binding("f6", "compare", "compare"),
         Binding("f7", "lists", "list"),
+        Binding("f8", "view", "3d", show=False),
         Binding("ctrl+z", "undo", "undo", show=False),
         Binding("ctrl+y", "redo", "redo", show=False),
         Binding("escape", "cancel", "stop"),
@@ -111,7 +112,8 @@ class CubeLabApp(App):
         net.scale = scale
         w3, h3 = net_size(3, scale)
         w2, h2 = net_size(2, scale)
-        net.styles.width = w3 + 4          # padding and border
+        palette = 2 if net.mode == "paint" and not net.has_class("-pocket") else 0
+        net.styles.width = w3 + 4 + palette          # padding and border (and the palette)
         net.styles.height = h3 + 2
         if net.has_class("-pocket"):
             net.styles.padding = ((h3 - h2) // 2, 1 + (w3 - w2) // 2)
@@ -120,6 +122,7 @@ class CubeLabApp(App):
         wide = width >= 120
         self.query_one("#top").styles.height = "1fr" if wide else h3 + 2
         self.query_one("#facts").styles.height = "1fr" if wide else h3 + 2
+        net.fit_iso()
 
     def on_resize(self, event) -> None:
         self.fit_layout()
@@ -176,6 +179,7 @@ class CubeLabApp(App):
         else:
             state, moves, title = s.state, s.moves, name
         net.mode = "play" if s.playback is not None else "turn"
+        net.view = s.view
         net.state = state
         net.border_title = title
         self.query_one(FactsPanel).show(state, moves, pending)
@@ -383,6 +387,10 @@ class CubeLabApp(App):
             from cubelab.cube.puzzles import PUZZLES
             solvers = {p.title: self.registry.solver_names(p.name) for p in PUZZLES.values()}
             self.push_screen(HelpScreen({t: n for t, n in solvers.items() if n}))
+
+    def action_view(self) -> None:
+        """F8: the net, the 3-D view (U F R), the 3-D view from the back (D L B), in turn."""
+        self.handle(self.session.execute(":view"))
 
     def action_letters(self) -> None:
         self.net.letters = not self.net.letters

@@ -13,7 +13,7 @@ from cubelab.tui.errors import InputError
 
 def register(sub) -> None:
     p = sub.add_parser("bench", help="time solvers against scramble depth (the seed study's experiment)")
-    p.add_argument("--solvers", default="kociemba,thistlethwaite,threecycle",
+    p.add_argument("--solvers", default="kociemba,thistlethwaite,threecycle,cfop",
                    help="comma-separated solver names (default: %(default)s)")
     p.add_argument("--depths", default="1-10", help="scramble depths, e.g. 1-14 or 2,4,8 (default: %(default)s)")
     p.add_argument("--per-depth", "-k", type=int, default=10, help="scrambles per depth (default: %(default)s)")
@@ -24,7 +24,30 @@ def register(sub) -> None:
     p.add_argument("--csv", metavar="PATH", help="write one row per solve to this CSV file")
     p.add_argument("--json", metavar="PATH", help="write the summary and every solve to this JSON file")
     p.add_argument("--no-chart", action="store_true", help="print only the table")
+    p.add_argument("--competition", action="store_true",
+                   help="the informed-search competition: IDA*, A* and greedy best-first with "
+                        f"several heuristics on the same scrambles (players: {COMPETITION}; "
+                        "depths 1-8, 5 per depth, 2 s each unless given)")
     p.set_defaults(func=run)
+
+
+COMPETITION = ("idastar:misplaced,idastar:manhattan,idastar:manhattan-raw,idastar:pdb,astar,"
+               "greedy:manhattan-raw,greedy:pdb")
+"""The competition's players: a solver, and after a colon the heuristic it searches with."""
+
+
+def make_player(spec: str):
+    """A solver from 'name' or 'name:heuristic' (InputError naming the choices)."""
+    from cubelab.solvers import get_solver, solver_names
+    name, _, heuristic = spec.partition(":")
+    try:
+        return get_solver(name, **({"heuristic": heuristic} if heuristic else {}))
+    except KeyError as e:
+        raise InputError(f"{e.args[0]} (available: {', '.join(solver_names())})") from None
+    except TypeError:
+        raise InputError(f"solver {name} takes no heuristic") from None
+    except ValueError as e:
+        raise InputError(f"solver {name}: {e}") from None
 
 
 def parse_depths(text: str) -> list[int]:
@@ -48,21 +71,25 @@ def run(args) -> int:
     from rich.progress import Progress
     from rich.table import Table
 
-    from cubelab.solvers import get_solver, solver_names
     from cubelab.solvers.protocol import SolverError
     from cubelab.solvers.experiment import Positions, run_experiment, summarize, trial_dicts
     from .chart import LineChart
 
+    if args.competition:
+        given = {a.split("=")[0] for a in sys.argv[1:]}
+        if "--solvers" not in given:
+            args.solvers = COMPETITION
+        if "--depths" not in given:
+            args.depths = "1-8"
+        if not given & {"--per-depth", "-k"}:
+            args.per_depth = 5
+        if "--time-limit" not in given:
+            args.time_limit = 2.0
     names = [n.strip() for n in args.solvers.split(",") if n.strip()]
     if args.per_depth < 1 or args.time_limit <= 0:
         raise InputError("--per-depth must be at least 1 and --time-limit positive")
     depths = None if args.random else parse_depths(args.depths)
-    solvers = {}
-    for n in names:
-        try:
-            solvers[n] = get_solver(n)
-        except KeyError as e:
-            raise InputError(f"{e.args[0]} (available: {', '.join(solver_names())})") from None
+    solvers = {n: make_player(n) for n in names}
     positions = (Positions.random_states(args.random, args.seed) if args.random
                  else Positions.by_depth(depths, args.per_depth, args.seed))
     err = Console(stderr=True)
@@ -88,7 +115,9 @@ def run(args) -> int:
     out = Console()
     table = Table(title=f"cubelab bench: seed {args.seed}, limit {args.time_limit:g} s")
     for col in ("solver", "depth", "n", "solved", "median s", "max s", "mean HTM", "mean nodes"):
-        table.add_column(col, justify="right" if col != "solver" else "left")
+        # a long player name (idastar:manhattan-raw) folds rather than losing its tail
+        table.add_column(col, justify="right" if col != "solver" else "left",
+                         overflow="fold" if col == "solver" else "ellipsis")
     for r in rows:
         table.add_row(r["solver"], "random" if r["depth"] == 0 and args.random else str(r["depth"]),
                       str(r["count"]), f"{100 * r['solved_share']:.0f}%",
@@ -105,12 +134,30 @@ def run(args) -> int:
                       for n in solvers}
         out.print(LineChart("median time per solve", time_series, log_y=True, y_label="seconds"))
         out.print(LineChart("mean solution length", len_series, y_label="HTM"))
+        if args.competition:
+            node_series = {n: [(r["depth"], max(1.0, r["mean_nodes"])) for r in rows
+                               if r["solver"] == n] for n in solvers}
+            out.print(LineChart("mean nodes per solve", node_series, log_y=True,
+                                y_label="nodes"))
+    if args.competition:
+        out.print("reach (deepest depth with every scramble solved within the cap): " + ", ".join(
+            f"{n} {reach(rows, n)}" for n in solvers), highlight=False)
     if args.csv:
         _write_csv(Path(args.csv), trial_dicts(trials))
     if args.json:
         Path(args.json).write_text(json.dumps({"summary": rows, "trials": trial_dicts(trials),
                                                "preparation_seconds": prep}, indent=1))
     return 0
+
+
+def reach(rows: list[dict], solver: str) -> int:
+    """The deepest depth up to which the solver solved every scramble (0: not even depth 1)."""
+    best = 0
+    for r in sorted((r for r in rows if r["solver"] == solver), key=lambda r: r["depth"]):
+        if r["solved_share"] < 1:
+            break
+        best = r["depth"]
+    return best
 
 
 def _write_csv(path: Path, rows: list[dict]) -> None:

@@ -283,6 +283,22 @@ def _compare(session, args, rest) -> Outcome:
     return _solve_request(session, args, compare=True)
 
 
+VIEWS = {"net": "net", "3d": "front", "front": "front", "back": "back"}
+"""What `:view` takes, and the view each word names."""
+
+
+@_command("view", "[net|3d|back]",
+          "draw the cube as the net or in 3-D (3d: U F R; back: D L B); alone, the next one")
+def _view(session, args, rest) -> Outcome:
+    if len(args) > 1 or (args and args[0].lower() not in VIEWS):
+        return Outcome("give one of net, 3d, back", error=True)
+    order = ("net", "front", "back")
+    session.view = (VIEWS[args[0].lower()] if args
+                    else order[(order.index(session.view) + 1) % len(order)])
+    shown = {"net": "the net", "front": "3-D, U F R in view", "back": "3-D, D L B in view"}
+    return Outcome(f"view: {shown[session.view]}", changed=True)
+
+
 def _pick(session, args, default_best: bool) -> tuple[int | None, Outcome | None]:
     """The row of the list on show that `:apply N` / `:play [N]` name (search results arrive
     shortest first; the shortest solution is picked among the rows that have one)."""

@@ -97,6 +97,8 @@ class SolutionRow:
     status: str = "waiting"
     message: str = ""
     solutions: int = 0        # how many improving solutions arrived
+    steps: tuple[tuple[str, int], ...] = ()
+    """A human method's named steps (name, number of moves), which playback pauses between."""
 
 
 @dataclass
@@ -107,21 +109,46 @@ class Playback:
     moves: list[Move]
     index: int = 0
     label: str = ""
+    steps: tuple[tuple[str, int], ...] = ()
+    """Named steps (name, number of moves) of a human method's solution: a jump (Home, End)
+    stops at the end of each step, and describe() says which step is playing."""
 
     @property
     def state(self):
         return puzzle_of(self.start).apply(self.start, self.moves[:self.index])
 
+    def _boundaries(self) -> list[int]:
+        ends, at = [], 0
+        for _, n in self.steps:
+            at += n
+            ends.append(at)
+        return ends
+
     def step(self, delta: int) -> bool:
         new = min(max(self.index + delta, 0), len(self.moves))
+        if abs(delta) > 1 and self.steps:
+            # pause at the end of the step being played (or the start of the one behind)
+            ends = [0] + self._boundaries()
+            if delta > 0:
+                new = min([e for e in ends if e > self.index] or [new])
+            else:
+                new = max([e for e in ends if e < self.index] or [new])
         moved = new != self.index
         self.index = new
         return moved
 
+    def step_name(self) -> str:
+        """The step the last move played belongs to (the first step before any move)."""
+        for (name, _), end in zip(self.steps, self._boundaries()):
+            if self.index <= end and (end > 0 or self.index == 0):
+                return name
+        return self.steps[-1][0] if self.steps else ""
+
     def describe(self) -> str:
         done = format_moves(self.moves[:self.index])
         rest = format_moves(self.moves[self.index:])
-        return f"{self.index}/{len(self.moves)}  {done} | {rest}".rstrip()
+        head = f"[{self.step_name()}] " if self.steps else ""
+        return f"{head}{self.index}/{len(self.moves)}  {done} | {rest}".rstrip()
 
 
 @dataclass

@@ -187,12 +187,20 @@ class Repl:
                     + (f", optimal in {sol.get('metric', 'htm').upper()}" if sol["optimal"]
                        else "") + f", {sol['status']}]",
                     highlight=False, markup=False)
+                for st in sol.get("steps") or []:
+                    if isinstance(st, dict) and "step" in st:    # a human method's steps
+                        self.console.print(f"    {st['step']:<20} {st['length']:>2}  "
+                                           f"{st['moves'] or '-'}", highlight=False, markup=False)
         if "search" in record:
             self.console.print(record["search"]["summary"], highlight=False, markup=False)
         if "facelets" in record:
             from cubelab.cube.facts_report import format_facts
             from cubelab.cube.net import Net
             net = Net(self.session.shown_state(), letters=True if self.letters else None)
+            if self.session.view != "net":
+                from cubelab.cube.iso import IsoView
+                net = IsoView(self.session.shown_state(), view=self.session.view,
+                              letters=True if self.letters else None)
             if self.show_net:
                 self.console.print(net)
             self.console.print(format_facts(record), highlight=False, markup=False)

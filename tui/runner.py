@@ -254,6 +254,8 @@ class SolverRun(Run):
         row.nodes = int(result.nodes)
         row.seconds = float(result.seconds)
         row.optimal = bool(result.optimal)
+        row.steps = tuple((st["step"], int(st["length"])) for st in result.detail.get("steps", ())
+                          if isinstance(st, dict) and "step" in st)
 
 
 @dataclass(eq=False)

@@ -44,6 +44,8 @@ class Session:
         self.found: list = []               # search results (algsearch.AlgClass), in order
         self.listing = "solutions"          # which list :apply N and :play N pick from
         self.playback: Playback | None = None
+        self.view = "net"
+        """How the cube is drawn: "net", or in 3-D "front" (U F R) or "back" (D L B)."""
         self.painting: Painting | None = None
         self.recorder = None                # a recording.Recorder while :record runs
 
@@ -248,7 +250,8 @@ class Session:
             self.puzzle.apply(self.state, moves)
         except ValueError as e:
             return Outcome(str(e), error=True)
-        self.playback = Playback(self.state, list(moves), 0, label)
+        steps = self.solutions[index].steps if (listing or self.listing) != "search" else ()
+        self.playback = Playback(self.state, list(moves), 0, label, steps)
         return Outcome(f"playing {name}: left/right step, Enter keeps, Esc leaves", changed=True)
 
     def step(self, delta: int) -> bool:

@@ -28,6 +28,9 @@ def register(sub) -> None:
                         "(milliseconds; by default it improves for about a second and stops "
                         "as soon as its solution is proven optimal)")
     p.add_argument("--tables", metavar="NAME", help="the solver's table set, if it has several")
+    p.add_argument("--heuristic", choices=("misplaced", "manhattan", "manhattan-raw", "pdb"),
+                   help="for idastar and greedy: the heuristic they search with (idastar is "
+                        "optimal with all but manhattan-raw)")
     p.add_argument("--json", action="store_true", help="print JSON (JSON Lines with --file)")
     add_target_argument(p)
     p.add_argument("--metric", choices=("htm", "qtm"),
@@ -72,13 +75,21 @@ def make_solver(args):
         return get_solver(name, args.puzzle, **options)
     except KeyError as e:
         raise InputError(e.args[0]) from None
-    except (TypeError, ValueError) as e:
+    except TypeError as e:
+        if "heuristic" in options:
+            raise InputError(f"solver {name} takes no --heuristic (idastar and greedy do)") \
+                from None
+        raise InputError(f"solver {name}: {e}") from None
+    except ValueError as e:
         raise InputError(f"solver {name}: {e}") from None
 
 
 def solver_options(args, name: str) -> dict:
-    """The options the solver is made with: --tables, and --first for kociemba."""
+    """The options the solver is made with: --tables, --heuristic (idastar, greedy), and
+    --first for kociemba."""
     options = {} if args.tables is None else {"tables": args.tables}
+    if getattr(args, "heuristic", None):
+        options["heuristic"] = args.heuristic
     if getattr(args, "first", False):
         if name != "kociemba":
             raise InputError(f"--first is kociemba's fast mode; {name} has no such option")
@@ -157,8 +168,13 @@ def format_result(record: dict) -> str:
                  + ("; " + ", ".join(extra) if extra else ""))
     for ph in phases if phases and isinstance(phases[0], dict) else []:
         lines.append(f"  -> {ph['subgroup']:<30} {ph['length']:>2}  {ph['moves'] or '-'}")
+    if "cross_face" in record:
+        lines.append(f"cross on  {record['cross_face']} ({record['cross_colour']})")
     for st in record.get("steps") or []:
-        lines.append(f"  {st['does']:<34} {st['alg']}")
+        if "step" in st:     # a human method's named steps (CFOP)
+            lines.append(f"  {st['step']:<22} {st['length']:>2}  {st['moves'] or '-'}")
+        else:
+            lines.append(f"  {st['does']:<34} {st['alg']}")
     if record.get("solution_note"):
         lines.append(f"note      {record['solution_note']}")
     lines.append(f"solver    {record['solver']}, "

@@ -1,0 +1,91 @@
+"""The mouse: a click turns the face under it (shift: counter-clockwise), on the net and in
+3-D; in paint mode the palette picks a colour and a click paints a sticker; a click on a
+solver row selects it. (The keyboard does all of it too: the other tests use it.)"""
+
+from textual.widgets import DataTable
+
+from cubelab.cube.moves import alg_state
+from cubelab.solvers.fake import FakeRegistry
+from cubelab.tui._mouse import palette_slots, sticker_at
+from cubelab.cube.net import Net
+
+from helpers_apps import run_app as run_apps
+
+NET_ORIGIN = (2, 1)
+"""Where the net's content starts inside its box: the border, then one column of padding."""
+
+
+class TwoFakes(FakeRegistry):
+    """Two stand-in solvers, so that the table has two rows to choose from."""
+
+    def solver_names(self, puzzle: str = "3x3") -> list[str]:
+        return ["fake", "fake2"] if puzzle == "3x3" else super().solver_names(puzzle)
+
+    def get_solver(self, name: str, puzzle: str = "3x3", **options):
+        return super().get_solver("fake" if name == "fake2" else name, puzzle, **options)
+
+
+def run_app(tmp_path, body):
+    run_apps(tmp_path, body, registry=TwoFakes())
+
+
+def at(x, y):
+    return (NET_ORIGIN[0] + x, NET_ORIGIN[1] + y)
+
+
+def test_hit_testing_names_the_sticker_under_a_cell():
+    net = Net()
+    assert sticker_at(net, 8, 4) == 22          # F's centre (F5) on the net
+    assert sticker_at(net, 9, 4) == 22          # both cells of a sticker
+    assert sticker_at(net, 0, 0) is None        # the empty corner of the cross
+    assert sticker_at(net, 6, 0) == 0 and sticker_at(net, 100, 0) is None
+    assert palette_slots(3)[(24, 1)] == 1 and palette_slots(2)[(0, 6)] == 0
+
+
+def test_clicks_turn_faces_on_the_net_and_in_3d(tmp_path):
+    async def body(app, pilot):
+        await pilot.click("#net", offset=at(8, 4))          # F's centre
+        await pilot.pause()
+        assert app.session.state == alg_state("F")
+        await pilot.click("#net", offset=at(16, 4), shift=True)     # R's centre, shifted
+        await pilot.pause()
+        assert app.session.state == alg_state("F R'")
+        await pilot.press("f8")
+        await pilot.pause()
+        await pilot.click("#net", offset=at(2, 5))           # the front face of the 3-D view
+        await pilot.pause()
+        assert app.session.state == alg_state("F R' F")
+    run_app(tmp_path, body)
+
+
+def test_paint_mode_palette_and_clicks(tmp_path):
+    async def body(app, pilot):
+        await pilot.press("f3")
+        await pilot.pause()
+        assert app.session.painting is not None
+        await pilot.click("#net", offset=at(24, 1))          # the palette's red swatch
+        await pilot.pause()
+        assert app.net.paint_colour == 1
+        await pilot.click("#net", offset=at(6, 0))           # U1
+        await pilot.pause()
+        assert app.session.painting.colours[0] == 1
+        await pilot.click("#net", offset=at(25, 3))          # yellow, then F's centre
+        await pilot.click("#net", offset=at(8, 4))
+        await pilot.pause()
+        assert app.session.painting.colours[22] == 3
+    run_app(tmp_path, body)
+
+
+def test_a_click_selects_a_solver_row(tmp_path):
+    async def body(app, pilot):
+        await pilot.press(*"R U", "enter", *":compare", "enter")
+        for _ in range(100):
+            await pilot.pause(0.05)
+            if not app.solver_panel.running:
+                break
+        table = app.solver_panel.query_one(DataTable)
+        assert table.row_count >= 2
+        await pilot.click(DataTable, offset=(3, 2))
+        await pilot.pause()
+        assert table.cursor_row == 1
+    run_app(tmp_path, body)
