@@ -35,19 +35,23 @@ def at(x, y):
 
 def test_hit_testing_names_the_sticker_under_a_cell():
     net = Net()
-    assert sticker_at(net, 8, 4) == 22          # F's centre (F5) on the net
-    assert sticker_at(net, 9, 4) == 22          # both cells of a sticker
+    # in colour a sticker takes two cells and a grid column follows it: three columns each
+    assert sticker_at(net, 12, 4) == 22         # F's centre (F5) on the net
+    assert sticker_at(net, 13, 4) == 22         # both cells of a sticker
+    assert sticker_at(net, 14, 4) is None       # the grid column after it
     assert sticker_at(net, 0, 0) is None        # the empty corner of the cross
-    assert sticker_at(net, 6, 0) == 0 and sticker_at(net, 100, 0) is None
-    assert palette_slots(3)[(24, 1)] == 1 and palette_slots(2)[(0, 6)] == 0
+    assert sticker_at(net, 9, 0) == 0 and sticker_at(net, 100, 0) is None
+    assert palette_slots(3)[(36, 1)] == 1 and palette_slots(2)[(0, 6)] == 0
+    big = Net(scale=2)                          # four cells by two lines, a grid line between
+    assert sticker_at(big, 20, 12) == 22 and sticker_at(big, 20, 14) is None
 
 
 def test_clicks_turn_faces_on_the_net_and_in_3d(tmp_path):
     async def body(app, pilot):
-        await pilot.click("#net", offset=at(8, 4))          # F's centre
+        await pilot.click("#net", offset=at(12, 4))         # F's centre
         await pilot.pause()
         assert app.session.state == alg_state("F")
-        await pilot.click("#net", offset=at(16, 4), shift=True)     # R's centre, shifted
+        await pilot.click("#net", offset=at(21, 4), shift=True)     # R's centre, shifted
         await pilot.pause()
         assert app.session.state == alg_state("F R'")
         await pilot.press("f8")
@@ -63,16 +67,16 @@ def test_paint_mode_palette_and_clicks(tmp_path):
         await pilot.press("f3")
         await pilot.pause()
         assert app.session.painting is not None
-        await pilot.click("#net", offset=at(24, 1))          # the palette's red swatch
+        await pilot.click("#net", offset=at(36, 1))          # the palette's red swatch
         await pilot.pause()
         assert app.net.paint_colour == 1
-        await pilot.click("#net", offset=at(6, 0))           # U1
+        await pilot.click("#net", offset=at(9, 0))           # U1
         await pilot.pause()
         assert app.session.painting.colours[0] == 1
-        await pilot.click("#net", offset=at(25, 3))          # yellow, then F's centre
-        await pilot.click("#net", offset=at(8, 4))
+        await pilot.click("#net", offset=at(36, 3))          # yellow, then F1
+        await pilot.click("#net", offset=at(9, 3))
         await pilot.pause()
-        assert app.session.painting.colours[22] == 3
+        assert app.session.painting.colours[18] == 3
     run_app(tmp_path, body)
 
 

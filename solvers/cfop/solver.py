@@ -78,6 +78,8 @@ class CfopSolver(PrepareOnce):
                    "pair by search for the cheapest next one, then OLL and PLL from the 57 + 21 "
                    "algorithms; every step named with its moves.")
     puzzle = "3x3"
+    metrics = ("htm",)
+    """Counts half turns as one move (its steps are not optimal in any metric)."""
 
     def __init__(self, faces: str = CROSS_FACES):
         self.faces = faces

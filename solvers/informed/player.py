@@ -16,6 +16,8 @@ class InformedPlayer(PrepareOnce):
     """A search on a heuristic (misplaced, manhattan, manhattan-raw, pdb) with a node budget."""
 
     puzzle = "3x3"
+    metrics = ("htm",)
+    """Move costs and lengths count half turns as one move."""
 
     def __init__(self, heuristic: str, max_nodes: int):
         self.heuristic = check_heuristic(heuristic)
