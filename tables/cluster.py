@@ -71,6 +71,9 @@ def connect(address: Address | str, *, timeout: float = 20.0) -> Iterator[object
     # messages only (warnings and errors still show).
     for name in ("distributed", "tornado"):
         logging.getLogger(name).setLevel(logging.WARNING)
+    # A worker still busy in a kernel when the cluster closes is killed after a grace period,
+    # which the nanny reports as a warning: that is the intended way to stop it.
+    logging.getLogger("distributed.nanny").setLevel(logging.ERROR)
     if address.local:
         # One thread a worker: N processes on N cores, as --jobs N; the dashboard would need
         # bokeh and a port, so it is off.
