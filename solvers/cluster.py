@@ -47,10 +47,13 @@ def worker_solver(settings: BatchSettings):
     return solver
 
 
-def prepare_task(settings: BatchSettings) -> float:
-    """Prepare the solver on the worker running this; returns the seconds it took."""
+def prepare_task(settings: BatchSettings, warm_up=None) -> float:
+    """Prepare the solver on the worker running this (and solve `warm_up`, a state, once, to
+    load whatever kernels prepare() leaves lazy); returns the seconds it took."""
     t = time.perf_counter()
-    worker_solver(settings)
+    solver = worker_solver(settings)
+    if warm_up is not None:
+        settings.solve(solver, warm_up)
     return time.perf_counter() - t
 
 
@@ -62,9 +65,20 @@ def solve_task(settings: BatchSettings, items: list) -> tuple[list, float]:
     return out, time.perf_counter() - t
 
 
-def prepare_everywhere(client, settings: BatchSettings) -> dict[str, float]:
+def trial_task(settings: BatchSettings, items: list) -> tuple[list, float]:
+    """Time a batch of (index, (depth, number, scramble text, state)) with the bench's limit
+    (settings.time_limit): ([(index, Trial)], seconds)."""
+    from .experiment import one_trial
+    solver = worker_solver(settings)
+    t = time.perf_counter()
+    out = [(index, one_trial(settings.solver, solver, *item, settings.time_limit))
+           for index, item in items]
+    return out, time.perf_counter() - t
+
+
+def prepare_everywhere(client, settings: BatchSettings, warm_up=None) -> dict[str, float]:
     """Prepare the solver on every worker before the clock starts: address -> seconds."""
-    futures = {addr: client.submit(prepare_task, settings, workers=[addr], pure=False)
+    futures = {addr: client.submit(prepare_task, settings, warm_up, workers=[addr], pure=False)
                for addr in workers(client)}
     return {addr: f.result() for addr, f in futures.items()}
 
@@ -93,8 +107,10 @@ class _Batcher:
 
 
 def solve_unordered(client, items: Iterable[tuple[int, object]], settings: BatchSettings, *,
-                    total: int | None = None) -> Iterator[tuple[int, dict]]:
-    """(index, record) for each (index, state), as the cluster finishes them."""
+                    total: int | None = None, task=solve_task,
+                    lost=None) -> Iterator[tuple[int, object]]:
+    """(index, record) for each (index, state), as the cluster finishes them (`task` runs a
+    batch; `lost(index)` stands for an item whose workers kept dying)."""
     distributed = require_dask()
     slots = sum(workers(client).values())
     batcher = _Batcher(slots)
@@ -116,7 +132,7 @@ def solve_unordered(client, items: Iterable[tuple[int, object]], settings: Batch
             chunk.append(item)
         if not chunk:
             return False
-        future = client.submit(solve_task, settings, chunk, pure=False)
+        future = client.submit(task, settings, chunk, pure=False)
         held[future] = chunk
         pending.add(future)
         sent += len(chunk)
@@ -131,7 +147,7 @@ def solve_unordered(client, items: Iterable[tuple[int, object]], settings: Batch
                 pairs, seconds = future.result()
                 batcher.learn(len(chunk), seconds)
             except distributed.KilledWorker:
-                pairs = [(index, lost_record(_allowed_failures())) for index, _ in chunk]
+                pairs = [(index, (lost or _lost)(index)) for index, _ in chunk]
             future.release()
             yield from pairs
             while not exhausted and len(held) < 2 * slots and submit():
@@ -141,9 +157,9 @@ def solve_unordered(client, items: Iterable[tuple[int, object]], settings: Batch
             client.cancel(list(held))
 
 
-def _allowed_failures() -> int:
+def _lost(index: int) -> dict:
     import dask
-    return int(dask.config.get("distributed.scheduler.allowed-failures", 3)) + 1
+    return lost_record(int(dask.config.get("distributed.scheduler.allowed-failures", 3)) + 1)
 
 
 def solve_many(client, settings: BatchSettings, states: Iterable, *, total: int | None = None,
@@ -151,3 +167,30 @@ def solve_many(client, settings: BatchSettings, states: Iterable, *, total: int 
     """One record per state, in input order, solved on the cluster."""
     return in_order(counted(solve_unordered(client, enumerate(states), settings, total=total),
                             on_done))
+
+
+def run_experiment(client, names: list[str], positions, limit: float,
+                   progress: Callable[[int, int, str], None] | None = None) -> tuple[list, dict]:
+    """The bench's experiment on the cluster: (trials in the one-process order, seconds each
+    solver took to prepare on its slowest worker)."""
+    from .experiment import Trial
+    trials, prep = [], {}
+    total, done = len(names) * len(positions.items), 0
+    for name in names:
+        settings = BatchSettings(name, time_limit=limit)
+        prep[name] = max(prepare_everywhere(client, settings,
+                                            warm_up=positions.items[0][3]).values())
+
+        def lost(index, name=name):
+            depth, number, text, _ = positions.items[index]
+            return Trial(name, depth, number, text, 0.0, False, None, 0, False, False,
+                         "lost: its workers kept dying")
+
+        pairs = solve_unordered(client, enumerate(positions.items), settings,
+                                total=len(positions.items), task=trial_task, lost=lost)
+        for trial in in_order(pairs):
+            trials.append(trial)
+            done += 1
+            if progress is not None:
+                progress(done, total, name)
+    return trials, prep
