@@ -25,7 +25,7 @@ from cubelab.tables.cluster import require_dask, workers
 
 from .batch import BatchSettings, counted, in_order, lost_record
 
-TARGET_SECONDS = 0.5
+TARGET_SECONDS = 2.0
 """About how long one task should take once the rate is known."""
 MAX_BATCH = 256
 _LOCAL = threading.local()

@@ -60,12 +60,8 @@ def run(args) -> int:
         raise InputError("--per-depth must be at least 1 and --time-limit positive")
     depths = None if args.random else parse_depths(args.depths)
     if args.cluster is not None:
-        from cubelab.tables.cluster import ClusterError, parse_address, require_dask
-        try:
-            parse_address(args.cluster)
-            require_dask()
-        except ClusterError as e:
-            raise InputError(str(e)) from None
+        from .inputs import cluster_address
+        cluster_address(args.cluster)
     solvers = {}
     for n in names:
         try:

@@ -51,12 +51,8 @@ def _check_arguments(args) -> int:
     if args.cluster is not None:
         if args.puzzle != "3x3":
             raise InputError("--cluster counts the 3x3 (the 2x2's table holds every depth)")
-        from cubelab.tables.cluster import ClusterError, parse_address, require_dask
-        try:
-            parse_address(args.cluster)
-            require_dask()
-        except ClusterError as e:
-            raise InputError(str(e)) from None
+        from .inputs import cluster_address
+        cluster_address(args.cluster)
     elif args.puzzle == "3x3":
         # (on a cluster each worker holds only its share: the workers' hosts are not this one)
         from cubelab.tables.counting import estimated_bytes

@@ -47,12 +47,8 @@ def check_arguments(args) -> None:
     if args.jobs is not None and args.jobs < 1:
         raise InputError("--jobs must be at least 1")
     if args.cluster is not None:
-        from cubelab.tables.cluster import ClusterError, parse_address, require_dask
-        try:
-            parse_address(args.cluster)
-            require_dask()
-        except ClusterError as e:
-            raise InputError(str(e)) from None
+        from .inputs import cluster_address
+        cluster_address(args.cluster)
 
 
 def finished_lines(path: str) -> set[int]:
