@@ -74,6 +74,11 @@ def connect(address: Address | str, *, timeout: float = 20.0) -> Iterator[object
     # A worker still busy in a kernel when the cluster closes is killed after a grace period,
     # which the nanny reports as a warning: that is the intended way to stop it.
     logging.getLogger("distributed.nanny").setLevel(logging.ERROR)
+    # A worker samples every thread's stack every 10 ms for Dask's profiler: a few per cent of
+    # a core, and GIL hand-offs, taken from solving. Workers started here inherit this setting;
+    # a remote cluster's workers are started with it off as the README says.
+    import dask
+    dask.config.set({"distributed.worker.profile.enabled": False})
     if address.local:
         # One thread a worker: N processes on N cores, as --jobs N; the dashboard would need
         # bokeh and a port, so it is off.
