@@ -80,10 +80,10 @@ def connect(address: Address | str, *, timeout: float = 20.0) -> Iterator[object
     import dask
     dask.config.set({"distributed.worker.profile.enabled": False})
     if address.local:
-        # One thread a worker: N processes on N cores, as --jobs N; the dashboard would need
-        # bokeh and a port, so it is off.
+        # One thread a worker: N processes on N cores, as --jobs N. The scheduler's HTTP
+        # endpoint takes any free port: 8787 may belong to another cluster on this host.
         with distributed.LocalCluster(n_workers=address.workers, threads_per_worker=1,
-                                      processes=True, dashboard_address=None,
+                                      processes=True, dashboard_address=":0",
                                       silence_logs=logging.WARNING) as cluster, \
                 distributed.Client(cluster) as client:
             yield client
