@@ -84,7 +84,7 @@ def connect(address: Address | str, *, timeout: float = 20.0) -> Iterator[object
         # endpoint takes any free port: 8787 may belong to another cluster on this host.
         with distributed.LocalCluster(n_workers=address.workers, threads_per_worker=1,
                                       processes=True, dashboard_address=":0",
-                                      silence_logs=logging.WARNING) as cluster, \
+                                      silence_logs=logging.ERROR) as cluster, \
                 distributed.Client(cluster) as client:
             yield client
         return
