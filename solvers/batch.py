@@ -1,41 +1,76 @@
-"""Solving many positions with one process per core, results handed back in input order.
+"""Solving many positions side by side in worker processes that start once, results in input order.
 
-Each worker process makes its own solver once and prepares it (tables are memory-mapped from
-the shared cache, numba code comes from the on-disk cache), then solves the positions it is
-sent. Workers are spawned, not forked: forking a process that already runs timer threads and
-numba-compiled code is not safe.
+The parent prepares the solver (builds or loads its tables, compiles its kernels) with its
+tables shared, not copied (`tables.memory.share_mappings`), then forks the workers: each starts
+with that prepared solver in hand, so a worker costs a fork, and the tables exist once on the
+host (file mappings in the page cache) however many workers read them. Where forking is not
+possible (no fork on the platform, or the parent already runs threads, which a fork would leave
+holding locks) the workers are spawned and prepare the solver themselves, on the tables the
+parent built.
+
+Each worker has IN_FLIGHT positions sent ahead so it never waits on the parent between two
+solves. A worker that dies (killed, out of memory) is replaced and the positions it held are
+sent again; one that kills MAX_ATTEMPTS workers comes back as an error record. Workers ignore
+Ctrl-C (the terminal sends it to the whole process group) and end with their parent: the parent
+stops them at once when it is interrupted, and the kernel kills them if the parent dies.
 """
 
 from __future__ import annotations
 
 import multiprocessing
 import os
-from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
+import signal
+import sys
+import threading
+from collections import deque
+from dataclasses import dataclass, field
+from multiprocessing.connection import wait
 from typing import Callable, Iterable, Iterator
 
-_solver = None
+IN_FLIGHT = 2
+"""Positions sent ahead to each worker: one being solved, one waiting its turn."""
+MAX_ATTEMPTS = 2
+"""A position whose worker died this many times is given up (an error record)."""
+_STOP_SECONDS = 2.0
+"""How long finished workers get to exit before they are terminated."""
 
 
-def _init(name: str, options: dict) -> None:
-    global _solver
-    from cubelab.solvers import get_solver
-    # the name was checked by the command line; tests use the hidden stand-in
-    _solver = get_solver(name, include_hidden=True, **options)
-    _solver.prepare()
+@dataclass(frozen=True)
+class BatchSettings:
+    """What every worker needs to make and run the solver (small: it travels to each worker)."""
+
+    solver: str
+    options: dict = field(default_factory=dict)
+    puzzle: str = "3x3"
+    max_length: int | None = None
+    time_limit: float | None = None
+
+    def make_solver(self):
+        """A new solver (the command line checked the name; tests use the hidden stand-in)."""
+        from cubelab.solvers import get_solver
+        return get_solver(self.solver, self.puzzle, include_hidden=True, **self.options)
+
+    def solve(self, solver, state) -> dict:
+        return solve_one(solver, state, self.max_length, self.time_limit)
 
 
 def solve_one(solver, state, max_length, time_limit) -> dict:
-    """A JSON-ready record of one solve; a refused position becomes an error record."""
+    """A JSON-ready record of one solve. A refused position becomes an error record, and so
+    does a failure of the solver itself (marked "internal"), so one position never ends a
+    batch of thousands."""
     from cubelab.solvers.protocol import SolverError
     try:
         return solver.solve(state, max_length=max_length, time_limit=time_limit).to_json()
     except SolverError as e:
         return {"error": str(e)}
+    except Exception as e:  # noqa: BLE001 - reported in the record, the batch goes on
+        return {"error": f"internal error: {type(e).__name__}: {e}", "internal": True}
 
 
-def _work(task) -> tuple[int, dict]:
-    index, state, max_length, time_limit = task
-    return index, solve_one(_solver, state, max_length, time_limit)
+def lost_record(deaths: int) -> dict:
+    """The record of a position given up because the workers solving it kept dying."""
+    return {"error": f"the worker solving this position died {deaths} times (out of memory, "
+                     f"or killed); giving up on it", "internal": True}
 
 
 def default_jobs() -> int:
@@ -45,39 +80,186 @@ def default_jobs() -> int:
         return max(1, os.cpu_count() or 1)
 
 
-def solve_many(name: str, options: dict, states: Iterable, *, jobs: int, max_length=None,
-               time_limit=None, on_done: Callable[[int], None] | None = None) -> Iterator[dict]:
-    """Yield one record per state, in input order, solving `jobs` at a time in worker processes.
-
-    At most 2 * jobs positions are in flight, so a long file streams instead of queueing whole.
-    """
-    ctx = multiprocessing.get_context("spawn")
-    pending: dict = {}
+def in_order(pairs: Iterable[tuple[int, dict]], first: int = 0) -> Iterator[dict]:
+    """Records given as (index, record) in any order, yielded in index order from `first`
+    (each index must come exactly once)."""
     ready: dict[int, dict] = {}
-    next_out = 0
+    next_out = first
+    for index, record in pairs:
+        ready[index] = record
+        while next_out in ready:
+            yield ready.pop(next_out)
+            next_out += 1
+
+
+def counted(pairs: Iterable[tuple[int, dict]],
+            on_done: Callable[[int], None] | None) -> Iterator[tuple[int, dict]]:
+    """The pairs unchanged, calling on_done(how many so far) as each arrives."""
     done = 0
-    source = enumerate(states)
-    exhausted = False
-    with ProcessPoolExecutor(max_workers=jobs, mp_context=ctx, initializer=_init,
-                             initargs=(name, options)) as pool:
+    for pair in pairs:
+        done += 1
+        if on_done is not None:
+            on_done(done)
+        yield pair
+
+
+def solve_many(name: str, options: dict, states: Iterable, *, jobs: int, max_length=None,
+               time_limit=None, on_done: Callable[[int], None] | None = None,
+               solver=None) -> Iterator[dict]:
+    """One record per state, in input order, solved by `jobs` worker processes. `solver`, if
+    given, is a solver already prepared in this process for the workers to inherit."""
+    settings = BatchSettings(name, dict(options), max_length=max_length, time_limit=time_limit)
+    return in_order(counted(solve_unordered(enumerate(states), settings, jobs=jobs,
+                                            solver=solver), on_done))
+
+
+class _Worker:
+    """One worker process and the pipe to it, with the positions it holds, oldest first."""
+
+    def __init__(self, ctx, settings: BatchSettings, solver):
+        # A forked child flushes the streams it inherits when it exits: empty them first so
+        # nothing the parent wrote is printed twice.
+        for stream in (sys.stdout, sys.stderr):
+            try:
+                stream.flush()
+            except (OSError, ValueError):
+                pass
+        self.conn, child = ctx.Pipe()
+        self.process = ctx.Process(target=_work, args=(child, settings, solver, os.getpid()),
+                                   daemon=True, name="cubelab solve worker")
+        self.process.start()
+        child.close()
+        self.tasks: deque = deque()
+        self.dead = False
+
+    def send(self, task) -> None:
+        self.tasks.append(task)
+        try:
+            self.conn.send(task)
+        except (OSError, ValueError):
+            self.dead = True    # it died: the position is sent again with the others it held
+
+    def stop(self, graceful: bool) -> None:
+        if graceful and not self.dead:
+            try:
+                self.conn.send(None)
+            except (OSError, ValueError):
+                pass
+            self.process.join(_STOP_SECONDS)
+        if self.process.is_alive():
+            self.process.terminate()    # SIGTERM ends it even inside a kernel
+            self.process.join(_STOP_SECONDS)
+        if self.process.is_alive():
+            self.process.kill()
+            self.process.join()
+        self.conn.close()
+
+
+def _start_method(solver) -> tuple[object, object]:
+    """(multiprocessing context, the solver the workers inherit or None)."""
+    if (solver is not None and "fork" in multiprocessing.get_all_start_methods()
+            and threading.active_count() == 1):
+        return multiprocessing.get_context("fork"), solver
+    return multiprocessing.get_context("spawn"), None
+
+
+def solve_unordered(items: Iterable[tuple[int, object]], settings: BatchSettings, *, jobs: int,
+                    solver=None) -> Iterator[tuple[int, dict]]:
+    """(index, record) for each (index, state) of `items`, as the workers finish them. Closing
+    the iterator early (or an interrupt) stops every worker at once."""
+    ctx, inherited = _start_method(solver)
+    source = iter(items)
+    again: deque = deque()              # positions whose worker died, to send first
+    deaths: dict[int, int] = {}
+    workers = [_Worker(ctx, settings, inherited) for _ in range(max(1, jobs))]
+    finished = False
+    fruitless = 0                       # workers lost since the last answer
+    try:
         while True:
-            while not exhausted and len(pending) < 2 * jobs:
-                try:
-                    index, state = next(source)
-                except StopIteration:
-                    exhausted = True
-                    break
-                pending[pool.submit(_work, (index, state, max_length, time_limit))] = index
-            if not pending:
-                break
-            finished, _ = wait(pending, return_when=FIRST_COMPLETED)
-            for fut in finished:
-                pending.pop(fut)
-                index, record = fut.result()
-                ready[index] = record
-                done += 1
-                if on_done is not None:
-                    on_done(done)
-            while next_out in ready:
-                yield ready.pop(next_out)
-                next_out += 1
+            for w in workers:
+                while not w.dead and len(w.tasks) < IN_FLIGHT:
+                    task = again.popleft() if again else next(source, None)
+                    if task is None:
+                        break
+                    w.send(task)
+            busy = [w for w in workers if w.tasks]
+            if not busy:
+                finished = True
+                return
+            ready = set(wait([w.conn for w in busy] + [w.process.sentinel for w in busy]))
+            for w in busy:
+                for pair in _collect(w):
+                    fruitless = 0
+                    yield pair
+                if w.dead or (w.process.sentinel in ready and not w.process.is_alive()):
+                    w.dead = True
+            for i, w in enumerate(workers):
+                if w.dead:
+                    fruitless += 1
+                    if fruitless > 3 * len(workers):
+                        raise RuntimeError(f"the solver's worker processes keep dying (the "
+                                           f"last exit status {w.process.exitcode})")
+                    yield from _give_back(w, again, deaths)
+                    w.stop(graceful=False)
+                    workers[i] = _Worker(ctx, settings, inherited)
+    finally:
+        for w in workers:
+            w.stop(graceful=finished)
+
+
+def _collect(w: _Worker) -> Iterator[tuple[int, dict]]:
+    """The answers waiting in a worker's pipe (a worker may answer, then die)."""
+    try:
+        while w.tasks and w.conn.poll():
+            index, record = w.conn.recv()
+            task = w.tasks.popleft()
+            assert task[0] == index, "a worker answers its positions in the order sent"
+            yield index, record
+    except (EOFError, OSError):
+        w.dead = True
+
+
+def _give_back(w: _Worker, again: deque, deaths: dict[int, int]) -> Iterator[tuple[int, dict]]:
+    """The positions a dead worker held go to the front of the queue, or are given up."""
+    for task in reversed(w.tasks):
+        index = task[0]
+        deaths[index] = deaths.get(index, 0) + 1
+        if deaths[index] >= MAX_ATTEMPTS:
+            yield index, lost_record(deaths[index])
+        else:
+            again.appendleft(task)
+    w.tasks.clear()
+
+
+def _work(conn, settings: BatchSettings, solver, parent: int) -> None:
+    """A worker: solve each position sent until told to stop or the parent goes away."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)    # the parent handles Ctrl-C and stops us
+    _end_with_parent(parent)
+    if solver is None:     # spawned: prepare our own, reading the tables the parent built
+        from cubelab.tables.memory import share_mappings
+        share_mappings()
+        solver = settings.make_solver()
+        solver.prepare()
+    while True:
+        try:
+            task = conn.recv()
+        except (EOFError, OSError):
+            return
+        if task is None:
+            return
+        index, state = task
+        conn.send((index, settings.solve(solver, state)))
+
+
+def _end_with_parent(parent: int) -> None:
+    """Ask the kernel to kill this process when its parent dies (Linux), so a killed client
+    leaves no worker solving on."""
+    if sys.platform.startswith("linux"):
+        try:
+            import ctypes
+            libc = ctypes.CDLL(None, use_errno=True)
+            libc.prctl(1, int(signal.SIGKILL))     # PR_SET_PDEATHSIG
+        except (OSError, AttributeError):
+            pass
+    if os.getppid() != parent:      # the parent died before the request took effect
+        os._exit(1)

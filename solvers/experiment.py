@@ -97,21 +97,27 @@ def run_experiment(solvers: dict[str, object], positions: Positions, limit: floa
         for depth, index, text, state in positions.items:
             if stop is not None and stop.is_set():
                 return trials
-            seconds, result, counters, status = run_trial(solver, state, limit)
-            moves = result.moves if result is not None else None
-            # a solution counts when it arrived within the limit (give the timer thread a
-            # little slack to be heard); improving solvers may hold one when cancelled
-            solved = moves is not None and seconds <= limit * 1.05
-            trials.append(Trial(
-                solver=name, depth=depth, index=index, scramble=text, seconds=seconds,
-                solved=solved, length=metric_lengths(moves)["htm"] if moves is not None else None,
-                nodes=int(result.nodes if result is not None else counters[NODES]),
-                optimal=bool(result is not None and result.optimal),
-                verified=bool(moves is not None and verify(state, moves)), status=status))
+            trials.append(one_trial(name, solver, depth, index, text, state, limit))
             done += 1
             if progress is not None:
                 progress(done, total, name)
     return trials
+
+
+def one_trial(name: str, solver, depth: int, index: int, text: str, state: CubeState,
+              limit: float) -> Trial:
+    """One solver on one position, timed, as a Trial."""
+    seconds, result, counters, status = run_trial(solver, state, limit)
+    moves = result.moves if result is not None else None
+    # a solution counts when it arrived within the limit (give the timer thread a little slack
+    # to be heard); improving solvers may hold one when cancelled
+    solved = moves is not None and seconds <= limit * 1.05
+    return Trial(
+        solver=name, depth=depth, index=index, scramble=text, seconds=seconds, solved=solved,
+        length=metric_lengths(moves)["htm"] if moves is not None else None,
+        nodes=int(result.nodes if result is not None else counters[NODES]),
+        optimal=bool(result is not None and result.optimal),
+        verified=bool(moves is not None and verify(state, moves)), status=status)
 
 
 def summarize(trials: list[Trial]) -> list[dict]:

@@ -8,6 +8,12 @@ hundreds of megabytes also misses the TLB, and the first probe of each page of a
 faults. A private copy the kernel may back with 2 MiB pages costs one copy at load, once per
 process (copies are kept per source array). The prefetch asks the processor to start loading an
 element's cache line now, so a probe issued a little later finds it in the cache.
+
+Where several processes of one host solve side by side (batch and cluster workers), a private
+copy each would multiply the memory (Korf's tables are 1 GB): `share_mappings()` makes
+`resident` hand back the file mapping itself, advised for huge pages and faulted in at once, so
+every process reads the page cache's one copy (file systems with large folios, such as ext4 on
+Linux 6.16 and later, then map it with 2 MiB pages too).
 """
 
 from __future__ import annotations
@@ -29,12 +35,26 @@ MIN_BYTES = 1 << 20
 
 _RESIDENT: dict[int, tuple[np.ndarray, np.ndarray]] = {}   # id(source) -> (source, copy)
 _LOCK = threading.Lock()
+_SHARED = False
+# Linux 5.14's "fault the whole range in now" (Python 3.11's mmap module does not name it).
+_MADV_POPULATE_READ = getattr(mmap, "MADV_POPULATE_READ", 22)
+
+
+def share_mappings() -> None:
+    """From now on in this process, `resident` returns memory-mapped tables as they are (one
+    copy per host, in the page cache) instead of making private copies. Call it before the
+    solver's prepare(); a forked child keeps whatever its parent prepared."""
+    global _SHARED
+    _SHARED = True
 
 
 def resident(arr: np.ndarray) -> np.ndarray:
     """A read-only private copy of arr in memory advised for huge pages (arr itself for small
     arrays or where the platform cannot map anonymous memory); one copy per source array."""
     if arr.nbytes < MIN_BYTES:
+        return arr
+    if _SHARED:
+        _advise_mapping(arr)
         return arr
     with _LOCK:
         hit = _RESIDENT.get(id(arr))
@@ -43,6 +63,23 @@ def resident(arr: np.ndarray) -> np.ndarray:
         copy = _hugepage_copy(arr)
         _RESIDENT[id(arr)] = (arr, copy)
         return copy
+
+
+def _advise_mapping(arr: np.ndarray) -> None:
+    """Ask for huge pages on the file mapping under arr and fault it in now (so a search never
+    waits on a page fault); arrays built in memory, and kernels that refuse, are left as they
+    are."""
+    base = arr
+    while base is not None and not isinstance(base, mmap.mmap):
+        base = getattr(base, "base", None)
+    if base is None:
+        return
+    for advice in (getattr(mmap, "MADV_HUGEPAGE", None), _MADV_POPULATE_READ):
+        if advice is not None:
+            try:
+                base.madvise(advice)
+            except (OSError, ValueError):
+                pass   # an older kernel: the pages come on first touch, 4 KiB at a time
 
 
 def _hugepage_copy(arr: np.ndarray) -> np.ndarray:

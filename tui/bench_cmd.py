@@ -28,6 +28,10 @@ def register(sub) -> None:
                    help="the informed-search competition: IDA*, A* and greedy best-first with "
                         f"several heuristics on the same scrambles (players: {COMPETITION}; "
                         "depths 1-8, 5 per depth, 2 s each unless given)")
+    p.add_argument("--cluster", metavar="ADDRESS",
+                   help="run the trials on a Dask cluster, a scheduler address "
+                        "(tcp://host:8786) or local[:N] (needs the cluster extra); each "
+                        "worker prepares the solvers from its own data directory")
     p.set_defaults(func=run)
 
 
@@ -68,11 +72,9 @@ def parse_depths(text: str) -> list[int]:
 
 def run(args) -> int:
     from rich.console import Console
-    from rich.progress import Progress
     from rich.table import Table
 
-    from cubelab.solvers.protocol import SolverError
-    from cubelab.solvers.experiment import Positions, run_experiment, summarize, trial_dicts
+    from cubelab.solvers.experiment import Positions, summarize, trial_dicts
     from .chart import LineChart
 
     if args.competition:
@@ -89,28 +91,20 @@ def run(args) -> int:
     if args.per_depth < 1 or args.time_limit <= 0:
         raise InputError("--per-depth must be at least 1 and --time-limit positive")
     depths = None if args.random else parse_depths(args.depths)
+    if args.cluster is not None:
+        from .inputs import cluster_address
+        cluster_address(args.cluster)
+        if any(":" in n for n in names):
+            raise InputError("the competition's players (name:heuristic) run in this process, "
+                             "not on a cluster")
     solvers = {n: make_player(n) for n in names}
     positions = (Positions.random_states(args.random, args.seed) if args.random
                  else Positions.by_depth(depths, args.per_depth, args.seed))
     err = Console(stderr=True)
-    prep = {}
-    for n, s in solvers.items():
-        t = time.perf_counter()
-        with Progress(console=err, transient=True, disable=not err.is_terminal) as bar:
-            task = bar.add_task(f"preparing {n}", total=None)
-            s.prepare(progress=lambda done, total: bar.update(task, completed=done, total=total))
-        prep[n] = time.perf_counter() - t
-        # one untimed solve compiles whatever prepare() left lazy
-        try:
-            s.solve(positions.items[0][3], time_limit=min(args.time_limit, 5.0))
-        except SolverError:
-            pass
-    with Progress(console=err, transient=True, disable=not err.is_terminal) as bar:
-        task = bar.add_task("solving", total=len(solvers) * len(positions.items))
-        trials = run_experiment(
-            solvers, positions, args.time_limit,
-            progress=lambda done, total, name: bar.update(task, completed=done,
-                                                          description=f"solving ({name})"))
+    if args.cluster is not None:
+        trials, prep = _on_cluster(args, names, positions, err)
+    else:
+        trials, prep = _here(args, solvers, positions, err)
     rows = summarize(trials)
     out = Console()
     table = Table(title=f"cubelab bench: seed {args.seed}, limit {args.time_limit:g} s")
@@ -158,6 +152,52 @@ def reach(rows: list[dict], solver: str) -> int:
             break
         best = r["depth"]
     return best
+
+
+def _here(args, solvers, positions, err):
+    """The experiment in this process: (trials, preparation seconds per solver)."""
+    from rich.progress import Progress
+
+    from cubelab.solvers.experiment import run_experiment
+    from cubelab.solvers.protocol import SolverError
+    prep = {}
+    for n, s in solvers.items():
+        t = time.perf_counter()
+        with Progress(console=err, transient=True, disable=not err.is_terminal) as bar:
+            task = bar.add_task(f"preparing {n}", total=None)
+            s.prepare(progress=lambda done, total: bar.update(task, completed=done, total=total))
+        prep[n] = time.perf_counter() - t
+        # one untimed solve compiles whatever prepare() left lazy
+        try:
+            s.solve(positions.items[0][3], time_limit=min(args.time_limit, 5.0))
+        except SolverError:
+            pass
+    with Progress(console=err, transient=True, disable=not err.is_terminal) as bar:
+        task = bar.add_task("solving", total=len(solvers) * len(positions.items))
+        trials = run_experiment(
+            solvers, positions, args.time_limit,
+            progress=lambda done, total, name: bar.update(task, completed=done,
+                                                          description=f"solving ({name})"))
+    return trials, prep
+
+
+def _on_cluster(args, names, positions, err):
+    """The experiment on a Dask cluster: (trials, each solver's slowest preparation)."""
+    from rich.progress import Progress
+
+    from cubelab.solvers import cluster
+    from cubelab.tables.cluster import ClusterError, connect
+    try:
+        with connect(args.cluster) as client, \
+                Progress(console=err, transient=True, disable=not err.is_terminal) as bar:
+            task = bar.add_task("preparing the workers",
+                                total=len(names) * len(positions.items))
+            return cluster.run_experiment(
+                client, names, positions, args.time_limit,
+                progress=lambda done, total, name: bar.update(
+                    task, completed=done, description=f"solving ({name})"))
+    except ClusterError as e:
+        raise InputError(str(e)) from None
 
 
 def _write_csv(path: Path, rows: list[dict]) -> None:

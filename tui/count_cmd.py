@@ -22,6 +22,9 @@ def register(sub) -> None:
     p.add_argument("--threads", type=int, default=2,
                    help="kernels run side by side (default: %(default)s)")
     p.add_argument("--json", action="store_true", help="one JSON record per distance")
+    p.add_argument("--cluster", metavar="ADDRESS",
+                   help="share each level among the workers of a Dask cluster, a scheduler "
+                        "address (tcp://host:8786) or local[:N] (needs the cluster extra)")
     p.set_defaults(func=run)
 
 
@@ -45,7 +48,13 @@ def _check_arguments(args) -> int:
         raise InputError(f"--depth must lie between 0 and {limit}")
     if not 1 <= args.threads <= max(2, os.cpu_count() or 1):
         raise InputError(f"--threads must lie between 1 and {max(2, os.cpu_count() or 1)}")
-    if args.puzzle == "3x3":
+    if args.cluster is not None:
+        if args.puzzle != "3x3":
+            raise InputError("--cluster counts the 3x3 (the 2x2's table holds every depth)")
+        from .inputs import cluster_address
+        cluster_address(args.cluster)
+    elif args.puzzle == "3x3":
+        # (on a cluster each worker holds only its share: the workers' hosts are not this one)
         from cubelab.tables.counting import estimated_bytes
         need, have = estimated_bytes(args.metric, depth), _available_bytes()
         if have is not None and need > have:
@@ -78,8 +87,8 @@ def run(args) -> int:
               f"{'seconds':>9}")
     progress, close = _progress_bar(args)
 
-    def on_level(c):
-        record = c.as_dict()
+    def on_level(c, extra: dict | None = None):
+        record = {**c.as_dict(), **(extra or {})}
         pub = published[c.depth] if c.depth < len(published) else None
         if args.json:
             record["metric"] = args.metric
@@ -91,13 +100,38 @@ def run(args) -> int:
             print(_line(record, pub), flush=True)
 
     try:
-        count_positions(args.metric, depth, threads=args.threads, progress=progress,
-                        on_level=on_level)
+        if args.cluster is not None:
+            _count_on_cluster(args, depth, on_level)
+        else:
+            count_positions(args.metric, depth, threads=args.threads, progress=progress,
+                            on_level=on_level)
     except Cancelled:
         raise KeyboardInterrupt from None
     finally:
         close()
     return 0
+
+
+def _count_on_cluster(args, depth: int, on_level) -> None:
+    """The count sharded over a Dask cluster's workers; each level's line adds the workers'
+    peak memory (the count's arrays, and each worker process's resident peak)."""
+    from cubelab.tables.cluster import ClusterError, connect
+    from cubelab.tables.counting.sharded import count_on_cluster
+
+    def show(level):
+        count = level.count
+        on_level(count, {"worker_peak_bytes": level.peak_bytes, "worker_max_rss": level.max_rss}
+                 if args.json and count.depth > 0 else None)
+        if not args.json and count.depth > 0:
+            print(f"{'':>5} workers' arrays at peak "
+                  + ", ".join(f"{b / 2**20:.1f}" for b in level.peak_bytes) + " MiB; processes "
+                  + ", ".join(f"{b / 2**20:.0f}" for b in level.max_rss) + " MiB", flush=True)
+
+    try:
+        with connect(args.cluster) as client:
+            count_on_cluster(client, args.metric, depth, on_level=show)
+    except ClusterError as e:
+        raise InputError(str(e)) from None
 
 
 class _Bar:

@@ -48,6 +48,17 @@ def single_position(args) -> Position:
         raise InputError(str(e)) from None
 
 
+def cluster_address(text: str):
+    """The --cluster ADDRESS, checked (and Dask present), or InputError saying what is wrong."""
+    from cubelab.tables.cluster import ClusterError, parse_address, require_dask
+    try:
+        address = parse_address(text)
+        require_dask()
+    except ClusterError as e:
+        raise InputError(str(e)) from None
+    return address
+
+
 def file_lines(path: str) -> Iterator[tuple[int, str]]:
     """(line number, text) for each line of a file ('-' = stdin) that holds something: blank
     lines, '#' lines and lines with only a '// comment' are skipped alike."""

@@ -6,7 +6,8 @@ import json
 import sys
 
 from .errors import InputError
-from .inputs import add_position_arguments, positions_from_file, single_position
+from . import solve_file
+from .inputs import add_position_arguments, single_position
 from .targets import add_target_argument, target_record
 
 
@@ -37,9 +38,7 @@ def register(sub) -> None:
                    help="count moves in this metric: the solver made for it (korf-qtm, "
                         "pocket-qtm) proves optima in it; a solver that cannot is refused "
                         "(default: the solver's own, HTM for all but pocket-qtm and korf-qtm)")
-    p.add_argument("--jobs", "-j", type=int, metavar="N",
-                   help="with --file: solve N positions at once, one process each "
-                        "(default: one per core)")
+    solve_file.add_arguments(p)
     p.set_defaults(func=run)
 
 
@@ -193,9 +192,10 @@ def run(args) -> int:
         raise InputError("--target solves one position to another: give the start as an alg, "
                          "--facelets or --cycles, not --file")
     if args.file:
-        solver = make_solver(args)
-        prepare(solver)
-        return solve_file(solver, args)
+        name = solver_name(args)
+        return solve_file.solve_file(args, name, make_solver, prepare, format_result,
+                                     solver_options(args, name))
+    solve_file.check_arguments(args)
     position = single_position(args)
     solver = make_solver(args)
     prepare(solver)
@@ -210,70 +210,3 @@ def run(args) -> int:
         if args.target:
             print(f"target    {args.target}")
     return 0
-
-
-def solve_file(solver, args) -> int:
-    """One record per input line, in order; bad lines become error records (exit status 2).
-
-    Positions are solved one process per core (`--jobs`); the parent prepares the solver first,
-    so the workers only load the tables it built."""
-    from cubelab.cube.puzzles import puzzle_named
-    from cubelab.solvers.batch import default_jobs, solve_many, solve_one
-    puzzle = puzzle_named(args.puzzle)
-    entries = list(positions_from_file(args.file, puzzle))
-    good = [(number, text, pos) for number, text, pos in entries if not isinstance(pos, Exception)]
-    jobs = args.jobs if args.jobs is not None else default_jobs()
-    if jobs < 1:
-        raise InputError("--jobs must be at least 1")
-    jobs = min(jobs, max(1, len(good)) if puzzle.parallel_solves else 1)
-    bar = _batch_progress(len(good))
-    if jobs == 1:
-        def records():
-            for k, (_, _, pos) in enumerate(good):
-                yield solve_one(solver, pos.state, args.max_length, args.time_limit)
-                bar(k + 1)
-        solved = records()
-    else:
-        solved = solve_many(solver_name(args), solver_options(args, solver_name(args)),
-                            (pos.state for _, _, pos in good),
-                            jobs=jobs, max_length=args.max_length, time_limit=args.time_limit,
-                            on_done=bar)
-    status = 0
-    for number, text, pos in entries:
-        if isinstance(pos, Exception):
-            record = {"error": str(pos), "line": number, "input": text}
-        else:
-            record = next(solved)
-            if "error" in record:
-                record.update(line=number, input=text)
-            else:
-                record["line"] = number
-        if "error" in record:
-            status = 2
-            if not args.json:
-                print(f"line {number}: {record['error']}", file=sys.stderr)
-                continue
-        if args.json:
-            print(json.dumps(record), flush=True)
-        else:
-            print(f"# line {number}: {text}")
-            print(format_result(record))
-            print()
-    bar(None)
-    return status
-
-
-def _batch_progress(total: int):
-    """A callback drawing 'solved k/n' on stderr when it is a terminal (None ends the line)."""
-    if not sys.stderr.isatty() or total < 2:
-        return lambda done: None
-
-    def show(done):
-        if done is None:
-            print("\r\033[K", file=sys.stderr, end="", flush=True)
-        else:
-            width = 30
-            filled = width * done // total
-            print(f"\r\033[Ksolving [{'#' * filled}{'.' * (width - filled)}] {done}/{total}",
-                  file=sys.stderr, end="", flush=True)
-    return show

@@ -144,6 +144,15 @@ def _expand_batch(current: Level, start: int, stop: int, previous: Level, before
     for (ob, ok), w in zip(outs, written):
         bucket_scatter(ob, ok, w, cursor, keys)
     del outs
+    level = sorted_without(Level(offsets, keys), previous, before, threads, cancel)
+    return level, total, max(peak, keys.nbytes + level.keys.nbytes)
+
+
+def sorted_without(level: Level, previous: Level, before: Level, threads: int,
+                   cancel: np.ndarray) -> Level:
+    """A new level of `level`'s keys, each bucket sorted, without repeats and without the keys
+    of `previous` and `before` (level's own keys are reordered in place)."""
+    offsets, keys = level.offsets, level.keys
     kept = np.zeros(N_BUCKETS, np.int64)
     ranges = bucket_ranges(offsets, max(1, threads))
     run_threads([lambda r=r: sort_dedupe(offsets, keys, r[0], r[1], previous.offsets,
@@ -154,16 +163,14 @@ def _expand_batch(current: Level, start: int, stop: int, previous: Level, before
     new_keys = np.empty(int(new_offsets[-1]), np.uint64)
     run_threads([lambda r=r: compact(offsets, keys, kept, new_offsets, new_keys, r[0], r[1])
                  for r in ranges], cancel)
-    return Level(new_offsets, new_keys), total, max(peak, keys.nbytes + new_keys.nbytes)
+    return Level(new_offsets, new_keys)
 
 
-def next_level(current: Level, previous: Level, before: Level, metric: str, *, depth: int,
-               threads: int = 2, progress=None, cancel: np.ndarray | None = None,
-               batch: int | None = None) -> tuple[Level, LevelCount]:
-    """The classes at distance depth, from those at depth-1 (current): their neighbours minus
-    the classes of `previous` (depth-2) and `before` (depth-1 again in the half-turn metric,
-    where a move can keep the distance). Expanded `batch` classes at a time."""
-    start_time = time.perf_counter()
+def expand_level(current: Level, previous: Level, before: Level, metric: str, *, depth: int,
+                 threads: int = 2, progress=None, cancel: np.ndarray | None = None,
+                 batch: int | None = None) -> tuple[Level, int, int]:
+    """The classes next to `current`, without those of `previous` and `before`, expanded `batch`
+    classes at a time: (level, neighbours generated, bytes held at the peak)."""
     cancel = cancel if cancel is not None else np.zeros(1, np.int32)
     n = len(current)
     batch = batch or chunk_classes(metric)
@@ -200,15 +207,34 @@ def next_level(current: Level, previous: Level, before: Level, metric: str, *, d
         stop.set()
         if watcher is not None:
             watcher.join()
-    if progress is not None:
-        progress(Progress(depth, n, n, "sort"))
+    return level, candidates, peak
+
+
+def level_totals(level: Level, threads: int, cancel: np.ndarray) -> tuple[int, int, int]:
+    """(positions, classes up to symmetry, classes up to symmetry and inversion) of a level."""
     ranges = split(len(level), max(1, threads))
     stats = [np.zeros(3, np.int64) for _ in ranges]
     run_threads([lambda r=r, st=st: level_stats(level.keys, r[0], r[1], st)
                  for r, st in zip(ranges, stats)], cancel)
     st = np.sum(stats, axis=0) if stats else np.zeros(3, np.int64)
-    return level, LevelCount(depth, int(st[0]), int(st[1]), int(st[2]),
-                             time.perf_counter() - start_time, candidates, peak)
+    return int(st[0]), int(st[1]), int(st[2])
+
+
+def next_level(current: Level, previous: Level, before: Level, metric: str, *, depth: int,
+               threads: int = 2, progress=None, cancel: np.ndarray | None = None,
+               batch: int | None = None) -> tuple[Level, LevelCount]:
+    """The classes at distance depth, from those at depth-1 (current): their neighbours minus
+    the classes of `previous` (depth-2) and `before` (depth-1 again in the half-turn metric,
+    where a move can keep the distance). Expanded `batch` classes at a time."""
+    start_time = time.perf_counter()
+    cancel = cancel if cancel is not None else np.zeros(1, np.int32)
+    level, candidates, peak = expand_level(current, previous, before, metric, depth=depth,
+                                           threads=threads, progress=progress, cancel=cancel,
+                                           batch=batch)
+    if progress is not None:
+        progress(Progress(depth, len(current), len(current), "sort"))
+    totals = level_totals(level, threads, cancel)
+    return level, LevelCount(depth, *totals, time.perf_counter() - start_time, candidates, peak)
 
 
 def warm_up(cancel: np.ndarray | None = None) -> None:

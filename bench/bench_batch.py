@@ -1,0 +1,200 @@
+"""Benchmark of batch solving: --jobs N worker processes beside a Dask LocalCluster of N workers.
+
+Run: .venv/bin/python bench/bench_batch.py [--solver kociemba] [--random 200 | --depth 14 -k 20]
+     [--modes jobs1,jobs2,local2] [--rounds 3]
+Solves the same positions in each mode, each mode in a process of its own (a Dask client's
+threads in the parent would keep --jobs from forking), the modes taking turns round after
+round (the machine is noisy), timing the solving only (tables loaded and kernels compiled first, as a long batch
+would amortise them), and prints per mode the median seconds, positions a second, the ratio to
+the first --jobs mode, and the summed proportional memory (PSS) of its worker processes at their
+peak. Exits 1 if two modes disagree on a solution length (an optimal solver must not).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import statistics
+import subprocess
+import sys
+import threading
+import time
+
+
+def _pss_of_descendants() -> tuple[int, int]:
+    """(summed PSS, largest RSS) in bytes of this process's descendants, read from /proc."""
+    me = os.getpid()
+    parents: dict[int, int] = {}
+    for name in os.listdir("/proc"):
+        if name.isdigit():
+            try:
+                with open(f"/proc/{name}/stat") as f:
+                    parents[int(name)] = int(f.read().rsplit(")", 1)[1].split()[1])
+            except (OSError, ValueError, IndexError):
+                pass
+    mine, grew = {me}, True
+    while grew:
+        grew = False
+        for pid, ppid in parents.items():
+            if ppid in mine and pid not in mine:
+                mine.add(pid)
+                grew = True
+    pss = rss = 0
+    for pid in mine - {me}:
+        try:
+            with open(f"/proc/{pid}/smaps_rollup") as f:
+                fields = {line.split(":")[0]: int(line.split()[1]) * 1024
+                          for line in f if line.split(":")[0] in ("Pss", "Rss")}
+            pss += fields.get("Pss", 0)
+            rss = max(rss, fields.get("Rss", 0))
+        except (OSError, ValueError):
+            pass
+    return pss, rss
+
+
+class _Sampler:
+    """Samples the descendants' memory every half second while a mode runs (started once the
+    workers exist: a thread in the parent would make --jobs spawn its workers, not fork them)."""
+
+    def __init__(self):
+        self.pss = self.rss = 0
+        self.stop = threading.Event()
+        self.thread = threading.Thread(target=self.run, daemon=True)
+
+    def run(self):
+        while not self.stop.wait(0.5):
+            pss, rss = _pss_of_descendants()
+            self.pss, self.rss = max(self.pss, pss), max(self.rss, rss)
+
+    def start(self):
+        self.thread.start()
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.stop.set()
+        if self.thread.is_alive():
+            self.thread.join()
+
+
+def _arguments():
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--solver", default="kociemba")
+    ap.add_argument("--random", type=int, default=0, help="K uniformly random states")
+    ap.add_argument("--depth", type=int, default=0, help="scrambles of this many face turns")
+    ap.add_argument("-k", type=int, default=20, help="how many scrambles with --depth")
+    ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--modes", default="jobs1,jobs2,local2")
+    ap.add_argument("--rounds", type=int, default=3)
+    ap.add_argument("--overhead", action="store_true",
+                    help="instead, measure a Dask task's cost on local:2 (round trip, and "
+                         "per task when many are in flight)")
+    ap.add_argument("--one", metavar="MODE", help=argparse.SUPPRESS)
+    return ap.parse_args()
+
+
+def run_mode(args, mode: str) -> dict:
+    """One mode in this process: prepare (untimed), then time the solving."""
+    from cubelab.solvers import get_solver
+    from cubelab.solvers.batch import BatchSettings, solve_many, solve_one
+    from cubelab.solvers.experiment import Positions
+    from cubelab.tables.memory import share_mappings
+    positions = (Positions.random_states(args.random, args.seed) if args.random
+                 else Positions.by_depth([args.depth or 14], args.k, args.seed))
+    states = [item[3] for item in positions.items]
+    settings = BatchSettings(args.solver)
+    if mode != "jobs1":
+        share_mappings()
+    if mode.startswith("local"):
+        from cubelab.solvers import cluster
+        from cubelab.tables.cluster import connect
+        with connect(f"local:{mode[5:]}") as client:
+            cluster.prepare_everywhere(client, settings, warm_up=states[0])
+            with _Sampler() as sampler:
+                sampler.start()
+                t = time.perf_counter()
+                records = list(cluster.solve_many(client, settings, states, total=len(states)))
+                seconds = time.perf_counter() - t
+    else:
+        solver = get_solver(args.solver)
+        solver.prepare()
+        solve_one(solver, states[0], None, None)      # kernels compiled before the clock
+        with _Sampler() as sampler:
+            t = time.perf_counter()
+            if mode == "jobs1":
+                sampler.start()
+                records = [solve_one(solver, s, None, None) for s in states]
+            else:
+                solved = solve_many(args.solver, {}, states, jobs=int(mode[4:]), solver=solver)
+                records = [next(solved)]
+                sampler.start()
+                records += list(solved)
+            seconds = time.perf_counter() - t
+    return {"seconds": seconds, "pss": sampler.pss, "rss": sampler.rss, "count": len(states),
+            "lengths": [rec.get("length", {}).get("htm") for rec in records]}
+
+
+def _nothing(x):
+    return x
+
+
+def task_overhead() -> None:
+    """Print what an empty task costs on local:2: alone (a round trip) and 1000 at once."""
+    from cubelab.tables.cluster import connect
+    with connect("local:2") as client:
+        client.submit(_nothing, 0, pure=False).result()
+        t = time.perf_counter()
+        for i in range(50):
+            client.submit(_nothing, i, pure=False).result()
+        trip = (time.perf_counter() - t) / 50
+        t = time.perf_counter()
+        client.gather(client.map(_nothing, range(1000), pure=False))
+        many = (time.perf_counter() - t) / 1000
+    print(f"an empty task: {trip * 1e3:.1f} ms a round trip, {many * 1e3:.2f} ms each of 1000 "
+          f"in flight")
+
+
+def main() -> int:
+    args = _arguments()
+    if args.overhead:
+        task_overhead()
+        return 0
+    if args.one:
+        print(json.dumps(run_mode(args, args.one)))
+        return 0
+    modes = args.modes.split(",")
+    what = (f"{args.random} random states" if args.random
+            else f"{args.k} depth-{args.depth or 14} scrambles")
+    print(f"{args.solver} on {what}, modes {', '.join(modes)}, {args.rounds} rounds "
+          f"(each mode in its own process, the modes taking turns)", flush=True)
+    runs: dict[str, list[dict]] = {m: [] for m in modes}
+    for r in range(args.rounds):
+        for mode in modes:
+            out = subprocess.run([sys.executable, __file__, *sys.argv[1:], "--one", mode],
+                                 capture_output=True, text=True)
+            if out.returncode != 0:
+                print(out.stderr[-2000:])
+                return 1
+            runs[mode].append(json.loads(out.stdout.strip().splitlines()[-1]))
+            print(f"  round {r + 1} {mode:>7}: {runs[mode][-1]['seconds']:8.2f} s", flush=True)
+    base = next((m for m in modes if m.startswith("jobs") and m != "jobs1"), modes[0])
+    med = {m: statistics.median(x["seconds"] for x in runs[m]) for m in modes}
+    print(f"{'mode':>8} {'median s':>9} {'pos/s':>8} {'vs ' + base:>10} {'workers PSS':>12} "
+          f"{'largest RSS':>12}")
+    for mode in modes:
+        pss = max(x["pss"] for x in runs[mode])
+        rss = max(x["rss"] for x in runs[mode])
+        count = runs[mode][0]["count"]
+        print(f"{mode:>8} {med[mode]:9.2f} {count / med[mode]:8.2f} {med[base] / med[mode]:10.3f} "
+              f"{pss / 2**20:10.0f} MiB {rss / 2**20:10.0f} MiB")
+    lengths = {m: runs[m][0]["lengths"] for m in modes}
+    differ = args.solver == "korf" and any(lengths[m] != lengths[modes[0]] for m in modes)
+    if differ:
+        print("solution lengths differ between modes")
+    return 1 if differ else 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

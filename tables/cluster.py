@@ -1,0 +1,103 @@
+"""Dask clusters for batch solving and counting: the address users give, connecting, the workers.
+
+`--cluster ADDRESS` names a Dask scheduler (`tcp://host:8786`, or `host:8786`) or `local[:N]`, a
+LocalCluster of N single-threaded worker processes on this machine (N = one per core when
+omitted). Dask is an optional dependency (the `cluster` extra); without it every entry point
+says how to install it instead of failing with a traceback. Tables never travel through the
+scheduler: each worker loads or builds them from its own data directory, so only positions,
+records and small counts cross the network.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import logging
+import os
+from dataclasses import dataclass
+from typing import Iterator
+
+INSTALL_HINT = "pip install 'cubelab[cluster]'"
+
+
+class ClusterError(Exception):
+    """A cluster that cannot be used: Dask missing, a bad address, an unreachable scheduler."""
+
+
+@dataclass(frozen=True)
+class Address:
+    """What --cluster names: `local` with a worker count, or a scheduler's address."""
+
+    local: bool
+    workers: int = 0          # for a local cluster
+    scheduler: str = ""       # for a remote one
+
+    def __str__(self) -> str:
+        return f"local:{self.workers}" if self.local else self.scheduler
+
+
+def parse_address(text: str) -> Address:
+    """`local`, `local:N` or a scheduler address; ClusterError on anything else."""
+    text = text.strip()
+    if text == "local" or text.startswith("local:"):
+        count = text[len("local:"):] if ":" in text else ""
+        if not count:
+            return Address(True, workers=max(1, os.cpu_count() or 1))
+        if not count.isdigit() or not 1 <= int(count) <= 256:
+            raise ClusterError(f"--cluster {text}: N in local:N must be a number from 1 to 256")
+        return Address(True, workers=int(count))
+    if not text or any(c.isspace() for c in text):
+        raise ClusterError(f"--cluster {text!r}: give local[:N] or a scheduler address "
+                           f"such as tcp://host:8786")
+    return Address(False, scheduler=text if "://" in text else f"tcp://{text}")
+
+
+def require_dask():
+    """The `distributed` module, or ClusterError saying how to install it."""
+    try:
+        import distributed
+    except ImportError:
+        raise ClusterError(f"--cluster needs Dask, which is not installed: {INSTALL_HINT}") from None
+    return distributed
+
+
+@contextlib.contextmanager
+def connect(address: Address | str, *, timeout: float = 20.0) -> Iterator[object]:
+    """A Dask client for the address; a local cluster is started here and stopped on exit
+    (its worker processes with it, also on Ctrl-C)."""
+    if isinstance(address, str):
+        address = parse_address(address)
+    distributed = require_dask()
+    # Dask logs every worker start, stop and restart at INFO; a command line wants its own
+    # messages only (warnings and errors still show).
+    for name in ("distributed", "tornado"):
+        logging.getLogger(name).setLevel(logging.WARNING)
+    # A worker still busy in a kernel when the cluster closes is killed after a grace period,
+    # which the nanny reports as a warning: that is the intended way to stop it.
+    logging.getLogger("distributed.nanny").setLevel(logging.ERROR)
+    # A worker samples every thread's stack every 10 ms for Dask's profiler: a few per cent of
+    # a core, and GIL hand-offs, taken from solving. Workers started here inherit this setting;
+    # a remote cluster's workers are started with it off as the README says.
+    import dask
+    dask.config.set({"distributed.worker.profile.enabled": False})
+    if address.local:
+        # One thread a worker: N processes on N cores, as --jobs N. The scheduler's HTTP
+        # endpoint takes any free port: 8787 may belong to another cluster on this host.
+        with distributed.LocalCluster(n_workers=address.workers, threads_per_worker=1,
+                                      processes=True, dashboard_address=":0",
+                                      silence_logs=logging.ERROR) as cluster, \
+                distributed.Client(cluster) as client:
+            yield client
+        return
+    try:
+        client = distributed.Client(address.scheduler, timeout=timeout)
+    except (OSError, TimeoutError) as e:
+        raise ClusterError(f"cannot reach the Dask scheduler at {address.scheduler}: {e}") from None
+    with client:
+        yield client
+
+
+def workers(client) -> dict[str, int]:
+    """The cluster's workers, address -> threads, waiting briefly for at least one."""
+    client.wait_for_workers(1, timeout=60)
+    info = client.scheduler_info().get("workers", {})
+    return {addr: int(w.get("nthreads", 1)) for addr, w in sorted(info.items())}

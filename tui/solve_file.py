@@ -1,0 +1,222 @@
+"""`cubelab solve --file`: many positions in input order, here, in worker processes or on a cluster.
+
+One record per input line, in order, bad lines as error records; with --output each record is
+appended to the file (and flushed) as soon as it and all before it are done, so a killed run
+loses nothing written, and --resume skips the lines the file already holds. The positions are
+solved in this process (--jobs 1), in worker processes that start once (--jobs N), or on a
+Dask cluster (--cluster ADDRESS).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+import time
+
+from .errors import InputError
+
+
+def add_arguments(p) -> None:
+    p.add_argument("--jobs", "-j", type=int, metavar="N",
+                   help="with --file: solve N positions at once, one process each "
+                        "(default: one per core)")
+    p.add_argument("--cluster", metavar="ADDRESS",
+                   help="with --file: solve on a Dask cluster, a scheduler address "
+                        "(tcp://host:8786) or local[:N] for N local worker processes "
+                        "(needs the cluster extra)")
+    p.add_argument("--output", "-o", metavar="PATH",
+                   help="with --file: write the JSON Lines records to PATH, each as soon as "
+                        "it is done")
+    p.add_argument("--resume", action="store_true",
+                   help="with --output: keep the records already in PATH and solve only the "
+                        "lines it lacks")
+
+
+def check_arguments(args) -> None:
+    """InputError for options that only make sense with --file, or that exclude each other."""
+    if not args.file:
+        for flag, value in (("--jobs", args.jobs), ("--cluster", args.cluster),
+                            ("--output", args.output), ("--resume", args.resume or None)):
+            if value is not None:
+                raise InputError(f"{flag} needs --file")
+    if args.resume and not args.output:
+        raise InputError("--resume needs --output PATH (the file to resume)")
+    if args.cluster is not None and args.jobs is not None:
+        raise InputError("give either --jobs or --cluster, not both")
+    if args.jobs is not None and args.jobs < 1:
+        raise InputError("--jobs must be at least 1")
+    if args.cluster is not None:
+        from .inputs import cluster_address
+        cluster_address(args.cluster)
+
+
+def finished_lines(path: str) -> set[int]:
+    """The input lines an earlier run already wrote to `path` (a record cut short by a kill is
+    removed; records of positions lost to dying workers are solved again)."""
+    try:
+        with open(path, "rb+") as f:
+            data = f.read()
+            end = data.rfind(b"\n") + 1
+            if end < len(data):
+                f.truncate(end)
+    except FileNotFoundError:
+        return set()
+    except OSError as e:
+        raise InputError(f"cannot read {path}: {e.strerror}") from None
+    done = set()
+    for raw in data[:end].splitlines():
+        try:
+            record = json.loads(raw)
+        except ValueError:
+            raise InputError(f"--resume: {path} holds a line that is not JSON; is it the "
+                             f"output of cubelab solve --json?") from None
+        if isinstance(record, dict) and isinstance(record.get("line"), int) \
+                and not record.get("internal"):
+            done.add(record["line"])
+    return done
+
+
+def solve_file(args, name: str, make_solver, prepare, format_result, options: dict) -> int:
+    """Solve every line of --file with the solver `name` (made by make_solver(args), prepared
+    by prepare(solver)); returns the exit status (2 if a line was bad)."""
+    from cubelab.cube.puzzles import puzzle_named
+    from .inputs import positions_from_file
+    check_arguments(args)
+    puzzle = puzzle_named(args.puzzle)
+    entries = list(positions_from_file(args.file, puzzle))
+    skipped = finished_lines(args.output) if args.resume else set()
+    entries = [e for e in entries if e[0] not in skipped]
+    good = [pos for _, _, pos in entries if not isinstance(pos, Exception)]
+    out = _open_output(args.output, append=args.resume) if args.output else None
+    bar = Progress(len(good))
+    try:
+        solved = _records(args, name, options, puzzle, good, make_solver, prepare, bar)
+        status = _write(args, entries, solved, out, format_result)
+    finally:
+        bar.close()
+        if out is not None:
+            out.close()
+    if out is not None:
+        note = f"; {len(skipped)} lines were already there" if skipped else ""
+        print(f"cubelab: {len(entries)} records written to {args.output}{note}", file=sys.stderr)
+    return status
+
+
+def _open_output(path: str, append: bool):
+    try:
+        return open(path, "a" if append else "w", encoding="utf-8")
+    except OSError as e:
+        raise InputError(f"cannot write {path}: {e.strerror}") from None
+
+
+def _records(args, name, options, puzzle, good, make_solver, prepare, bar):
+    """An iterator of the records of the good positions, in order, from the chosen engine."""
+    from cubelab.solvers.batch import BatchSettings, default_jobs, solve_many, solve_one
+    solver = make_solver(args)       # checks the name and options before anything starts
+    settings = BatchSettings(name, options, puzzle=args.puzzle, max_length=args.max_length,
+                             time_limit=args.time_limit)
+    if args.cluster is not None and good:
+        return _on_cluster(args, settings, solver, good, prepare, bar)
+    jobs = args.jobs if args.jobs is not None else default_jobs()
+    jobs = min(jobs, max(1, len(good))) if puzzle.parallel_solves else 1
+    if jobs > 1:
+        from cubelab.tables.memory import share_mappings
+        share_mappings()    # the workers read the parent's mappings: one copy of the tables
+    prepare(solver)
+    if jobs == 1:
+        def here():
+            for k, pos in enumerate(good):
+                yield solve_one(solver, pos.state, args.max_length, args.time_limit)
+                bar(k + 1)
+        return here()
+    return solve_many(settings.solver, options, (pos.state for pos in good), jobs=jobs,
+                      max_length=args.max_length, time_limit=args.time_limit, on_done=bar,
+                      solver=solver)
+
+
+def _on_cluster(args, settings, solver, good, prepare, bar):
+    from cubelab.solvers import cluster
+    from cubelab.tables.cluster import ClusterError, connect, parse_address
+    try:
+        address = parse_address(args.cluster)
+        if address.local:
+            # Build or load the tables here first (with a progress bar): the local workers
+            # then map the files this built, instead of racing to build them.
+            from cubelab.tables.memory import share_mappings
+            share_mappings()
+            prepare(solver)
+        with connect(address) as client:
+            cluster.prepare_everywhere(client, settings)
+            yield from cluster.solve_many(client, settings, (pos.state for pos in good),
+                                          total=len(good), on_done=bar)
+    except ClusterError as e:
+        raise InputError(str(e)) from None
+
+
+def _write(args, entries, solved, out, format_result) -> int:
+    status = 0
+    for number, text, pos in entries:
+        if isinstance(pos, Exception):
+            record = {"error": str(pos), "line": number, "input": text}
+        else:
+            record = next(solved)
+            if "error" in record:
+                record.update(line=number, input=text)
+            else:
+                record["line"] = number
+        if "error" in record:
+            status = 2
+        if out is not None:
+            out.write(json.dumps(record) + "\n")
+            out.flush()
+        elif args.json:
+            print(json.dumps(record), flush=True)
+        elif "error" in record:
+            print(f"line {number}: {record['error']}", file=sys.stderr)
+        else:
+            print(f"# line {number}: {text}")
+            print(format_result(record))
+            print()
+    return status
+
+
+class Progress:
+    """'solving [###...] k/n, r/s, m:ss left' on stderr when it is a terminal."""
+
+    def __init__(self, total: int, stream=None):
+        self.total = total
+        self.stream = stream if stream is not None else sys.stderr
+        self.shown = False
+        self.start = time.monotonic()
+        self.enabled = total >= 2 and _isatty(self.stream)
+
+    def __call__(self, done: int) -> None:
+        if not self.enabled:
+            return
+        self.stream.write("\r\033[K" + self.line(done, time.monotonic() - self.start))
+        self.stream.flush()
+        self.shown = True
+
+    def line(self, done: int, elapsed: float) -> str:
+        width = 30
+        filled = width * done // max(1, self.total)
+        text = f"solving [{'#' * filled}{'.' * (width - filled)}] {done}/{self.total}"
+        if done and elapsed > 0:
+            rate = done / elapsed
+            left = (self.total - done) / rate
+            text += f", {rate:.3g}/s, {int(left) // 60}:{int(left) % 60:02d} left"
+        return text
+
+    def close(self) -> None:
+        if self.shown:
+            self.stream.write("\r\033[K")
+            self.stream.flush()
+            self.shown = False
+
+
+def _isatty(stream) -> bool:
+    try:
+        return stream.isatty() and os.environ.get("TERM") != "dumb"
+    except (AttributeError, ValueError):
+        return False
