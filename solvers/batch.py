@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import multiprocessing
 import os
+import signal
 from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
 from typing import Callable, Iterable, Iterator
 
@@ -18,6 +19,8 @@ _solver = None
 
 def _init(name: str, options: dict) -> None:
     global _solver
+    # Ctrl-C at a terminal reaches the whole process group: the parent decides, and ends us
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
     from cubelab.solvers import get_solver
     # the name was checked by the command line; tests use the hidden stand-in
     _solver = get_solver(name, include_hidden=True, **options)
@@ -58,8 +61,9 @@ def solve_many(name: str, options: dict, states: Iterable, *, jobs: int, max_len
     done = 0
     source = enumerate(states)
     exhausted = False
-    with ProcessPoolExecutor(max_workers=jobs, mp_context=ctx, initializer=_init,
-                             initargs=(name, options)) as pool:
+    pool = ProcessPoolExecutor(max_workers=jobs, mp_context=ctx, initializer=_init,
+                               initargs=(name, options))
+    try:
         while True:
             while not exhausted and len(pending) < 2 * jobs:
                 try:
@@ -81,3 +85,19 @@ def solve_many(name: str, options: dict, states: Iterable, *, jobs: int, max_len
             while next_out in ready:
                 yield ready.pop(next_out)
                 next_out += 1
+    except BaseException:
+        # Ctrl-C, SIGTERM or a consumer that stopped reading: end the workers now rather than
+        # wait for the solves under way
+        _end_workers(pool)
+        raise
+    pool.shutdown(wait=True)
+
+
+def _end_workers(pool: ProcessPoolExecutor) -> None:
+    """Terminate a pool's worker processes and reap them (no zombie is left)."""
+    processes = list((getattr(pool, "_processes", None) or {}).values())
+    for p in processes:
+        p.terminate()
+    pool.shutdown(wait=False, cancel_futures=True)
+    for p in processes:
+        p.join(1.0)

@@ -180,13 +180,40 @@ def begin_solve(state: CubeState, counters: np.ndarray | None, cancel: np.ndarra
 
 def prepare_before_solving(solver, cancel: np.ndarray | None) -> SolveResult | None:
     """Prepare a solver before its time limit starts (building tables is not part of a solve's
-    time): None when ready, a "cancelled" result when the cancel flag stopped the build."""
+    time): None when ready, a "cancelled" result when the cancel flag went up first.
+
+    Loading a large table (its checksum) and compiling kernels cannot look at the flag, so the
+    preparation runs in a helper thread and the solve watches the flag meanwhile: a cancelled
+    first solve returns within milliseconds, and the preparation finishes (or, for a build,
+    stops at its next check) on its own."""
     from cubelab.tables.spec import BuildCancelled
-    try:
-        solver.prepare(cancel=cancel)
-    except BuildCancelled:
+    if isinstance(solver, PrepareOnce) and solver._prepared:
+        return None     # the common case: no thread needed
+    outcome: dict = {}
+    done = threading.Event()
+
+    def work():
+        try:
+            solver.prepare(cancel=cancel)
+        except BaseException as e:  # re-raised by the solve that waits, unless it gave up
+            outcome["error"] = e
+        finally:
+            done.set()
+
+    threading.Thread(target=work, name=f"prepare {solver.name}", daemon=True).start()
+    while not done.wait(CANCEL_POLL):
+        if cancel is not None and cancel[0]:
+            return SolveResult(solver.name, None, status="cancelled")
+    error = outcome.get("error")
+    if isinstance(error, BuildCancelled):
         return SolveResult(solver.name, None, status="cancelled")
+    if error is not None:
+        raise error
     return None
+
+
+CANCEL_POLL = 0.01
+"""How often a solve waiting for its preparation looks at the cancel flag (seconds)."""
 
 
 def check_solvable(state: CubeState) -> CubeState:

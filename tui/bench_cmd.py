@@ -44,14 +44,9 @@ def parse_depths(text: str) -> list[int]:
 
 
 def run(args) -> int:
-    from rich.console import Console
-    from rich.progress import Progress
-    from rich.table import Table
-
-    from cubelab.solvers import get_solver, solver_names
-    from cubelab.solvers.protocol import SolverError
-    from cubelab.solvers.experiment import Positions, run_experiment, summarize, trial_dicts
-    from .chart import LineChart
+    from cubelab.solvers import get_solver
+    from cubelab.solvers.experiment import Positions
+    from .interrupts import run_interruptible
 
     names = [n.strip() for n in args.solvers.split(",") if n.strip()]
     if args.per_depth < 1 or args.time_limit <= 0:
@@ -62,9 +57,22 @@ def run(args) -> int:
         try:
             solvers[n] = get_solver(n)
         except KeyError as e:
-            raise InputError(f"{e.args[0]} (available: {', '.join(solver_names())})") from None
+            raise InputError(e.args[0]) from None   # the message lists the choices
     positions = (Positions.random_states(args.random, args.seed) if args.random
                  else Positions.by_depth(depths, args.per_depth, args.seed))
+    # the preparations and solves run in a thread, so Ctrl-C and SIGTERM end the command at
+    # once (the solve under way is abandoned; nothing has been written yet)
+    return run_interruptible(lambda: _measure(args, solvers, positions), None, name="bench")
+
+
+def _measure(args, solvers: dict, positions) -> int:
+    from rich.console import Console
+    from rich.progress import Progress
+    from rich.table import Table
+
+    from cubelab.solvers.protocol import SolverError
+    from cubelab.solvers.experiment import run_experiment, summarize, trial_dicts
+    from .chart import LineChart
     err = Console(stderr=True)
     prep = {}
     for n, s in solvers.items():

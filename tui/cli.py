@@ -13,6 +13,8 @@ import os
 import sys
 
 from .errors import InputError
+from .interrupts import exit_status, install_sigterm
+from .interrupts import message as interrupt_message
 
 # Sub-command modules, imported to build the parser; each keeps its heavy imports lazy.
 _COMMAND_MODULES = (
@@ -55,13 +57,14 @@ def main(argv: list[str] | None = None) -> int:
         if args.command is None:
             from cubelab.tui.app import run_app
             return run_app(serve=args.serve, port=args.port, puzzle=args.app_puzzle) or 0
+        install_sigterm()
         return args.func(args) or 0
     except InputError as e:
         print(f"cubelab: {e}", file=sys.stderr)
         return 2
-    except KeyboardInterrupt:
-        print("cubelab: interrupted", file=sys.stderr)
-        return 130
+    except KeyboardInterrupt as stop:
+        print(interrupt_message(stop), file=sys.stderr)
+        return exit_status(stop)
     except BrokenPipeError:
         return 0
     except Exception as e:  # an internal failure: one line, exit 1 (CUBELAB_DEBUG=1 for the trace)
@@ -72,7 +75,26 @@ def main(argv: list[str] | None = None) -> int:
 
 
 def run() -> None:
-    sys.exit(main())
+    status = main()
+    if status in (130, 143):
+        store = sys.modules.get("cubelab.tables.store")
+        if store is not None:
+            store.abandon_in_flight()
+        if "multiprocessing" in sys.modules:
+            # what its exit hook would do: reap children, release a worker pool's semaphores
+            # (else the resource tracker warns of leaked ones on stderr)
+            import multiprocessing.util
+            multiprocessing.util._exit_function()
+        # Interrupted: leave now. A normal exit finalises numba and LLVM (over a second once
+        # kernels are loaded) and would wait on abandoned daemon threads; what we owe the user
+        # is written, the workers reaped and our temporary and lock files removed already.
+        for stream in (sys.stdout, sys.stderr):
+            try:
+                stream.flush()
+            except (OSError, ValueError):
+                pass
+        os._exit(status)
+    sys.exit(status)
 
 
 if __name__ == "__main__":

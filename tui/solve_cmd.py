@@ -7,6 +7,7 @@ import sys
 
 from .errors import InputError
 from .inputs import add_position_arguments, positions_from_file, single_position
+from .interrupts import Interrupted, run_interruptible
 
 
 def register(sub) -> None:
@@ -49,13 +50,16 @@ def make_solver(args):
         raise InputError(f"solver {name}: {e}") from None
 
 
-def _progress_printer():
-    """Build progress on stderr when it is a terminal (tables are built on first use)."""
+def _progress_printer(cancel=None):
+    """Build progress on stderr when it is a terminal (tables are built on first use); silent
+    once `cancel` is up, so an abandoned build never writes over the interrupt's message."""
     if not sys.stderr.isatty():
         return None, None
     building: list[str] = []   # a table's build loads its dependencies first: a stack
 
     def log(message: str) -> None:
+        if cancel is not None and cancel[0]:
+            return
         word, _, rest = message.partition(" ")
         name = rest.split(" ", 1)[0]
         if word == "building":
@@ -65,6 +69,8 @@ def _progress_printer():
         print(f"\r\033[Kcubelab: {message}", file=sys.stderr, flush=True)
 
     def progress(done: int, total: int) -> None:
+        if cancel is not None and cancel[0]:
+            return
         pct = 100.0 * done / total if total else 0.0
         name = building[-1] if building else "tables"
         print(f"\r\033[Kcubelab: building {name}: {pct:5.1f}%", file=sys.stderr, end="",
@@ -74,11 +80,15 @@ def _progress_printer():
 
 
 def prepare(solver) -> None:
-    """Load or build the solver's tables before the first solve, showing progress."""
+    """Load or build the solver's tables before the first solve, showing progress; Ctrl-C or
+    SIGTERM ends the wait at once (a build sees the flag and leaves nothing half-written)."""
+    from cubelab.solvers.protocol import new_cancel
     from cubelab.tables.spec import BuildCancelled
-    progress, log = _progress_printer()
+    cancel = new_cancel()
+    progress, log = _progress_printer(cancel)
     try:
-        solver.prepare(progress=progress, log=log)
+        run_interruptible(lambda: solver.prepare(progress=progress, cancel=cancel, log=log),
+                          cancel, name="prepare")
     except BuildCancelled:
         raise KeyboardInterrupt from None
     if progress is not None:
@@ -86,13 +96,49 @@ def prepare(solver) -> None:
 
 
 def solve_record(solver, state, max_length, time_limit) -> dict:
-    """One solve as a JSON-ready record; a refused position raises InputError."""
-    from cubelab.solvers.protocol import SolverError
+    """One solve as a JSON-ready record; a refused position raises InputError.
+
+    The search runs in a thread: on Ctrl-C or SIGTERM its cancel flag goes up and Interrupted
+    is raised carrying the record of the best solution found so far (None if none was)."""
+    from cubelab.solvers.protocol import SolverError, new_cancel
+    cancel, found = new_cancel(), []
     try:
-        result = solver.solve(state, max_length=max_length, time_limit=time_limit)
+        result = run_interruptible(
+            lambda: solver.solve(state, max_length=max_length, time_limit=time_limit,
+                                 on_solution=found.append, cancel=cancel), cancel, name="solve")
     except SolverError as e:
         raise InputError(str(e)) from None
+    except Interrupted as stop:
+        stop.partial = _best_so_far(solver, state, stop.partial, found)
+        raise
     return result.to_json()
+
+
+def _best_so_far(solver, state, result, found) -> dict | None:
+    """The record of an interrupted solve: what it returned within the grace period, else the
+    last solution it streamed (checked here, since the solver never got to check it)."""
+    from cubelab.solvers.protocol import SolveResult, verify
+    if result is None or result.moves is None:
+        if not found:
+            return None
+        best = found[-1]
+        result = SolveResult(solver.name, list(best.moves), nodes=best.nodes,
+                             seconds=best.seconds, verified=verify(state, best.moves))
+        if not result.verified:
+            return None
+    record = result.to_json()
+    record["status"] = "interrupted"
+    return record
+
+
+def print_interrupted(stop: Interrupted, as_json: bool, line: int | None = None) -> None:
+    """Print the best solution an interrupted solve had found, if any, before the command ends."""
+    record = stop.partial
+    if record is None:
+        return
+    if line is not None:
+        record["line"] = line
+    print(json.dumps(record) if as_json else format_result(record), flush=True)
 
 
 def format_result(record: dict) -> str:
@@ -101,6 +147,8 @@ def format_result(record: dict) -> str:
     else:
         head = record["solution"] or "(already solved)"
     lines = [head]
+    if record.get("status") == "interrupted":
+        lines.append("interrupted: the best solution found so far")
     if record.get("length") is not None:
         ln = record["length"]
         lines.append(f"length    {ln['htm']} HTM, {ln['qtm']} QTM")
@@ -134,7 +182,11 @@ def run(args) -> int:
     position = single_position(args)
     solver = make_solver(args)
     prepare(solver)
-    record = solve_record(solver, position.state, args.max_length, args.time_limit)
+    try:
+        record = solve_record(solver, position.state, args.max_length, args.time_limit)
+    except Interrupted as stop:
+        print_interrupted(stop, args.json)
+        raise
     if args.json:
         print(json.dumps(record))
     else:
@@ -148,7 +200,7 @@ def solve_file(solver, args) -> int:
     Positions are solved one process per core (`--jobs`); the parent prepares the solver first,
     so the workers only load the tables it built."""
     from cubelab.cube.puzzles import puzzle_named
-    from cubelab.solvers.batch import default_jobs, solve_many, solve_one
+    from cubelab.solvers.batch import default_jobs, solve_many
     puzzle = puzzle_named(args.puzzle)
     entries = list(positions_from_file(args.file, puzzle))
     good = [(number, text, pos) for number, text, pos in entries if not isinstance(pos, Exception)]
@@ -160,7 +212,10 @@ def solve_file(solver, args) -> int:
     if jobs == 1:
         def records():
             for k, (_, _, pos) in enumerate(good):
-                yield solve_one(solver, pos.state, args.max_length, args.time_limit)
+                try:
+                    yield solve_record(solver, pos.state, args.max_length, args.time_limit)
+                except InputError as e:     # a refused position: its error record
+                    yield {"error": str(e)}
                 bar(k + 1)
         solved = records()
     else:
@@ -173,7 +228,14 @@ def solve_file(solver, args) -> int:
         if isinstance(pos, Exception):
             record = {"error": str(pos), "line": number, "input": text}
         else:
-            record = next(solved)
+            try:
+                record = next(solved)
+            except KeyboardInterrupt as stop:
+                # the records before this line are out whole; this one's best so far follows
+                bar(None)
+                if isinstance(stop, Interrupted):
+                    print_interrupted(stop, args.json, number)
+                raise
             if "error" in record:
                 record.update(line=number, input=text)
             else:

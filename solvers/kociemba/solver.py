@@ -25,7 +25,7 @@ from cubelab.cube.moves import FACE_MOVES
 from cubelab.cube.state import CubeState
 from cubelab.solvers.protocol import (
     BEST, LOWER_BOUND, NODES, SOLUTIONS, Solution, SolveResult, SolverError,
-    check_solvable, missing_tables, new_cancel, new_counters, verify,
+    check_solvable, missing_tables, new_cancel, new_counters, prepare_before_solving, verify,
 )
 from cubelab.tables.cubies import face_turn_arrays
 from cubelab.tables.kociemba.specs import PHASE2_MOVES, SPECS, load_tables
@@ -121,7 +121,9 @@ class KociembaSolver:
                                  verified=verify(state, []), detail={"phases": [0, 0]})
             result.seconds = time.perf_counter() - start
             return result
-        self.prepare(cancel=cancel)
+        refused = prepare_before_solving(self, cancel)
+        if refused is not None:
+            return refused
         result = self._run(normal, max_length=max_length, time_limit=time_limit,
                            on_solution=on_solution, counters=counters, cancel=cancel,
                            original=state, start=start)

@@ -22,7 +22,8 @@ from cubelab.tables.cubies import canonical_successors
 
 from ..protocol import (
     BEST, BOUND, LOWER_BOUND, NODES, PHASE, Deadline, Solution, SolveResult,
-    SolverError, check_solvable, missing_tables, new_cancel, new_counters, verify,
+    SolverError, check_solvable, missing_tables, new_cancel, new_counters,
+    prepare_before_solving, verify,
 )
 from .lanes import LANES
 
@@ -105,10 +106,10 @@ class KorfSolver:
         counters[PHASE] = 0
         if max_length is not None and max_length < 0:
             raise SolverError("max_length must be at least 0")
-        self.prepare(cancel=cancel)
-        if cancel[0]:
-            return SolveResult(self.name, None, status="cancelled",
-                               seconds=time.perf_counter() - start)
+        refused = prepare_before_solving(self, cancel)
+        if refused is not None:
+            refused.seconds = time.perf_counter() - start
+            return refused
         p = self._prepared
         fallback_seconds = 0.0
         if time_limit is not None and self.fallback and _two_phase_ready():
