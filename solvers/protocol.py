@@ -183,33 +183,46 @@ def prepare_before_solving(solver, cancel: np.ndarray | None) -> SolveResult | N
     time): None when ready, a "cancelled" result when the cancel flag went up first.
 
     Loading a large table (its checksum) and compiling kernels cannot look at the flag, so the
-    preparation runs in a helper thread and the solve watches the flag meanwhile: a cancelled
-    first solve returns within milliseconds, and the preparation finishes (or, for a build,
-    stops at its next check) on its own."""
+    preparation is watched (see `watched`): a cancelled first solve returns within
+    milliseconds, and the preparation finishes (or, for a build, stops at its next check) on
+    its own."""
     from cubelab.tables.spec import BuildCancelled
     if isinstance(solver, PrepareOnce) and solver._prepared:
         return None     # the common case: no thread needed
+    try:
+        finished, _ = watched(lambda: solver.prepare(cancel=cancel), cancel,
+                              name=f"prepare {solver.name}")
+    except BuildCancelled:
+        finished = False
+    return None if finished else SolveResult(solver.name, None, status="cancelled")
+
+
+def watched(work: Callable[[], object], cancel: np.ndarray | None,
+            name: str = "watched") -> tuple[bool, object]:
+    """(True, work()) when the work ends, (False, None) as soon as the cancel flag is up.
+
+    For work that looks at the flag too seldom (a compile, a checksum, one large numpy step):
+    it runs in a helper thread while this one watches the flag every CANCEL_POLL seconds, so
+    the caller returns at once and the work stops at its own next check. Its exception is
+    re-raised here when it ends first."""
     outcome: dict = {}
     done = threading.Event()
 
-    def work():
+    def run():
         try:
-            solver.prepare(cancel=cancel)
-        except BaseException as e:  # re-raised by the solve that waits, unless it gave up
+            outcome["value"] = work()
+        except BaseException as e:  # re-raised by the caller, unless it gave up waiting
             outcome["error"] = e
         finally:
             done.set()
 
-    threading.Thread(target=work, name=f"prepare {solver.name}", daemon=True).start()
+    threading.Thread(target=run, name=name, daemon=True).start()
     while not done.wait(CANCEL_POLL):
         if cancel is not None and cancel[0]:
-            return SolveResult(solver.name, None, status="cancelled")
-    error = outcome.get("error")
-    if isinstance(error, BuildCancelled):
-        return SolveResult(solver.name, None, status="cancelled")
-    if error is not None:
-        raise error
-    return None
+            return False, None
+    if "error" in outcome:
+        raise outcome["error"]
+    return True, outcome["value"]
 
 
 CANCEL_POLL = 0.01

@@ -94,6 +94,9 @@ class KorfSolver:
                 prepared = _prepare_korf1997(arrays, self.table_set.max_depth)
             _warm_up(prepared)
             self._prepared = prepared
+            # the split into start nodes compiles on first use (about 2 s), where a cancel
+            # could not be heard: do it here, where prepare_before_solving watches the flag
+            self.start_nodes(prepared.root(CubeState.identity()))
 
     # ---- solving ----------------------------------------------------------------------------
     def solve(self, state: CubeState, *, max_length: int | None = None,
