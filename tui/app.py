@@ -11,7 +11,6 @@ Below the cube, one list at a time: the solvers' comparison table or the results
 
 from __future__ import annotations
 
-import shlex
 import sys
 from typing import Iterable
 
@@ -386,17 +385,8 @@ def run_app(serve: bool = False, port: int = 8000, puzzle: str = "3x3") -> int:
 
 
 def _serve(port: int, puzzle: str = "3x3") -> int:
-    command = f"{shlex.quote(sys.executable)} -m cubelab.tui.cli --puzzle {shlex.quote(puzzle)}"
-    try:
-        from textual_serve.server import Server
-    except ImportError:
-        print("cubelab: --serve needs the textual-serve package (pip install textual-serve); "
-              "or, with textual-dev installed: textual serve --host localhost --port "
-              f"{port} \"{command}\"", file=sys.stderr)
-        return 2
-    # localhost only: the served app runs commands as the user who started it
-    Server(command, host="localhost", port=port, title="cubelab").serve()
-    return 0
+    from .serve import serve     # the origin check and session limit live there
+    return serve(port, puzzle)
 
 
 if __name__ == "__main__":

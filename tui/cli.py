@@ -10,10 +10,11 @@ from __future__ import annotations
 import argparse
 import importlib
 import os
+import re
 import sys
 
 from .errors import InputError
-from .interrupts import exit_status, install_sigterm
+from .interrupts import exit_status, install_sigterm, restore_sigterm
 from .interrupts import message as interrupt_message
 
 # Sub-command modules, imported to build the parser; each keeps its heavy imports lazy.
@@ -28,13 +29,35 @@ _COMMAND_MODULES = (
 )
 
 
+class _Parser(argparse.ArgumentParser):
+    """argparse with its errors as one line (InputError: exit 2), not usage plus a message."""
+
+    def error(self, message: str):
+        hint = f"; see {self.prog} --help"
+        if re.search(r"unrecognized arguments: -[^-]", message):
+            hint += " (an alg that starts with '-' goes after '--')"
+        raise InputError(f"{message}{hint}")
+
+
+def port_number(text: str) -> int:
+    """A TCP port a server may listen on (1-65535)."""
+    try:
+        port = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a port number: {text!r}") from None
+    if not 1 <= port <= 65535:
+        raise argparse.ArgumentTypeError(f"port {port} is outside 1-65535")
+    return port
+
+
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
+    parser = _Parser(
         prog="cubelab",
         description="A terminal workbench for the Rubik's Cube. With no command, opens the TUI.")
     parser.add_argument("--serve", action="store_true",
                         help="serve the TUI to a browser on localhost (textual-serve)")
-    parser.add_argument("--port", type=int, default=8000, help="port for --serve")
+    parser.add_argument("--port", type=port_number, default=8000,
+                        help="port for --serve (default %(default)s)")
     # its own dest: a sub-command's --puzzle default must not overwrite it, nor it theirs
     parser.add_argument("--puzzle", dest="app_puzzle", choices=("3x3", "2x2"), default="3x3",
                         help="the cube the TUI starts with (default %(default)s; F4 switches)")
@@ -51,13 +74,13 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = build_parser()
-    args = parser.parse_args(argv)
+    install_sigterm()   # at once: a SIGTERM while starting up ends as cleanly as a later one
     try:
+        args = build_parser().parse_args(argv)
         if args.command is None:
             from cubelab.tui.app import run_app
+            restore_sigterm()   # the workbench ends on SIGTERM its own way
             return run_app(serve=args.serve, port=args.port, puzzle=args.app_puzzle) or 0
-        install_sigterm()
         return args.func(args) or 0
     except InputError as e:
         print(f"cubelab: {e}", file=sys.stderr)

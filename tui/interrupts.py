@@ -38,6 +38,12 @@ def install_sigterm() -> None:
         signal.signal(signal.SIGTERM, _raise_terminated)
 
 
+def restore_sigterm() -> None:
+    """SIGTERM's default again (the Textual workbench handles its own ending)."""
+    if threading.current_thread() is threading.main_thread():
+        signal.signal(signal.SIGTERM, signal.SIG_DFL)
+
+
 def exit_status(interrupt: KeyboardInterrupt) -> int:
     """128 + the signal's number: 143 for SIGTERM, 130 for Ctrl-C."""
     cause = getattr(interrupt, "cause", interrupt)
