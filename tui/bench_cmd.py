@@ -8,6 +8,7 @@ import sys
 import time
 from pathlib import Path
 
+from cubelab.tui.argtypes import count, seconds
 from cubelab.tui.errors import InputError
 
 
@@ -16,11 +17,11 @@ def register(sub) -> None:
     p.add_argument("--solvers", default="kociemba,thistlethwaite,threecycle",
                    help="comma-separated solver names (default: %(default)s)")
     p.add_argument("--depths", default="1-10", help="scramble depths, e.g. 1-14 or 2,4,8 (default: %(default)s)")
-    p.add_argument("--per-depth", "-k", type=int, default=10, help="scrambles per depth (default: %(default)s)")
-    p.add_argument("--random", type=int, metavar="K", default=0,
+    p.add_argument("--per-depth", "-k", type=count(1, 100_000), default=10, help="scrambles per depth (default: %(default)s)")
+    p.add_argument("--random", type=count(0, 10_000_000), metavar="K", default=0,
                    help="instead of depths, K uniformly random states")
     p.add_argument("--seed", type=int, default=1, help="random seed (default: %(default)s)")
-    p.add_argument("--time-limit", type=float, default=5.0, help="seconds per solve (default: %(default)s)")
+    p.add_argument("--time-limit", type=seconds, default=5.0, help="seconds per solve (default: %(default)s)")
     p.add_argument("--csv", metavar="PATH", help="write one row per solve to this CSV file")
     p.add_argument("--json", metavar="PATH", help="write the summary and every solve to this JSON file")
     p.add_argument("--no-chart", action="store_true", help="print only the table")

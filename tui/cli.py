@@ -13,6 +13,7 @@ import os
 import re
 import sys
 
+from .argtypes import port_number
 from .errors import InputError
 from .interrupts import exit_status, install_sigterm, restore_sigterm
 from .interrupts import message as interrupt_message
@@ -37,17 +38,6 @@ class _Parser(argparse.ArgumentParser):
         if re.search(r"unrecognized arguments: -[^-]", message):
             hint += " (an alg that starts with '-' goes after '--')"
         raise InputError(f"{message}{hint}")
-
-
-def port_number(text: str) -> int:
-    """A TCP port a server may listen on (1-65535)."""
-    try:
-        port = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"not a port number: {text!r}") from None
-    if not 1 <= port <= 65535:
-        raise argparse.ArgumentTypeError(f"port {port} is outside 1-65535")
-    return port
 
 
 def build_parser() -> argparse.ArgumentParser:

@@ -14,6 +14,7 @@ from __future__ import annotations
 import json
 import sys
 
+from .argtypes import seconds
 from .errors import InputError
 
 
@@ -23,7 +24,7 @@ def register(sub) -> None:
     p.add_argument("--vi", action="store_true", help="vi editing mode (default emacs)")
     p.add_argument("--letters", action="store_true", help="show sticker letters on the net")
     p.add_argument("--no-net", action="store_true", help="print the facts without the net")
-    p.add_argument("--time-limit", type=float, default=10.0,
+    p.add_argument("--time-limit", type=seconds, default=10.0,
                    help="seconds each solver may take for :solve / :compare (default %(default)s)")
     p.add_argument("--puzzle", choices=("3x3", "2x2"), default="3x3",
                    help="the cube to start with (default %(default)s; :puzzle switches)")

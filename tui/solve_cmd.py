@@ -5,9 +5,14 @@ from __future__ import annotations
 import json
 import sys
 
+from .argtypes import count, seconds
 from .errors import InputError
 from .inputs import add_position_arguments, positions_from_file, single_position
 from .interrupts import Interrupted, run_interruptible
+
+MAX_LENGTH = 1000
+"""The longest --max-length taken: far past God's number in any metric (a larger one is a typo,
+and would overflow the solvers' integer arithmetic)."""
 
 
 def register(sub) -> None:
@@ -15,16 +20,16 @@ def register(sub) -> None:
     add_position_arguments(p)
     p.add_argument("--solver", help="solver name (default: kociemba; on the 2x2x2 pocket-htm, "
                                     "or pocket-qtm with --metric qtm)")
-    p.add_argument("--max-length", type=int, metavar="N",
+    p.add_argument("--max-length", type=count(0, MAX_LENGTH), metavar="N",
                    help="stop at the first solution of at most N moves")
-    p.add_argument("--time-limit", type=float, metavar="S",
+    p.add_argument("--time-limit", type=seconds, metavar="S",
                    help="search for at most S seconds (alone: keep improving until then)")
     p.add_argument("--tables", metavar="NAME", help="the solver's table set, if it has several")
     p.add_argument("--json", action="store_true", help="print JSON (JSON Lines with --file)")
     p.add_argument("--metric", choices=("htm", "qtm"), default="htm",
                    help="with --puzzle 2x2: the metric the default solver is optimal in "
                         "(default %(default)s)")
-    p.add_argument("--jobs", "-j", type=int, metavar="N",
+    p.add_argument("--jobs", "-j", type=count(1, 1024), metavar="N",
                    help="with --file: solve N positions at once, one process each "
                         "(default: one per core)")
     p.set_defaults(func=run)
@@ -46,7 +51,11 @@ def make_solver(args):
         return get_solver(name, args.puzzle, **options)
     except KeyError as e:
         raise InputError(e.args[0]) from None
-    except (TypeError, ValueError) as e:
+    except TypeError:
+        # the solver's constructor takes no `tables` option: it has one table set, or none
+        raise InputError(f"solver {name} has no table sets to choose from (--tables is for "
+                         f"solvers that have several, such as korf)") from None
+    except ValueError as e:
         raise InputError(f"solver {name}: {e}") from None
 
 
