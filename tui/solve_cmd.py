@@ -180,14 +180,17 @@ def format_result(record: dict) -> str:
 
 
 def run(args) -> int:
+    from cubelab.cube.puzzles import puzzle_named
     if args.max_length is not None and args.max_length < 0:
         raise InputError("--max-length must be 0 or more")
     if args.time_limit is not None and args.time_limit <= 0:
         raise InputError("--time-limit must be positive")
     if args.file:
         solver = make_solver(args)
+        # the file first: a bad one is refused before the tables load
+        entries = list(positions_from_file(args.file, puzzle_named(args.puzzle)))
         prepare(solver)
-        return solve_file(solver, args)
+        return solve_file(solver, args, entries)
     position = single_position(args)
     solver = make_solver(args)
     prepare(solver)
@@ -203,15 +206,15 @@ def run(args) -> int:
     return 0
 
 
-def solve_file(solver, args) -> int:
-    """One record per input line, in order; bad lines become error records (exit status 2).
+def solve_file(solver, args, entries: list) -> int:
+    """One record per input line (`entries`: positions_from_file's), in order; bad lines become
+    error records (exit status 2).
 
     Positions are solved one process per core (`--jobs`); the parent prepares the solver first,
     so the workers only load the tables it built."""
     from cubelab.cube.puzzles import puzzle_named
     from cubelab.solvers.batch import default_jobs, solve_many
     puzzle = puzzle_named(args.puzzle)
-    entries = list(positions_from_file(args.file, puzzle))
     good = [(number, text, pos) for number, text, pos in entries if not isinstance(pos, Exception)]
     jobs = args.jobs if args.jobs is not None else default_jobs()
     if jobs < 1:
