@@ -179,8 +179,7 @@ def _prompt_loop(repl: Repl, vi: bool) -> int:
     from prompt_toolkit import PromptSession
     from prompt_toolkit.auto_suggest import AutoSuggestFromHistory
     from prompt_toolkit.completion import Completer, Completion
-    from prompt_toolkit.history import FileHistory
-    from .history import history_path
+    from .history import history_path, prompt_history
 
     class CommandCompleter(Completer):
         def get_completions(self, document, complete_event):
@@ -191,7 +190,7 @@ def _prompt_loop(repl: Repl, vi: bool) -> int:
     path = history_path()
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
-        history = FileHistory(str(path))
+        history = prompt_history(path)
     except OSError:
         from prompt_toolkit.history import InMemoryHistory
         history = InMemoryHistory()
