@@ -55,12 +55,17 @@ def run_cubelab(args: list[str], env: dict | None = None, stdin: str | None = No
 
 
 def stop_cubelab(args: list[str], *, after: float | str, sig: int = signal.SIGINT,
-                 env: dict | None = None, ready_timeout: float = 240) -> Stopped:
+                 env: dict | None = None, ready_timeout: float = 240,
+                 stdin_path: Path | None = None) -> Stopped:
     """Start the program, wait `after` seconds (or until its stdout or stderr shows the text
     `after`), send `sig` and time how long it takes to exit."""
-    p = subprocess.Popen(CUBELAB + args, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                         text=True, env={**os.environ, **(env or {})})
-    seen: list[str] = []
+    stdin = open(stdin_path, "rb") if stdin_path is not None else subprocess.DEVNULL
+    try:
+        p = subprocess.Popen(CUBELAB + args, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                             stdin=stdin, text=True, env={**os.environ, **(env or {})})
+    finally:
+        if stdin_path is not None:
+            stdin.close()
     if isinstance(after, str):
         import threading
 
@@ -96,7 +101,6 @@ def stop_cubelab(args: list[str], *, after: float | str, sig: int = signal.SIGIN
     finally:
         seconds = time.monotonic() - t0
     out, err = p.communicate()
-    seen.append(out)
     return Stopped(p.returncode, seconds, out, err, kids)
 
 
