@@ -16,6 +16,7 @@ import sys
 
 from .argtypes import seconds
 from .errors import InputError
+from .interrupts import Terminated
 
 
 def register(sub) -> None:
@@ -202,6 +203,8 @@ def _prompt_loop(repl: Repl, vi: bool) -> int:
     while True:
         try:
             line = prompt.prompt("cube> ")
+        except Terminated:
+            raise       # SIGTERM ends the program (exit 143); Ctrl-C only clears the line
         except KeyboardInterrupt:
             continue
         except EOFError:
