@@ -164,7 +164,8 @@ def run_verify(args) -> int:
     from cubelab.tables.store import verify_table
     rows = []
     for spec in _specs(args.names, default_all=True):
-        problem = verify_table(spec)
+        # a checksum of a large table holds the main thread for a second: Ctrl-C must not wait
+        problem = run_interruptible(lambda: verify_table(spec), None, name="verify")
         rows.append({"name": spec.name, "built": problem != NOT_BUILT,
                      "ok": problem is None, "problem": problem})
     if args.json:
