@@ -84,9 +84,10 @@ def test_a_two_phase_solve_prints_its_best_so_far():
     from cubelab.solvers.kociemba.solver import KociembaSolver
     names = [s.name for s in KociembaSolver().table_specs()]
     assert run_cubelab(["tables", "build", *names], timeout=3600).returncode == 0
+    assert run_cubelab(["solve", "R U"], timeout=600).returncode == 0    # kernels compiled
     for sig in (signal.SIGINT, signal.SIGTERM):
         run = stop_cubelab(["solve", "--time-limit", "600", "--json", superflip],
-                           after=25.0, sig=sig)
+                           after=12.0, sig=sig)
         check_stopped(run, sig)
         record = json.loads(run.stdout.strip().splitlines()[-1])
         assert record["status"] == "interrupted" and record["verified"]
