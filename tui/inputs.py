@@ -41,6 +41,10 @@ MAX_LINE_BYTES = 1 << 16
 """The longest line of a --file read (an alg is at most 40,000 characters)."""
 
 
+_SNIFF_BYTES = 8192
+"""How much of a file is looked at for a NUL byte before any line is answered."""
+
+
 class LineProblem(PositionError):
     """A line of a --file that is not text the program can read (not UTF-8, too long)."""
 
@@ -81,6 +85,10 @@ def file_lines(path: str) -> Iterator[tuple[int, str | LineProblem]]:
     handle, close = _open_lines(path)
     lines = _binary_lines(handle) if hasattr(handle, "readline") else iter(handle)
     try:
+        # a binary file is refused before any of it is answered (its first block shows a NUL)
+        if b"\0" in (handle.peek(_SNIFF_BYTES)[:_SNIFF_BYTES] if hasattr(handle, "peek")
+                      else b""):
+            raise InputError(f"{path}: a NUL byte at the start: not a text file")
         number = 0
         for raw in lines:
             number += 1

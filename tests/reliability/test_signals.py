@@ -13,6 +13,7 @@ from __future__ import annotations
 import json
 import random
 import signal
+import time
 
 import pytest
 
@@ -31,6 +32,11 @@ def check_stopped(run, sig=signal.SIGINT):
                                    else "cubelab: interrupted"), run.stderr
     assert "Traceback" not in run.stderr and "Warning" not in run.stderr, run.stderr
     assert sum("cubelab: interrupted" in ln or "cubelab: terminated" in ln for ln in lines) == 1
+    # workers are reaped before the exit; multiprocessing's resource tracker leaves when it
+    # reads the end of its pipe, a moment after
+    deadline = time.monotonic() + 3.0
+    while any(alive(pid) for pid in run.children) and time.monotonic() < deadline:
+        time.sleep(0.05)
     for pid in run.children:
         assert not alive(pid), f"child {pid} outlived the program"
 
