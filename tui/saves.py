@@ -79,6 +79,9 @@ def _remove(path: str) -> None:
 MAX_SAVE_BYTES = 4 << 20
 """The largest save read: a session of 100,000 moves takes about 400 KB."""
 
+_MAX_BRACKETS = 256
+"""A save holds a flat object of strings: this many brackets mean it is something else."""
+
 _CHUNK_MOVES = 1000
 """Moves parsed at a time: a long session's sequence is longer than one typed line may be."""
 
@@ -88,7 +91,12 @@ def read_save(folder: Path, name: str) -> tuple[object, object, list[Move]]:
     SaveError, saying why, for a file that is not a save this program wrote."""
     path = save_path(folder, name)
     try:
-        record = json.loads(read_small_file(path, MAX_SAVE_BYTES).decode("utf-8"))
+        data = read_small_file(path, MAX_SAVE_BYTES)
+        if data.count(b"[") + data.count(b"{") > _MAX_BRACKETS:
+            # refused before json.loads would recurse that deep (a RecursionError leaves
+            # CPython 3.11's compiler confused for the rest of the process)
+            raise RecursionError
+        record = json.loads(data.decode("utf-8"))
         puzzle, state, alg = _fields(record)
         words = alg.split()
         moves = [m for k in range(0, len(words), _CHUNK_MOVES)
