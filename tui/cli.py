@@ -11,6 +11,7 @@ import argparse
 import importlib
 import os
 import re
+import signal
 import sys
 
 from .argtypes import port_number
@@ -89,6 +90,10 @@ def main(argv: list[str] | None = None) -> int:
 
 def run() -> None:
     status = main()
+    # the work is done and said: a signal during the exit (numba and LLVM take a second to
+    # finalise) just ends the process, as the shell expects (130, 143), with no traceback
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
     if status in (130, 143):
         store = sys.modules.get("cubelab.tables.store")
         if store is not None:
