@@ -348,12 +348,34 @@ class _Parser:
 
 
 def parse(text: str) -> Alg:
-    """Parse alg text into a tree that keeps groups, commutators and conjugates."""
-    if len(text) > MAX_INPUT_CHARS:
-        line, column = _location(text, MAX_INPUT_CHARS)
-        message = f"input too long: {len(text)} characters (at most {MAX_INPUT_CHARS})"
+    """Parse alg text into a tree that keeps groups, commutators and conjugates.
+
+    The length limit counts the characters that are not white space: printing an alg adds
+    spaces ("RRR" prints as "R R R"), and whatever is accepted must read back."""
+    significant = len(text) - sum(map(str.isspace, text)) if len(text) <= MAX_RAW_CHARS else 0
+    if len(text) > MAX_RAW_CHARS or significant > MAX_INPUT_CHARS:
+        where = _significant_index(text, MAX_INPUT_CHARS) if significant else MAX_RAW_CHARS
+        line, column = _location(text, where)
+        counted = significant or len(text)
+        limit = MAX_INPUT_CHARS if significant else MAX_RAW_CHARS
+        message = f"input too long: {counted} characters (at most {limit})"
         raise NotationError(message, column, line)
     return _Parser(text).parse()
+
+
+MAX_RAW_CHARS = 4 * MAX_INPUT_CHARS
+"""The limit on raw text, white space included (it bounds the parser's work)."""
+
+
+def _significant_index(text: str, n: int) -> int:
+    """The index of the character after the first n that are not white space."""
+    seen = 0
+    for i, ch in enumerate(text):
+        if not ch.isspace():
+            if seen == n:
+                return i
+            seen += 1
+    return len(text)
 
 
 def parse_moves(text: str) -> list[Move]:

@@ -188,13 +188,54 @@ def begin_solve(state: CubeState, counters: np.ndarray | None, cancel: np.ndarra
 
 def prepare_before_solving(solver, cancel: np.ndarray | None) -> SolveResult | None:
     """Prepare a solver before its time limit starts (building tables is not part of a solve's
-    time): None when ready, a "cancelled" result when the cancel flag stopped the build."""
+    time): None when ready, a "cancelled" result when the cancel flag went up first.
+
+    Loading a large table (its checksum) and compiling kernels cannot look at the flag, so the
+    preparation is watched (see `watched`): a cancelled first solve returns within
+    milliseconds, and the preparation finishes (or, for a build, stops at its next check) on
+    its own."""
     from cubelab.tables.spec import BuildCancelled
+    if isinstance(solver, PrepareOnce) and solver._prepared:
+        return None     # the common case: no thread needed
     try:
-        solver.prepare(cancel=cancel)
+        finished, _ = watched(lambda: solver.prepare(cancel=cancel), cancel,
+                              name=f"prepare {solver.name}")
     except BuildCancelled:
-        return SolveResult(solver.name, None, status="cancelled", metric=solver.metrics[0])
-    return None
+        finished = False
+    return None if finished else SolveResult(solver.name, None, status="cancelled",
+                                             metric=solver.metrics[0])
+
+
+def watched(work: Callable[[], object], cancel: np.ndarray | None,
+            name: str = "watched") -> tuple[bool, object]:
+    """(True, work()) when the work ends, (False, None) as soon as the cancel flag is up.
+
+    For work that looks at the flag too seldom (a compile, a checksum, one large numpy step):
+    it runs in a helper thread while this one watches the flag every CANCEL_POLL seconds, so
+    the caller returns at once and the work stops at its own next check. Its exception is
+    re-raised here when it ends first."""
+    outcome: dict = {}
+    done = threading.Event()
+
+    def run():
+        try:
+            outcome["value"] = work()
+        except BaseException as e:  # re-raised by the caller, unless it gave up waiting
+            outcome["error"] = e
+        finally:
+            done.set()
+
+    threading.Thread(target=run, name=name, daemon=True).start()
+    while not done.wait(CANCEL_POLL):
+        if cancel is not None and cancel[0]:
+            return False, None
+    if "error" in outcome:
+        raise outcome["error"]
+    return True, outcome["value"]
+
+
+CANCEL_POLL = 0.01
+"""How often a solve waiting for its preparation looks at the cancel flag (seconds)."""
 
 
 def check_solvable(state: CubeState) -> CubeState:

@@ -50,17 +50,17 @@ def registered() -> dict[str, TableSpec]:
     return known_specs()
 
 
-def clear_stray_files() -> list[str]:
+def clear_stray_files(temporaries_only: bool = False) -> list[str]:
     """Delete what no registered spec accounts for: files of tables no longer registered and
-    temporary files left by builds that were killed (not those of builds still running).
-    Returns the names of what was removed."""
+    temporary files left by builds that were killed (not those of builds still running; only
+    the temporaries with `temporaries_only`). Returns the names of what was removed."""
     directory = tables_dir()
     if not directory.is_dir():
         return []
     known = {table_path(s).name for s in registered().values()}
     removed = []
     for path in sorted(directory.iterdir()):
-        if path.name.endswith(SUFFIX) and path.name not in known:
+        if path.name.endswith(SUFFIX) and path.name not in known and not temporaries_only:
             name = path.name[:-len(SUFFIX)]
         elif path.name.startswith(".") and path.name.endswith(".tmp"):
             name = path.name[1:-len(".tmp")].rsplit(".", 1)[0]

@@ -149,6 +149,7 @@ def write_table(spec: TableSpec, path: Path, arr: np.ndarray, seconds: float) ->
     data = _flat_bytes(arr)
     head = encode_header(spec, arr, crc32(data), seconds)
     fd, tmp = tempfile.mkstemp(prefix=f".{spec.name}.", suffix=".tmp", dir=path.parent)
+    _writing.add(tmp)
     try:
         with os.fdopen(fd, "wb") as f:
             _write_all(f, head)
@@ -163,7 +164,23 @@ def write_table(spec: TableSpec, path: Path, arr: np.ndarray, seconds: float) ->
         except OSError:
             pass
         raise
+    finally:
+        _writing.discard(tmp)
     _fsync_dir(path.parent)
+
+
+_writing: set[str] = set()
+"""Temporary files this process is writing now (see remove_partial_writes)."""
+
+
+def remove_partial_writes() -> None:
+    """Delete the temporary files of writes under way: called by a process about to exit
+    abruptly (Ctrl-C, SIGTERM) while a thread it abandons is still writing a table."""
+    for tmp in list(_writing):
+        try:
+            os.unlink(tmp)
+        except OSError:
+            pass
 
 
 def _write_all(f, chunk) -> None:

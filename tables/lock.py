@@ -62,6 +62,20 @@ def _open_locked(path: Path, on_wait, check, poll: float, wait: bool) -> int:
         on_wait = None  # already told
 
 
+_held: set[Path] = set()
+"""Lock files this process holds now (removed by remove_held_locks when it is interrupted)."""
+
+
+def remove_held_locks() -> None:
+    """Delete the lock files this process holds: called by a process about to exit abruptly
+    (Ctrl-C, SIGTERM) while a build thread it abandons still holds them."""
+    for path in list(_held):
+        try:
+            os.unlink(path)
+        except OSError:
+            pass
+
+
 @contextmanager
 def file_lock(path: Path, *, on_wait: Callable[[], None] | None = None,
               check: Callable[[], None] | None = None, poll: float = 0.05, wait: bool = True):
@@ -74,9 +88,11 @@ def file_lock(path: Path, *, on_wait: Callable[[], None] | None = None,
     """
     path = Path(path)
     fd = _open_locked(path, on_wait, check, poll, wait)
+    _held.add(path)
     try:
         yield
     finally:
+        _held.discard(path)
         try:
             os.unlink(path)
         except OSError as e:

@@ -24,9 +24,10 @@ from cubelab.cube.paths import data_dir
 
 from . import spec as specs
 from .fileformat import (
-    FORMAT_VERSION, NOT_BUILT, SUFFIX, TableProblem, map_data, read_header, write_table,
+    FORMAT_VERSION, NOT_BUILT, SUFFIX, TableProblem, map_data, read_header,
+    remove_partial_writes, write_table,
 )
-from .lock import file_lock
+from .lock import file_lock, remove_held_locks
 from .spec import BuildCancelled, TableError, TableSpec, resolve
 
 _log = logging.getLogger("cubelab.tables")
@@ -231,6 +232,7 @@ def _load_or_build(spec: TableSpec, progress, cancel, log) -> tuple[np.ndarray, 
         arr, problem = _try_load(spec, path)
         if arr is not None:
             return arr, True
+        _remove_dead_temporaries(spec, path)
         arr, seconds = _run_build(spec, progress, cancel, log)
         try:
             write_table(spec, path, arr, seconds)
@@ -238,6 +240,20 @@ def _load_or_build(spec: TableSpec, progress, cancel, log) -> tuple[np.ndarray, 
             _say(log, _unsaved_message(spec, path.parent, e), logging.WARNING)
             return arr, False
         return arr, True
+
+
+def _remove_dead_temporaries(spec: TableSpec, path: Path) -> None:
+    """Delete temporary files of `spec` that builds killed mid-write left (up to the table's
+    size each). Called holding the table's lock (and its in-process lock): no live builder of
+    it is writing one."""
+    prefix = f".{spec.name}."
+    for tmp in path.parent.glob(f"{prefix}*.tmp"):
+        if "." in tmp.name[len(prefix):-len(".tmp")]:
+            continue    # another table's, whose name merely starts with this one's
+        try:
+            tmp.unlink()
+        except OSError:
+            pass
 
 
 def _unsaved_message(spec: TableSpec, directory: Path, e: OSError) -> str:
@@ -290,6 +306,13 @@ def _run_build(spec: TableSpec, progress, cancel, log) -> tuple[np.ndarray, floa
     _say(log, BuildNote(f"built {spec.name} in {seconds:.1f} s ({arr.nbytes:,} bytes)", "built",
                         spec.name, arr.nbytes, seconds))
     return arr, seconds
+
+
+def abandon_in_flight() -> None:
+    """Remove the temporary and lock files of builds under way in this process: it is about to
+    exit without waiting for them (Ctrl-C, SIGTERM), and must leave nothing stale behind."""
+    remove_partial_writes()
+    remove_held_locks()
 
 
 # ---- status, verification, clearing ------------------------------------------------------

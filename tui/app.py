@@ -12,7 +12,6 @@ Below the cube, one list at a time: the solvers' comparison table or the results
 from __future__ import annotations
 
 import os
-import shlex
 import sys
 from typing import Iterable
 
@@ -487,20 +486,8 @@ def run_app(serve: bool = False, port: int = 8000, puzzle: str = "3x3") -> int:
 
 
 def _serve(port: int, puzzle: str = "3x3") -> int:
-    # exec: the server's shell becomes the app, so a signal to the process it started (and its
-    # end) reaches the app itself rather than a shell that would leave it running
-    command = (f"exec {shlex.quote(sys.executable)} -m cubelab.tui.cli "
-               f"--puzzle {shlex.quote(puzzle)}")
-    try:
-        from textual_serve.server import Server
-    except ImportError:
-        print("cubelab: --serve needs the textual-serve package (pip install textual-serve); "
-              "or, with textual-dev installed: textual serve --host localhost --port "
-              f"{port} \"{command}\"", file=sys.stderr)
-        return 2
-    # localhost only: the served app runs commands as the user who started it
-    Server(command, host="localhost", port=port, title="cubelab").serve()
-    return 0
+    from .serve import serve     # the origin check and session limit live there
+    return serve(port, puzzle)
 
 
 if __name__ == "__main__":

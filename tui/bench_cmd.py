@@ -8,6 +8,7 @@ import sys
 import time
 from pathlib import Path
 
+from cubelab.tui.argtypes import count, seconds
 from cubelab.tui.errors import InputError
 
 
@@ -16,11 +17,11 @@ def register(sub) -> None:
     p.add_argument("--solvers", default="kociemba,thistlethwaite,threecycle,cfop",
                    help="comma-separated solver names (default: %(default)s)")
     p.add_argument("--depths", default="1-10", help="scramble depths, e.g. 1-14 or 2,4,8 (default: %(default)s)")
-    p.add_argument("--per-depth", "-k", type=int, default=10, help="scrambles per depth (default: %(default)s)")
-    p.add_argument("--random", type=int, metavar="K", default=0,
+    p.add_argument("--per-depth", "-k", type=count(1, 100_000), default=10, help="scrambles per depth (default: %(default)s)")
+    p.add_argument("--random", type=count(0, 10_000_000), metavar="K", default=0,
                    help="instead of depths, K uniformly random states")
     p.add_argument("--seed", type=int, default=1, help="random seed (default: %(default)s)")
-    p.add_argument("--time-limit", type=float, default=5.0, help="seconds per solve (default: %(default)s)")
+    p.add_argument("--time-limit", type=seconds, default=5.0, help="seconds per solve (default: %(default)s)")
     p.add_argument("--csv", metavar="PATH", help="write one row per solve to this CSV file")
     p.add_argument("--json", metavar="PATH", help="write the summary and every solve to this JSON file")
     p.add_argument("--no-chart", action="store_true", help="print only the table")
@@ -71,11 +72,8 @@ def parse_depths(text: str) -> list[int]:
 
 
 def run(args) -> int:
-    from rich.console import Console
-    from rich.table import Table
-
-    from cubelab.solvers.experiment import Positions, summarize, trial_dicts
-    from .chart import LineChart
+    from cubelab.solvers.experiment import Positions
+    from .interrupts import run_interruptible
 
     if args.competition:
         given = {a.split("=")[0] for a in sys.argv[1:]}
@@ -100,6 +98,18 @@ def run(args) -> int:
     solvers = {n: make_player(n) for n in names}
     positions = (Positions.random_states(args.random, args.seed) if args.random
                  else Positions.by_depth(depths, args.per_depth, args.seed))
+    # the preparations and solves run in a thread, so Ctrl-C and SIGTERM end the command at
+    # once (the solve under way is abandoned; nothing has been written yet)
+    return run_interruptible(lambda: _measure(args, names, solvers, positions), None,
+                             name="bench")
+
+
+def _measure(args, names: list[str], solvers: dict, positions) -> int:
+    from rich.console import Console
+    from rich.table import Table
+
+    from cubelab.solvers.experiment import summarize, trial_dicts
+    from .chart import LineChart
     err = Console(stderr=True)
     if args.cluster is not None:
         trials, prep = _on_cluster(args, names, positions, err)

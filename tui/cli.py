@@ -10,9 +10,14 @@ from __future__ import annotations
 import argparse
 import importlib
 import os
+import re
+import signal
 import sys
 
+from .argtypes import port_number
 from .errors import InputError
+from .interrupts import exit_status, install_sigterm, restore_sigterm
+from .interrupts import message as interrupt_message
 
 # Sub-command modules, imported to build the parser; each keeps its heavy imports lazy.
 _COMMAND_MODULES = (
@@ -27,13 +32,24 @@ _COMMAND_MODULES = (
 )
 
 
+class _Parser(argparse.ArgumentParser):
+    """argparse with its errors as one line (InputError: exit 2), not usage plus a message."""
+
+    def error(self, message: str):
+        hint = f"; see {self.prog} --help"
+        if re.search(r"unrecognized arguments: -[^-]", message):
+            hint += " (an alg that starts with '-' goes after '--')"
+        raise InputError(f"{message}{hint}")
+
+
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
+    parser = _Parser(
         prog="cubelab",
         description="A terminal workbench for the Rubik's Cube. With no command, opens the TUI.")
     parser.add_argument("--serve", action="store_true",
                         help="serve the TUI to a browser on localhost (textual-serve)")
-    parser.add_argument("--port", type=int, default=8000, help="port for --serve")
+    parser.add_argument("--port", type=port_number, default=8000,
+                        help="port for --serve (default %(default)s)")
     # its own dest: a sub-command's --puzzle default must not overwrite it, nor it theirs
     parser.add_argument("--puzzle", dest="app_puzzle", choices=("3x3", "2x2"), default="3x3",
                         help="the cube the TUI starts with (default %(default)s; F4 switches)")
@@ -50,19 +66,20 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = build_parser()
-    args = parser.parse_args(argv)
+    install_sigterm()   # at once: a SIGTERM while starting up ends as cleanly as a later one
     try:
+        args = build_parser().parse_args(argv)
         if args.command is None:
             from cubelab.tui.app import run_app
+            restore_sigterm()   # the workbench ends on SIGTERM its own way
             return run_app(serve=args.serve, port=args.port, puzzle=args.app_puzzle) or 0
         return args.func(args) or 0
     except InputError as e:
         print(f"cubelab: {e}", file=sys.stderr)
         return 2
-    except KeyboardInterrupt:
-        print("cubelab: interrupted", file=sys.stderr)
-        return 130
+    except KeyboardInterrupt as stop:
+        print(interrupt_message(stop), file=sys.stderr)
+        return exit_status(stop)
     except BrokenPipeError:
         return 0
     except Exception as e:  # an internal failure: one line, exit 1 (CUBELAB_DEBUG=1 for the trace)
@@ -73,7 +90,30 @@ def main(argv: list[str] | None = None) -> int:
 
 
 def run() -> None:
-    sys.exit(main())
+    status = main()
+    # the work is done and said: a signal during the exit (numba and LLVM take a second to
+    # finalise) just ends the process, as the shell expects (130, 143), with no traceback
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
+    if status in (130, 143):
+        store = sys.modules.get("cubelab.tables.store")
+        if store is not None:
+            store.abandon_in_flight()
+        if "multiprocessing" in sys.modules:
+            # what its exit hook would do: reap children, release a worker pool's semaphores
+            # (else the resource tracker warns of leaked ones on stderr)
+            import multiprocessing.util
+            multiprocessing.util._exit_function()
+        # Interrupted: leave now. A normal exit finalises numba and LLVM (over a second once
+        # kernels are loaded) and would wait on abandoned daemon threads; what we owe the user
+        # is written, the workers reaped and our temporary and lock files removed already.
+        for stream in (sys.stdout, sys.stderr):
+            try:
+                stream.flush()
+            except (OSError, ValueError):
+                pass
+        os._exit(status)
+    sys.exit(status)
 
 
 if __name__ == "__main__":

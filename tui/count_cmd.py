@@ -77,7 +77,9 @@ def run(args) -> int:
     depth = _check_arguments(args)
     if args.puzzle == "2x2":
         return _run_pocket(args, depth)
+    from cubelab.solvers.protocol import new_cancel
     from cubelab.tables.counting import PUBLISHED, Cancelled, count_positions
+    from .interrupts import run_interruptible
 
     published = PUBLISHED[args.metric]
     if not args.json:
@@ -87,7 +89,11 @@ def run(args) -> int:
               f"{'seconds':>9}")
     progress, close = _progress_bar(args)
 
+    cancel = new_cancel()
+
     def on_level(c, extra: dict | None = None):
+        if cancel[0]:
+            return      # interrupted: the command's last line is already on its way
         record = {**c.as_dict(), **(extra or {})}
         pub = published[c.depth] if c.depth < len(published) else None
         if args.json:
@@ -100,11 +106,14 @@ def run(args) -> int:
             print(_line(record, pub), flush=True)
 
     try:
+        # in a thread, so Ctrl-C and SIGTERM are heard while the kernels run
         if args.cluster is not None:
-            _count_on_cluster(args, depth, on_level)
+            run_interruptible(lambda: _count_on_cluster(args, depth, on_level), cancel,
+                              name="count")
         else:
-            count_positions(args.metric, depth, threads=args.threads, progress=progress,
-                            on_level=on_level)
+            run_interruptible(lambda: count_positions(args.metric, depth, threads=args.threads,
+                                                      progress=progress, on_level=on_level,
+                                                      cancel=cancel), cancel, name="count")
     except Cancelled:
         raise KeyboardInterrupt from None
     finally:

@@ -8,8 +8,11 @@ prefixed by "+", entries separated by a blank line), so the plain REPL can hand 
 from __future__ import annotations
 
 import datetime
+import fcntl
+import os
 from pathlib import Path
 
+from cubelab.cube.files import FileProblem, read_small_file
 from cubelab.cube.paths import state_dir
 
 HISTORY_FILE = "history"
@@ -20,11 +23,16 @@ def history_path() -> Path:
     return state_dir() / HISTORY_FILE
 
 
+MAX_HISTORY_BYTES = 64 << 20
+"""A larger history file is not read (it cannot be ours: entries are typed lines)."""
+
+
 def read_entries(path: Path) -> list[str]:
-    """Entries of a FileHistory-format file, oldest first (a missing file has none)."""
+    """Entries of a FileHistory-format file, oldest first (a missing, unreadable or absurd file
+    has none: never a hang on a FIFO nor an endless read of a device)."""
     try:
-        text = path.read_text(encoding="utf-8", errors="replace")
-    except OSError:
+        text = read_small_file(path, MAX_HISTORY_BYTES).decode("utf-8", errors="replace")
+    except (OSError, FileProblem):
         return []
     entries: list[str] = []
     lines: list[str] = []
@@ -37,6 +45,44 @@ def read_entries(path: Path) -> list[str]:
     if lines:
         entries.append("\n".join(lines))
     return entries
+
+
+def append_entry(path: Path, line: str) -> None:
+    """Append one entry in a single write under an exclusive lock, so front ends writing at once
+    (two REPLs, a REPL and the workbench) never interleave their lines. A read-only state
+    directory costs the persistence, not the session."""
+    stamp = datetime.datetime.now().isoformat(sep=" ")
+    body = "".join(f"+{part}\n" for part in line.split("\n"))
+    data = f"\n# {stamp}\n{body}".encode("utf-8", "surrogateescape")
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT | os.O_CLOEXEC, 0o600)
+    except OSError:
+        return
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX)
+        view = memoryview(data)
+        while view:
+            view = view[os.write(fd, view):]
+    except OSError:
+        pass
+    finally:
+        os.close(fd)     # and with it the lock
+
+
+def prompt_history(path: Path):
+    """The REPL's prompt_toolkit history on the shared file: read bounded, written whole under
+    the lock (prompt_toolkit's own writer appends an entry line by line)."""
+    from prompt_toolkit.history import FileHistory
+
+    class SharedFileHistory(FileHistory):
+        def load_history_strings(self):
+            return reversed(read_entries(path))     # newest first, as prompt_toolkit wants
+
+        def store_string(self, string: str) -> None:
+            append_entry(path, string)
+
+    return SharedFileHistory(str(path))
 
 
 class InputHistory:
@@ -64,14 +110,7 @@ class InputHistory:
         self._write(line)
 
     def _write(self, line: str) -> None:
-        stamp = datetime.datetime.now().isoformat(sep=" ")
-        body = "".join(f"+{part}\n" for part in line.split("\n"))
-        try:
-            self.path.parent.mkdir(parents=True, exist_ok=True)
-            with open(self.path, "a", encoding="utf-8") as f:
-                f.write(f"\n# {stamp}\n{body}")
-        except OSError:
-            pass  # a read-only state directory costs the persistence, not the session
+        append_entry(self.path, line)
 
     def previous(self, current: str) -> str | None:
         """The entry before the cursor (remembering `current` as the draft), or None at the top."""

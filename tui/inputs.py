@@ -59,24 +59,86 @@ def cluster_address(text: str):
     return address
 
 
-def file_lines(path: str) -> Iterator[tuple[int, str]]:
-    """(line number, text) for each line of a file ('-' = stdin) that holds something: blank
-    lines, '#' lines and lines with only a '// comment' are skipped alike."""
+MAX_LINE_BYTES = 1 << 16
+"""The longest line of a --file read (an alg is at most 40,000 characters)."""
+
+
+_SNIFF_BYTES = 8192
+"""How much of a file is looked at for a NUL byte before any line is answered."""
+
+
+class LineProblem(PositionError):
+    """A line of a --file that is not text the program can read (not UTF-8, too long)."""
+
+
+def _binary_lines(handle) -> Iterator[bytes]:
+    """Lines of a binary handle, each at most MAX_LINE_BYTES + 1 bytes (the rest of a longer
+    line is read in pieces and dropped: one piece stands for it)."""
+    while True:
+        raw = handle.readline(MAX_LINE_BYTES + 1)
+        if not raw:
+            return
+        yield raw
+        while len(raw) > MAX_LINE_BYTES and not raw.endswith(b"\n"):
+            raw = handle.readline(MAX_LINE_BYTES + 1)
+            if b"\0" in raw:
+                yield raw       # the caller refuses the file: it is not text
+                return
+
+
+def _open_lines(path: str):
+    """A binary handle on the file ('-' = stdin) and whether to close it."""
+    if path == "-":
+        stdin = getattr(sys.stdin, "buffer", None)
+        if stdin is not None:
+            return stdin, False
+        # a text stream stood in for stdin (tests): its lines as UTF-8 bytes
+        return iter([line.encode("utf-8", "surrogateescape") for line in sys.stdin]), False
     try:
-        handle = sys.stdin if path == "-" else open(path, encoding="utf-8")
+        return open(path, "rb"), True
     except OSError as e:
         raise InputError(f"cannot read {path}: {e.strerror}") from None
-    with handle:
-        for number, line in enumerate(handle, start=1):
-            text = line.strip()
+
+
+def file_lines(path: str) -> Iterator[tuple[int, str | LineProblem]]:
+    """(line number, text) for each non-blank, non-comment line of a file ('-' = stdin); the
+    text is a LineProblem for a line that is not UTF-8 or longer than MAX_LINE_BYTES. A file
+    with a NUL byte is not text at all (/dev/zero, /dev/urandom, a binary): InputError."""
+    handle, close = _open_lines(path)
+    lines = _binary_lines(handle) if hasattr(handle, "readline") else iter(handle)
+    try:
+        # a binary file is refused before any of it is answered (its first block shows a NUL)
+        if b"\0" in (handle.peek(_SNIFF_BYTES)[:_SNIFF_BYTES] if hasattr(handle, "peek")
+                      else b""):
+            raise InputError(f"{path}: a NUL byte at the start: not a text file")
+        number = 0
+        for raw in lines:
+            number += 1
+            if b"\0" in raw:
+                raise InputError(f"{path}: line {number} holds a NUL byte: not a text file")
+            if len(raw) > MAX_LINE_BYTES:
+                yield number, LineProblem(f"line longer than {MAX_LINE_BYTES:,} bytes")
+                continue
+            try:
+                text = raw.decode("utf-8").strip()
+            except UnicodeDecodeError as e:
+                yield number, LineProblem(f"not UTF-8 text (byte {e.start + 1})")
+                continue
+            # blank lines, '#' lines and lines with only a '// comment' are skipped alike
             if text.split("//", 1)[0].strip() and not text.startswith("#"):
                 yield number, text
+    finally:
+        if close:
+            handle.close()
 
 
 def positions_from_file(path: str,
                         puzzle: Puzzle) -> Iterator[tuple[int, str, Position | PositionError]]:
     """(line number, text, the position or why there is none) for each line of a --file."""
     for number, text in file_lines(path):
+        if isinstance(text, LineProblem):
+            yield number, "", text
+            continue
         try:
             yield number, text, puzzle.position(text)
         except PositionError as e:
@@ -91,11 +153,14 @@ def print_file_records(path: str, record_for: Callable[[str], dict], as_json: bo
     status = 0
     for number, text in file_lines(path):
         try:
+            if isinstance(text, LineProblem):
+                raise text
             record = record_for(text)
             record["line"] = number
         except errors as e:
             status = 2
-            record = {"error": str(e), "line": number, "input": text}
+            record = {"error": str(e), "line": number,
+                      "input": "" if isinstance(text, LineProblem) else text}
         if as_json:
             print(json.dumps(record), flush=True)
         elif "error" in record:

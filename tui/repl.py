@@ -14,7 +14,9 @@ from __future__ import annotations
 import json
 import sys
 
+from .argtypes import seconds
 from .errors import InputError
+from .interrupts import Terminated
 
 
 def register(sub) -> None:
@@ -23,7 +25,7 @@ def register(sub) -> None:
     p.add_argument("--vi", action="store_true", help="vi editing mode (default emacs)")
     p.add_argument("--letters", action="store_true", help="show sticker letters on the net")
     p.add_argument("--no-net", action="store_true", help="print the facts without the net")
-    p.add_argument("--time-limit", type=float, default=10.0,
+    p.add_argument("--time-limit", type=seconds, default=10.0,
                    help="seconds of search each solver gets at most in :solve / :compare "
                         "(default %(default)s; kociemba stops within about a second, as soon as "
                         "its solution is proven optimal; building tables never counts)")
@@ -217,8 +219,7 @@ def _prompt_loop(repl: Repl, vi: bool) -> int:
     from prompt_toolkit import PromptSession
     from prompt_toolkit.auto_suggest import AutoSuggestFromHistory
     from prompt_toolkit.completion import Completer, Completion
-    from prompt_toolkit.history import FileHistory
-    from .history import history_path
+    from .history import history_path, prompt_history
 
     class CommandCompleter(Completer):
         def get_completions(self, document, complete_event):
@@ -229,7 +230,7 @@ def _prompt_loop(repl: Repl, vi: bool) -> int:
     path = history_path()
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
-        history = FileHistory(str(path))
+        history = prompt_history(path)
     except OSError:
         from prompt_toolkit.history import InMemoryHistory
         history = InMemoryHistory()
@@ -241,6 +242,8 @@ def _prompt_loop(repl: Repl, vi: bool) -> int:
     while True:
         try:
             line = prompt.prompt("cube> ")
+        except Terminated:
+            raise       # SIGTERM ends the program (exit 143); Ctrl-C only clears the line
         except KeyboardInterrupt:
             continue
         except EOFError:

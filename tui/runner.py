@@ -21,6 +21,7 @@ import numpy as np
 
 from cubelab.solvers.protocol import BOUND, NODES, SOLUTIONS, SolverError, new_cancel, new_counters
 
+from .interrupts import GRACE, Terminated
 from .records import SearchRequest, SolutionRow
 
 POLL_SECONDS = 0.1
@@ -85,14 +86,18 @@ class Run:
 
     def wait(self, tick: Callable[[], None] | None = None) -> bool:
         """Block until the run ends, calling `tick()` at every poll; Ctrl-C stops the run and
-        waits for it to wind down. True when Ctrl-C stopped it."""
+        gives it GRACE seconds to wind down (a table load or a compile that cannot hear the flag
+        is left to finish on its own). True when Ctrl-C stopped it; SIGTERM (Terminated) is
+        re-raised after the stop, to end the program."""
         try:
             while not self.done.wait(POLL_SECONDS):
                 if tick is not None:
                     tick()
-        except KeyboardInterrupt:
+        except KeyboardInterrupt as interrupt:
             self.stop()
-            self.done.wait()
+            self.done.wait(GRACE)
+            if isinstance(interrupt, Terminated):
+                raise
             return True
         return False
 

@@ -7,6 +7,7 @@ import sys
 import threading
 
 from cubelab.tui.errors import InputError
+from cubelab.tui.interrupts import GRACE
 
 _MAX_LENGTH = 20
 
@@ -101,7 +102,7 @@ def run(args) -> int:
 
     worker = threading.Thread(target=work, name="algsearch", daemon=True)
     worker.start()
-    interrupted = False
+    interrupted: KeyboardInterrupt | None = None
     try:
         while not done.wait(0.2):
             if tty:
@@ -110,14 +111,16 @@ def run(args) -> int:
                                      f"{counters[NODES]:,} first halves, {counters[BEST]:,} classes")
                     sys.stderr.flush()
                     shown[0] = True
-    except KeyboardInterrupt:
-        interrupted = True
+    except KeyboardInterrupt as stop:
+        interrupted = stop
         cancel[0] = 1
-        done.wait()
+        done.wait(GRACE)    # a search that is still compiling is abandoned, not awaited
     with lock:
         clear_bar()
     if "error" in outcome:
         raise outcome["error"]
+    if "result" not in outcome:
+        raise interrupted
     res = outcome["result"]
     summary = {"classes": len(res.classes), "sequences": res.sequences,
                "complete_to": res.lengths_done, "seconds": round(res.seconds, 3),
@@ -132,4 +135,6 @@ def run(args) -> int:
         print(f"{len(res.classes)} classes, {res.sequences:,} sequences"
               f"{f', shortest {shortest}' if shortest else ''}; lengths 1..{res.lengths_done} "
               f"complete in {res.seconds:.1f} s" + ("" if res.status == "done" else " (cancelled)"))
-    return 130 if interrupted else 0
+    if interrupted:
+        raise interrupted   # after the summary of what was found: exit 130 or 143
+    return 0

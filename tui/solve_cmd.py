@@ -5,10 +5,16 @@ from __future__ import annotations
 import json
 import sys
 
+from .argtypes import count, seconds
 from .errors import InputError
 from . import solve_file
 from .inputs import add_position_arguments, single_position
+from .interrupts import Interrupted, run_interruptible
 from .targets import add_target_argument, target_record
+
+MAX_LENGTH = 1000
+"""The longest --max-length taken: far past God's number in any metric (a larger one is a typo,
+and would overflow the solvers' integer arithmetic)."""
 
 
 def register(sub) -> None:
@@ -19,9 +25,9 @@ def register(sub) -> None:
                    + "; on the 2x2x2 " + ", ".join(solver_names("2x2"))
                    + " (default: kociemba; on the 2x2x2 pocket-htm, or pocket-qtm with "
                      "--metric qtm)")
-    p.add_argument("--max-length", type=int, metavar="N",
+    p.add_argument("--max-length", type=count(0, MAX_LENGTH), metavar="N",
                    help="stop at the first solution of at most N moves")
-    p.add_argument("--time-limit", type=float, metavar="S",
+    p.add_argument("--time-limit", type=seconds, metavar="S",
                    help="search for at most S seconds (alone: keep improving until then, or "
                         "until the solution is proven optimal)")
     p.add_argument("--first", action="store_true",
@@ -78,6 +84,10 @@ def make_solver(args):
         if "heuristic" in options:
             raise InputError(f"solver {name} takes no --heuristic (idastar and greedy do)") \
                 from None
+        if "tables" in options:
+            # the solver's constructor takes no `tables` option: it has one table set, or none
+            raise InputError(f"solver {name} has no table sets to choose from (--tables is "
+                             f"for solvers that have several, such as korf)") from None
         raise InputError(f"solver {name}: {e}") from None
     except ValueError as e:
         raise InputError(f"solver {name}: {e}") from None
@@ -99,11 +109,15 @@ def solver_options(args, name: str) -> dict:
 def prepare(solver) -> None:
     """Load or build the solver's tables before the first solve. A build is announced on one
     line of stderr (what, how big, how long); on a terminal one bar then follows all of it."""
+    from cubelab.solvers.protocol import new_cancel
     from cubelab.tables.spec import BuildCancelled
     from .build_progress import BuildProgress, describe_build
+    # Ctrl-C or SIGTERM ends the wait at once (a build sees the flag and leaves nothing
+    # half-written); after it, nothing more is drawn over the interrupt's message
+    cancel = new_cancel()
     missing = solver.missing_tables()
     if not missing:
-        solver.prepare()
+        run_interruptible(lambda: solver.prepare(cancel=cancel), cancel, name="prepare")
         return
     print(f"cubelab: building the tables of {solver.name} ({describe_build(missing)}; later "
           "runs load them)", file=sys.stderr, flush=True)
@@ -111,12 +125,16 @@ def prepare(solver) -> None:
     tty = sys.stderr.isatty()
 
     def draw() -> None:
+        if cancel[0]:
+            return
         width = 24
         filled = int(width * bar.fraction)
         print(f"\r\033[K[{'#' * filled}{'.' * (width - filled)}] {bar.fraction:4.0%} "
               f"{bar.line()}", file=sys.stderr, end="", flush=True)
 
     def log(message) -> None:
+        if cancel[0]:
+            return
         bar.log(message)
         if tty and getattr(message, "event", None) is None:
             print(f"\r\033[Kcubelab: {message}", file=sys.stderr, flush=True)
@@ -128,7 +146,8 @@ def prepare(solver) -> None:
         draw()
 
     try:
-        solver.prepare(progress=progress if tty else None, log=log)
+        run_interruptible(lambda: solver.prepare(progress=progress if tty else None,
+                                                 cancel=cancel, log=log), cancel, name="prepare")
     except BuildCancelled:
         raise KeyboardInterrupt from None
     if tty:
@@ -136,13 +155,49 @@ def prepare(solver) -> None:
 
 
 def solve_record(solver, state, max_length, time_limit) -> dict:
-    """One solve as a JSON-ready record; a refused position raises InputError."""
-    from cubelab.solvers.protocol import SolverError
+    """One solve as a JSON-ready record; a refused position raises InputError.
+
+    The search runs in a thread: on Ctrl-C or SIGTERM its cancel flag goes up and Interrupted
+    is raised carrying the record of the best solution found so far (None if none was)."""
+    from cubelab.solvers.protocol import SolverError, new_cancel
+    cancel, found = new_cancel(), []
     try:
-        result = solver.solve(state, max_length=max_length, time_limit=time_limit)
+        result = run_interruptible(
+            lambda: solver.solve(state, max_length=max_length, time_limit=time_limit,
+                                 on_solution=found.append, cancel=cancel), cancel, name="solve")
     except SolverError as e:
         raise InputError(str(e)) from None
+    except Interrupted as stop:
+        stop.partial = _best_so_far(solver, state, stop.partial, found)
+        raise
     return result.to_json()
+
+
+def _best_so_far(solver, state, result, found) -> dict | None:
+    """The record of an interrupted solve: what it returned within the grace period, else the
+    last solution it streamed (checked here, since the solver never got to check it)."""
+    from cubelab.solvers.protocol import SolveResult, verify
+    if result is None or result.moves is None:
+        if not found:
+            return None
+        best = found[-1]
+        result = SolveResult(solver.name, list(best.moves), nodes=best.nodes,
+                             seconds=best.seconds, verified=verify(state, best.moves))
+        if not result.verified:
+            return None
+    record = result.to_json()
+    record["status"] = "interrupted"
+    return record
+
+
+def print_interrupted(stop: Interrupted, as_json: bool, line: int | None = None) -> None:
+    """Print the best solution an interrupted solve had found, if any, before the command ends."""
+    record = stop.partial
+    if record is None:
+        return
+    if line is not None:
+        record["line"] = line
+    print(json.dumps(record) if as_json else format_result(record), flush=True)
 
 
 def format_result(record: dict) -> str:
@@ -153,6 +208,8 @@ def format_result(record: dict) -> str:
     else:
         head = record["solution"] or "(already solved)"
     lines = [head]
+    if record.get("status") == "interrupted":
+        lines.append("interrupted: the best solution found so far")
     if record.get("length") is not None:
         ln = record["length"]
         lines.append(f"length    {ln['htm']} HTM, {ln['qtm']} QTM")
@@ -199,10 +256,14 @@ def run(args) -> int:
     position = single_position(args)
     solver = make_solver(args)
     prepare(solver)
-    if args.target:
-        record = target_record(args, solver, position)
-    else:
-        record = solve_record(solver, position.state, args.max_length, args.time_limit)
+    try:
+        if args.target:
+            record = target_record(args, solver, position)
+        else:
+            record = solve_record(solver, position.state, args.max_length, args.time_limit)
+    except Interrupted as stop:
+        print_interrupted(stop, args.json)
+        raise
     if args.json:
         print(json.dumps(record))
     else:

@@ -9,6 +9,7 @@ import threading
 import time
 
 from .errors import InputError
+from .interrupts import run_interruptible
 
 
 def register(sub) -> None:
@@ -57,8 +58,12 @@ def _size(n) -> str:
 
 
 def run_status(args) -> int:
+    from cubelab.tables.catalog import clear_stray_files
     from cubelab.tables.store import table_status, tables_dir
     rows = [table_status(s) for s in _specs([], default_all=True)]
+    # a killed build's temporary file can be as large as its table: never let one linger
+    for name in clear_stray_files(temporaries_only=True):
+        print(f"removed {name} (left by a build that was killed)", file=sys.stderr)
     if args.json:
         print(json.dumps(rows))
         return 0
@@ -122,33 +127,12 @@ class _Reporter:
 
 
 def _build_in_thread(spec, reporter, cancel):
-    """load_or_build in a worker thread, so Ctrl-C (seen by the main thread) can raise the
-    cancel flag while the nogil kernels run. The wait is on an Event, not Thread.join: on
-    Python 3.11 a Ctrl-C inside join() can mark a still-running thread finished."""
+    """load_or_build in a worker thread, so Ctrl-C (seen by the main thread) raises the cancel
+    flag while the nogil kernels run, and the command ends within half a second."""
     from cubelab.tables.store import load_or_build
-    outcome = {}
-    done = threading.Event()
-
-    def work():
-        try:
-            outcome["array"] = load_or_build(spec, progress=reporter.progress, cancel=cancel,
-                                             log=reporter.log)
-        except BaseException as e:     # handed to the main thread
-            outcome["error"] = e
-        finally:
-            done.set()
-
-    threading.Thread(target=work, name=f"build {spec.name}", daemon=True).start()
-    try:
-        while not done.wait(0.1):
-            pass
-    except KeyboardInterrupt:
-        cancel[0] = 1
-        done.wait()
-        raise
-    if "error" in outcome:
-        raise outcome["error"]
-    return outcome["array"]
+    return run_interruptible(
+        lambda: load_or_build(spec, progress=reporter.progress, cancel=cancel, log=reporter.log),
+        cancel, name=f"build {spec.name}")
 
 
 def run_build(args) -> int:
@@ -185,7 +169,8 @@ def run_verify(args) -> int:
     from cubelab.tables.store import verify_table
     rows = []
     for spec in _specs(args.names, default_all=True):
-        problem = verify_table(spec)
+        # a checksum of a large table holds the main thread for a second: Ctrl-C must not wait
+        problem = run_interruptible(lambda: verify_table(spec), None, name="verify")
         rows.append({"name": spec.name, "built": problem != NOT_BUILT,
                      "ok": problem is None, "problem": problem})
     if args.json:

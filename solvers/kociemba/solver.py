@@ -27,7 +27,7 @@ from cubelab.cube.moves import FACE_MOVES
 from cubelab.cube.state import CubeState
 from cubelab.solvers.protocol import (
     BEST, LOWER_BOUND, NODES, SOLUTIONS, Solution, SolveResult, SolverError,
-    check_solvable, missing_tables, new_cancel, new_counters, verify,
+    check_solvable, missing_tables, new_cancel, new_counters, prepare_before_solving, verify,
 )
 from cubelab.tables.cubies import face_turn_arrays
 from cubelab.tables.kociemba.specs import PHASE2_MOVES, SPECS, load_tables
@@ -148,7 +148,9 @@ class KociembaSolver:
                                  verified=verify(state, []), detail={"phases": [0, 0]})
             result.seconds = time.perf_counter() - start
             return result
-        self.prepare(cancel=cancel)
+        refused = prepare_before_solving(self, cancel)
+        if refused is not None:
+            return refused
         start = time.perf_counter()         # loading or building tables is not part of a solve
         budgeted = max_length is None and time_limit is None and self.budget is not None
         if budgeted:

@@ -27,7 +27,8 @@ from cubelab.tables.spec import TableError
 
 from ..protocol import (
     BEST, BOUND, LOWER_BOUND, NODES, PHASE, Deadline, Solution, SolveResult,
-    SolverError, check_solvable, missing_tables, new_cancel, new_counters, verify,
+    SolverError, check_solvable, missing_tables, new_cancel, new_counters,
+    prepare_before_solving, verify,
 )
 from .lanes import LANES, face_turn_order
 from .quarter import GODS_NUMBER, first_bound, quarter_turn_order
@@ -129,6 +130,9 @@ class KorfSolver:
                 prepared = _prepare_korf1997(arrays, self.table_set.max_depth)
             _warm_up(prepared)
             self._prepared = prepared
+            # the split into start nodes compiles on first use (about 2 s), where a cancel
+            # could not be heard: do it here, where prepare_before_solving watches the flag
+            self.start_nodes(prepared.root(CubeState.identity()))
 
     # ---- solving ----------------------------------------------------------------------------
     def solve(self, state: CubeState, *, max_length: int | None = None,
@@ -141,10 +145,10 @@ class KorfSolver:
         counters[PHASE] = 0
         if max_length is not None and max_length < 0:
             raise SolverError("max_length must be at least 0")
-        self.prepare(cancel=cancel)
-        if cancel[0]:
-            return SolveResult(self.name, None, status="cancelled",
-                               seconds=time.perf_counter() - start, metric=self.metric)
+        refused = prepare_before_solving(self, cancel)
+        if refused is not None:
+            refused.seconds = time.perf_counter() - start
+            return refused
         p = self._prepared
         fallback_seconds = 0.0
         if time_limit is not None and self.fallback and _two_phase_ready():

@@ -10,6 +10,7 @@ with 255.
 
 from __future__ import annotations
 
+import logging
 import shutil
 
 import numpy as np
@@ -17,7 +18,7 @@ import numpy as np
 from cubelab.cube.paths import data_dir
 
 from ..spec import TableSpec, register
-from ..store import load_or_build
+from ..store import clear_table, load_or_build
 from .commutators import COUNTS, KINDS, Found, Stopped, element_kind, flat_moves, search
 
 PARAMS = {
@@ -105,11 +106,39 @@ SPECS = (COMMUTATORS,)
 
 
 def load_table(progress=None, cancel=None, log=None) -> CommutatorTable:
-    """The commutator table, loaded or searched (about ten seconds) and saved."""
-    table = CommutatorTable(decode(load_or_build(COMMUTATORS, progress=progress, cancel=cancel,
-                                                 log=log)))
+    """The commutator table, loaded or searched (about ten seconds) and saved.
+
+    A file whose checksum holds but whose rows do not decode to the table the search makes
+    (written by something else, or by a broken build) is removed and searched again, once."""
+    for attempt in (1, 2):
+        arr = load_or_build(COMMUTATORS, progress=progress, cancel=cancel, log=log)
+        try:
+            return _checked(arr)
+        except (ValueError, IndexError) as e:
+            if attempt == 2:
+                raise RuntimeError(f"the commutator table is wrong after a rebuild: {e}") from None
+            message = f"rebuilding {COMMUTATORS.name}: contents wrong ({e})"
+            if log is not None:
+                log(message)
+            else:
+                logging.getLogger("cubelab.tables").warning(message)
+            clear_table(COMMUTATORS)
+
+
+def _checked(arr: np.ndarray) -> CommutatorTable:
+    """The table in `arr`, or ValueError saying how its rows are not what the search writes."""
+    if arr.ndim != 2 or arr.shape[1] <= MOVES or arr.dtype != np.uint8:
+        raise ValueError(f"rows of shape {arr.shape[1:]} and type {arr.dtype}")
+    lengths = arr[:, LENGTHS:MOVES].astype(np.int64).sum(axis=1)
+    if (lengths > arr.shape[1] - MOVES).any():
+        raise ValueError("an alg longer than its row")
+    width = arr.shape[1] - MOVES
+    used = np.arange(width)[None, :] < lengths[:, None]
+    if (arr[:, MOVES:][used] >= 18).any():
+        raise ValueError("a move index outside the 18 face turns")
+    table = CommutatorTable(decode(arr))
     if table.counts() != COUNTS:
-        raise RuntimeError(f"the commutator table covers {table.counts()}, not {COUNTS}")
+        raise ValueError(f"it covers {table.counts()}, not {COUNTS}")
     return table
 
 

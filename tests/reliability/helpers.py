@@ -1,0 +1,109 @@
+"""Running the real `cubelab` program and stopping it with a signal, as a user's Ctrl-C would."""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+CUBELAB = [sys.executable, "-m", "cubelab.tui.cli"]
+
+
+@dataclass
+class Stopped:
+    returncode: int
+    seconds: float          # from the signal to the exit
+    stdout: str
+    stderr: str
+    children: list[int]     # the program's child processes just before the signal
+
+
+def children_of(pid: int) -> list[int]:
+    """Processes whose parent is `pid` (from /proc)."""
+    kids = []
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            stat = (entry / "stat").read_text()
+        except OSError:
+            continue
+        # the command name is in parentheses and may hold spaces: read after the last ')'
+        fields = stat[stat.rindex(")") + 2:].split()
+        if int(fields[1]) == pid:
+            kids.append(int(entry.name))
+    return kids
+
+
+def alive(pid: int) -> bool:
+    """Whether `pid` exists and is not a zombie."""
+    try:
+        stat = Path(f"/proc/{pid}/stat").read_text()
+    except OSError:
+        return False
+    return stat[stat.rindex(")") + 2] != "Z"
+
+
+def run_cubelab(args: list[str], env: dict | None = None, stdin: str | None = None,
+                timeout: float = 120) -> subprocess.CompletedProcess:
+    return subprocess.run(CUBELAB + args, capture_output=True, text=True, input=stdin,
+                          env={**os.environ, **(env or {})}, timeout=timeout)
+
+
+def stop_cubelab(args: list[str], *, after: float | str, sig: int = signal.SIGINT,
+                 env: dict | None = None, ready_timeout: float = 240,
+                 stdin_path: Path | None = None) -> Stopped:
+    """Start the program, wait `after` seconds (or until its stdout or stderr shows the text
+    `after`), send `sig` and time how long it takes to exit."""
+    stdin = open(stdin_path, "rb") if stdin_path is not None else subprocess.DEVNULL
+    try:
+        p = subprocess.Popen(CUBELAB + args, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                             stdin=stdin, text=True, env={**os.environ, **(env or {})})
+    finally:
+        if stdin_path is not None:
+            stdin.close()
+    if isinstance(after, str):
+        import threading
+
+        def pump(stream, sink):
+            for line in stream:
+                sink.append(line)
+        out_lines: list[str] = []
+        err_lines: list[str] = []
+        threads = [threading.Thread(target=pump, args=(p.stdout, out_lines), daemon=True),
+                   threading.Thread(target=pump, args=(p.stderr, err_lines), daemon=True)]
+        for t in threads:
+            t.start()
+        deadline = time.monotonic() + ready_timeout
+        while not any(after in line for line in out_lines + err_lines):
+            if p.poll() is not None or time.monotonic() > deadline:
+                p.kill()
+                raise AssertionError(f"never showed {after!r}: {''.join(err_lines)[-500:]}")
+            time.sleep(0.02)
+        kids = children_of(p.pid)
+        t0 = time.monotonic()
+        p.send_signal(sig)
+        p.wait(timeout=60)
+        seconds = time.monotonic() - t0
+        for t in threads:
+            t.join(5)
+        return Stopped(p.returncode, seconds, "".join(out_lines), "".join(err_lines), kids)
+    time.sleep(after)
+    kids = children_of(p.pid)
+    t0 = time.monotonic()
+    p.send_signal(sig)
+    try:
+        p.wait(timeout=60)
+    finally:
+        seconds = time.monotonic() - t0
+    out, err = p.communicate()
+    return Stopped(p.returncode, seconds, out, err, kids)
+
+
+def stray_files(data_dir: Path) -> list[str]:
+    """Temporary and lock files left in a data directory's tables."""
+    return sorted(str(p) for p in Path(data_dir).rglob("*") if p.name.endswith((".tmp", ".lock")))

@@ -1,0 +1,131 @@
+"""Ctrl-C and SIGTERM at random moments of every long-running command (issue 18, item 2).
+
+The guarantees: the program exits promptly with 130 (SIGINT) or 143 (SIGTERM), says one line on
+stderr and no traceback, the records already written are whole, the best solution found so far
+is printed where there is one, and no worker process, temporary file or lock file is left.
+
+The program stops within half a second (bench/bench_cancel.py and the report quote figures);
+the tests allow EXIT_SECONDS, since a loaded two-core machine can hold a process back that long.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import signal
+import time
+
+import pytest
+
+from .helpers import alive, run_cubelab, stop_cubelab, stray_files
+
+EXIT_SECONDS = 3.0
+RNG = random.Random(18)
+DEEP5 = "R U F D L"                    # bfs needs its full depth (seconds) for this one
+
+
+def check_stopped(run, sig=signal.SIGINT):
+    if run.returncode == -sig:
+        # the signal came after the work was done and said, during the exit: the process
+        # ends by the signal's default action (the shell reports 128 + the signal)
+        assert "Traceback" not in run.stderr and run.seconds < EXIT_SECONDS
+        return
+    assert run.returncode == (143 if sig == signal.SIGTERM else 130), run.stderr
+    assert run.seconds < EXIT_SECONDS, run.seconds
+    lines = run.stderr.strip().splitlines()
+    assert lines and lines[-1] == ("cubelab: terminated" if sig == signal.SIGTERM
+                                   else "cubelab: interrupted"), run.stderr
+    assert "Traceback" not in run.stderr and "Warning" not in run.stderr, run.stderr
+    assert sum("cubelab: interrupted" in ln or "cubelab: terminated" in ln for ln in lines) == 1
+    # workers are reaped before the exit; multiprocessing's resource tracker leaves when it
+    # reads the end of its pipe, a moment after
+    deadline = time.monotonic() + 3.0
+    while any(alive(pid) for pid in run.children) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    for pid in run.children:
+        assert not alive(pid), f"child {pid} outlived the program"
+
+
+@pytest.mark.parametrize("sig", [signal.SIGINT, signal.SIGTERM])
+def test_a_solve_stops_at_any_moment(sig):
+    for _ in range(2):
+        run = stop_cubelab(["solve", "--solver", "bfs", DEEP5], after=RNG.uniform(0.5, 4.0),
+                           sig=sig)
+        if run.returncode == 0:
+            continue    # it finished first: nothing to stop
+        check_stopped(run, sig)
+
+
+def test_a_file_with_jobs_stops_its_workers_and_keeps_whole_records(tmp_path):
+    positions = tmp_path / "positions.txt"
+    positions.write_text("R\n" + f"{DEEP5}\n" * 6)
+    run = stop_cubelab(["solve", "--solver", "bfs", "--json", "-j", "2", "--file",
+                        str(positions)], after='"line": 1')
+    check_stopped(run)
+    assert run.children, "the workers were not running"
+    records = [json.loads(line) for line in run.stdout.splitlines()]   # each line whole
+    assert records[0]["line"] == 1 and records[0]["solution"] == "R'"
+    assert [r["line"] for r in records] == list(range(1, len(records) + 1))
+
+
+def test_a_table_build_stops_and_leaves_no_temporary_or_lock(fresh_dirs):
+    run = stop_cubelab(["tables", "build", "kociemba.phase1_prune"],
+                       after="building kociemba.flipslice", sig=signal.SIGTERM)
+    check_stopped(run, signal.SIGTERM)
+    assert stray_files(fresh_dirs / "data") == []
+
+
+def test_the_piped_repl_ends_on_sigterm_while_solving(tmp_path):
+    script = tmp_path / "lines.txt"
+    script.write_text(f"{DEEP5}\n:solve bfs\n")
+    run = stop_cubelab(["repl", "--no-net", "--time-limit", "60"], after=3.0,
+                       sig=signal.SIGTERM, stdin_path=script)
+    if run.returncode == 0:
+        pytest.skip("the solve finished before the signal")
+    check_stopped(run, signal.SIGTERM)
+
+
+# ---- the slower commands: each compiles kernels or builds tables first ----------------------
+
+@pytest.mark.slow
+def test_a_two_phase_solve_prints_its_best_so_far():
+    superflip = "U R2 F B R B2 R U2 L B2 R U' D' R2 F R' L B2 U2 F2"
+    # the tables first, so that the signal lands in the search (whose first solution streams
+    # within a second)
+    from cubelab.solvers.kociemba.solver import KociembaSolver
+    names = [s.name for s in KociembaSolver().table_specs()]
+    assert run_cubelab(["tables", "build", *names], timeout=3600).returncode == 0
+    assert run_cubelab(["solve", "R U"], timeout=600).returncode == 0    # kernels compiled
+    for sig in (signal.SIGINT, signal.SIGTERM):
+        run = stop_cubelab(["solve", "--time-limit", "600", "--json", superflip],
+                           after=12.0, sig=sig)
+        check_stopped(run, sig)
+        record = json.loads(run.stdout.strip().splitlines()[-1])
+        assert record["status"] == "interrupted" and record["verified"]
+        assert record["length"]["htm"] >= 20
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("args", [
+    ["search", "--max-length", "12", "ll"],
+    ["count", "--depth", "11"],
+    ["bench", "--solvers", "bfs,astar", "--depths", "4-6", "-k", "3"],
+    ["solve", "--solver", "astar", "R U F D L B R2 U' F2 L' D2 B'"],
+])
+def test_long_commands_stop_at_random_moments(args):
+    for _ in range(3):
+        sig = RNG.choice([signal.SIGINT, signal.SIGTERM])
+        run = stop_cubelab(args, after=RNG.uniform(0.5, 12.0), sig=sig)
+        if run.returncode in (0, 2):
+            continue
+        check_stopped(run, sig)
+
+
+@pytest.mark.slow
+def test_long_solves_with_jobs_stop_without_waiting_for_them(tmp_path):
+    """Each solve would run its full minute: the stop must not wait for the ones under way."""
+    positions = tmp_path / "positions.txt"
+    positions.write_text("R U\n" + "U R2 F B R B2 R U2 L B2 R U' D' R2 F R' L B2 U2 F2\n" * 4)
+    run = stop_cubelab(["solve", "--time-limit", "60", "--json", "-j", "2", "--file",
+                        str(positions)], after='"line": 1', ready_timeout=1800)
+    check_stopped(run)
