@@ -234,6 +234,9 @@ def _give_back(w: _Worker, again: deque, deaths: dict[int, int]) -> Iterator[tup
 def _work(conn, settings: BatchSettings, solver, parent: int) -> None:
     """A worker: solve each position sent until told to stop or the parent goes away."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)    # the parent handles Ctrl-C and stops us
+    # a forked worker inherits the command's SIGTERM handler; the parent's terminate() must
+    # simply end it, not raise inside its solve and print a traceback
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
     _end_with_parent(parent)
     if solver is None:     # spawned: prepare our own, reading the tables the parent built
         from cubelab.tables.memory import share_mappings

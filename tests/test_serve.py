@@ -75,7 +75,8 @@ def server():
 
 async def _visit(port: int, stay: float) -> None:
     async with aiohttp.ClientSession() as session:
-        async with session.ws_connect(f"http://localhost:{port}/ws?width=80&height=24") as ws:
+        async with session.ws_connect(f"http://localhost:{port}/ws?width=80&height=24",
+                                      origin=f"http://localhost:{port}") as ws:
             end = time.monotonic() + stay
             while time.monotonic() < end:
                 try:
@@ -106,7 +107,8 @@ def test_apps_end_when_the_server_is_stopped_under_an_open_page(server):
 
     async def hold_open_then_stop_the_server() -> list[int]:
         async with aiohttp.ClientSession() as session:
-            async with session.ws_connect(f"http://localhost:{port}/ws") as ws:
+            async with session.ws_connect(f"http://localhost:{port}/ws",
+                                          origin=f"http://localhost:{port}") as ws:
                 for _ in range(30):
                     try:
                         await asyncio.wait_for(ws.receive(), timeout=0.2)

@@ -151,7 +151,8 @@ def test_a_time_limit_stops_a_long_search(solver):
         _check_found(name, state, r)
         assert r.status in ("solved", "time limit")
     else:
-        assert r.status == "time limit"
+        # a depth-bounded baseline may finish its whole reach before the limit
+        assert r.status == "time limit" or (name in REFUSES_DEEP and r.status == "too deep")
 
 
 def test_a_cancel_from_another_thread_ends_the_solve(solver):

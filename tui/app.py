@@ -456,25 +456,8 @@ class CubeLabApp(App):
 
     def get_system_commands(self, screen: Screen) -> Iterable[SystemCommand]:
         yield from super().get_system_commands(screen)
+        from ._palette import palette_commands
         yield from palette_commands(self)
-
-
-def palette_commands(app: "CubeLabApp") -> Iterable[SystemCommand]:
-    """The palette (Ctrl+P) reaches every `:` command and every key's action by name: a command
-    without required arguments runs; one that needs them is put on the move line to finish."""
-    for name, (args, what) in COMMANDS.items():
-        if any(not word.startswith("[") for word in args.split()):
-            yield SystemCommand(f":{name} {args}", what,
-                                lambda name=name: app.prefill(f":{name} "))
-        else:
-            yield SystemCommand(f":{name}", what,
-                                lambda name=name: app.handle(app.session.execute(":" + name)))
-    for binding in app.BINDINGS:
-        yield SystemCommand(f"{binding.description} ({binding.key.upper()})",
-                            f"the {binding.key.upper()} key",
-                            lambda action=binding.action: app.run_action(action))
-    yield SystemCommand(":search 8 qtm ll", "the TIPE's last-layer algorithms (8 QTM)",
-                        lambda: app.handle(app.session.execute(":search 8 qtm ll")))
 
 
 def run_app(serve: bool = False, port: int = 8000, puzzle: str = "3x3") -> int:

@@ -98,7 +98,8 @@ def test_file_lines_give_one_record_each_in_order(lines):
         return
     # lines end at "\n" only (str.splitlines would also split at \x1c, \x85, \u2028...)
     expected = [n for n, line in enumerate(text.split("\n")[:-1], start=1)
-                if line.strip() and not line.strip().startswith("#")]
+                # blank, '#' and '// comment'-only lines are skipped
+                if line.split("//", 1)[0].strip() and not line.strip().startswith("#")]
     records = [json.loads(line) for line in out.splitlines()]
     assert [r["line"] for r in records] == expected
     assert (status == 2) == any("error" in r for r in records)

@@ -1,0 +1,27 @@
+"""The command palette (Ctrl+P): every `:` command and every key's action, by name."""
+
+from __future__ import annotations
+
+from typing import Iterable
+
+from textual.app import SystemCommand
+
+from .commands import COMMANDS
+
+
+def palette_commands(app) -> Iterable[SystemCommand]:
+    """Commands for the workbench `app` (a CubeLabApp): the palette (Ctrl+P) reaches every `:` command and every key's action by name: a command
+    without required arguments runs; one that needs them is put on the move line to finish."""
+    for name, (args, what) in COMMANDS.items():
+        if any(not word.startswith("[") for word in args.split()):
+            yield SystemCommand(f":{name} {args}", what,
+                                lambda name=name: app.prefill(f":{name} "))
+        else:
+            yield SystemCommand(f":{name}", what,
+                                lambda name=name: app.handle(app.session.execute(":" + name)))
+    for binding in app.BINDINGS:
+        yield SystemCommand(f"{binding.description} ({binding.key.upper()})",
+                            f"the {binding.key.upper()} key",
+                            lambda action=binding.action: app.run_action(action))
+    yield SystemCommand(":search 8 qtm ll", "the TIPE's last-layer algorithms (8 QTM)",
+                        lambda: app.handle(app.session.execute(":search 8 qtm ll")))
