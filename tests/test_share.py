@@ -13,7 +13,8 @@ from cubelab.cube.net_svg import HEX, net_svg
 from cubelab.cube.pocket import PocketState
 from cubelab.cube.notation import parse_moves
 from cubelab.solvers.fake import FakeRegistry
-from cubelab.tui.app import CubeLabApp, palette_commands
+from cubelab.tui._palette import palette_commands
+from cubelab.tui.app import CubeLabApp
 from cubelab.tui.cli import main
 from cubelab.tui.commands import COMMANDS
 from cubelab.tui.history import InputHistory

@@ -10,8 +10,8 @@ from .commands import COMMANDS
 
 
 def palette_commands(app) -> Iterable[SystemCommand]:
-    """Commands for the workbench `app` (a CubeLabApp): the palette (Ctrl+P) reaches every `:` command and every key's action by name: a command
-    without required arguments runs; one that needs them is put on the move line to finish."""
+    """The palette's commands for the workbench `app` (a CubeLabApp): a command without
+    required arguments runs; one that needs them is put on the move line to finish."""
     for name, (args, what) in COMMANDS.items():
         if any(not word.startswith("[") for word in args.split()):
             yield SystemCommand(f":{name} {args}", what,
