@@ -182,7 +182,8 @@ def test_a_cancel_from_another_thread_ends_the_solve(solver):
         _check_found(name, state, r)
         assert r.status in ("solved", "cancelled")
     else:
-        assert r.status == "cancelled"
+        # a depth-bounded baseline may finish its whole reach before the flag goes up
+        assert r.status == "cancelled" or (name in REFUSES_DEEP and r.status == "too deep")
     if name == "fake":
         assert r.status == "cancelled"
 
