@@ -196,10 +196,10 @@ def test_backward_levels_agree_with_forward_levels():
     lo, hi = c - c % 2, c - c % 2 + 64
     a, b = lo * 2187 // 2, hi * 2187 // 2
     saved = table[a:b].copy()
-    korf_pdb.corner_backward(table, 4, lo, hi, mt.cperm, mt.twist, cancel)
+    korf_pdb.corner_sweep(table, 4, lo, hi, mt.cperm, mt.twist, True, cancel)
     backward = table[a:b].copy()
     table[a:b] = saved
-    korf_pdb.corner_forward(table, 4, 0, kc.N_CPERM, mt.cperm, mt.twist, cancel)
+    korf_pdb.corner_sweep(table, 4, 0, kc.N_CPERM, mt.cperm, mt.twist, False, cancel)
     assert (table[a:b] == backward).all()
     assert (backward != saved).any()
 
