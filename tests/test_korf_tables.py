@@ -18,7 +18,7 @@ from cubelab.tables import udsym
 from cubelab.tables.packed import get2, get4, unpack4
 from helpers_model import move_ball
 
-seeds = st.integers(0, 2**32 - 1)
+random_states = st.integers(0, 2**32 - 1).map(random_state)
 
 
 @pytest.fixture(scope="module")
@@ -37,9 +37,8 @@ def test_sizes_spelt_out_in_the_registry_module_match_the_coordinates():
 
 
 @settings(max_examples=30)
-@given(seeds)
-def test_move_tables_follow_the_cubie_model(seed):
-    s = random_state(seed)
+@given(random_states)
+def test_move_tables_follow_the_cubie_model(s):
     mt = kc.move_tables()
     ss, f, t = kc.phase_coords(s)
     corner = kc.corner_coord(s)
@@ -53,9 +52,8 @@ def test_move_tables_follow_the_cubie_model(seed):
 
 
 @settings(max_examples=30)
-@given(seeds)
-def test_symmetry_tables_follow_conjugation(seed):
-    s = random_state(seed)
+@given(random_states)
+def test_symmetry_tables_follow_conjugation(s):
     sym = kc.sym_tables()
     ss, f, t = kc.phase_coords(s)
     for k in range(16):
