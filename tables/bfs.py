@@ -164,42 +164,30 @@ _CHECK_EVERY = 256
 
 
 @njit(cache=True, nogil=True)
-def pair_forward(dist, d, lo, hi, move_a, move_b, cancel):
+def pair_sweep(dist, d, lo, hi, move_a, move_b, backward, cancel):
+    """Depth d -> d + 1 over the rows [lo, hi): forward from the depth-d entries, or backward
+    from the unknown entries (the one with a depth-d neighbour is set, which is the same set)."""
     size_b = move_b.shape[0]
     nm = move_a.shape[1]
+    want = UNKNOWN8 if backward else d
     n = 0
     for a in range(lo, hi):
         if (a & (_CHECK_EVERY - 1)) == 0 and cancel[0]:
             break
         base = a * size_b
         for b in range(size_b):
-            if dist[base + b] != d:
+            if dist[base + b] != want:
                 continue
             for k in range(nm):
                 j = move_a[a, k] * size_b + move_b[b, k]
-                if dist[j] == UNKNOWN8:
+                if backward:
+                    if dist[j] == d:
+                        dist[base + b] = d + 1
+                        n += 1
+                        break
+                elif dist[j] == UNKNOWN8:
                     dist[j] = d + 1
                     n += 1
-    return n
-
-
-@njit(cache=True, nogil=True)
-def pair_backward(dist, d, lo, hi, move_a, move_b, cancel):
-    size_b = move_b.shape[0]
-    nm = move_a.shape[1]
-    n = 0
-    for a in range(lo, hi):
-        if (a & (_CHECK_EVERY - 1)) == 0 and cancel[0]:
-            break
-        base = a * size_b
-        for b in range(size_b):
-            if dist[base + b] != UNKNOWN8:
-                continue
-            for k in range(nm):
-                if dist[move_a[a, k] * size_b + move_b[b, k]] == d:
-                    dist[base + b] = d + 1
-                    n += 1
-                    break
     return n
 
 
@@ -219,8 +207,8 @@ def pair_distances(move_a: np.ndarray, move_b: np.ndarray, goals, ctx=None,
     chunk = max(1, (1 << 16) // size_b)
     run_levels(ctx, n_rows=size_a, total=dist.size, initial=len(goals), chunk_rows=chunk,
                threads=threads,
-               forward=lambda d, lo, hi, part: pair_forward(dist, d, lo, hi, move_a, move_b,
-                                                            cancel),
-               backward=lambda d, lo, hi: pair_backward(dist, d, lo, hi, move_a, move_b,
-                                                        cancel))
+               forward=lambda d, lo, hi, part: pair_sweep(dist, d, lo, hi, move_a, move_b,
+                                                          False, cancel),
+               backward=lambda d, lo, hi: pair_sweep(dist, d, lo, hi, move_a, move_b, True,
+                                                     cancel))
     return dist

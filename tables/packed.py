@@ -46,6 +46,23 @@ def set2(table, i, value):
     table[i >> 2] = (table[i >> 2] & ~(3 << shift)) | (value << shift)
 
 
+@njit(cache=True, nogil=True, inline="always")
+def settle2(table, todo, k, base, own, nb, conj, twist_move, m, want, value):
+    """One backward step over a 2-bit table: each of the k twists t listed in todo whose
+    neighbour entry nb + conj[twist_move[t, m]] reads `want` gets `value` at base + own[t] and
+    leaves the list (the last one takes its place). Returns how many are left."""
+    i = 0
+    while i < k:
+        t = todo[i]
+        if get2(table, nb + conj[twist_move[t, m]]) == want:
+            set2(table, base + own[t], value)
+            k -= 1
+            todo[i] = todo[k]
+        else:
+            i += 1
+    return k
+
+
 def unpack4(table: np.ndarray, n: int) -> np.ndarray:
     """All n entries as a uint8 array (for tests and small tables)."""
     out = np.empty(2 * len(table), dtype=np.uint8)

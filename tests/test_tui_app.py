@@ -62,6 +62,17 @@ async def wait_solvers(pilot, app, limit: float = 10.0) -> None:
         assert waited < limit, "solvers did not finish"
 
 
+async def solve_and_play(pilot, app, position: str) -> list:
+    """Enter position, solve it, wait for the solvers and start the playback; the moves of the
+    first solution."""
+    await type_line(pilot, position)
+    await type_line(pilot, ":solve")
+    await wait_solvers(pilot, app)
+    moves = app.session.solutions[0].moves
+    await type_line(pilot, ":play")
+    return moves
+
+
 async def wait_for(pilot, condition, tries: int = 100) -> None:
     """Pause until `condition()` holds (at most `tries` pauses of 50 ms)."""
     for _ in range(tries):
@@ -216,11 +227,7 @@ async def test_escape_cancels_a_running_solver(make_app):
 async def test_playback_steps_through_a_solution(make_app):
     app = make_app(step_seconds=0.01, improvements=0)
     async with app.run_test(size=(80, 24)) as pilot:
-        await type_line(pilot, "R U F")
-        await type_line(pilot, ":solve")
-        await wait_solvers(pilot, app)
-        moves = app.session.solutions[0].moves
-        await type_line(pilot, ":play")
+        moves = await solve_and_play(pilot, app, "R U F")
         assert app.net.mode == "play" and app.net.has_focus
         await pilot.press("right", "right", "left", "right")
         assert app.net.state == apply_moves(alg_state("R U F"), moves[:2])

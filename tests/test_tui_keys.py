@@ -8,7 +8,8 @@ from textual import events
 from cubelab.cube.facelets import state_colours, to_facelets
 from cubelab.cube.moves import alg_state
 from cubelab.cube.pieces import FACES, facelet_index
-from test_tui_app import make_app, message, pilot_test, type_line, wait_solvers  # noqa: F401
+from test_tui_app import (make_app, message, pilot_test, solve_and_play, type_line,  # noqa: F401
+                          wait_solvers)
 
 
 def burst(widget, text: str) -> None:
@@ -32,15 +33,21 @@ async def test_a_burst_of_keys_paints_one_sticker_each(make_app):
         assert tuple(painted) == app.net.colours
 
 
+async def paint_all(pilot, app, target, deliver) -> None:
+    """Paint mode from a cleared net, deliver(net, facelets of target), and check the net shows
+    target."""
+    await pilot.press("f3", "ctrl+u")
+    deliver(app.net, to_facelets(target))
+    await pilot.pause()
+    assert list(app.session.painting.colours) == list(state_colours(target))
+
+
 @pilot_test
 async def test_a_typed_facelet_string_paints_the_whole_cube(make_app):
     app = make_app()
     target = alg_state("R U F' D2 L")
     async with app.run_test(size=(80, 24)) as pilot:
-        await pilot.press("f3", "ctrl+u")
-        burst(app.net, to_facelets(target))
-        await pilot.pause()
-        assert list(app.session.painting.colours) == list(state_colours(target))
+        await paint_all(pilot, app, target, burst)
         assert "valid position" in message(app)
         await pilot.press("enter")
         await pilot.pause()
@@ -53,10 +60,8 @@ async def test_a_pasted_facelet_string_paints_the_whole_cube(make_app):
     app = make_app()
     target = alg_state("B' L2 U R")
     async with app.run_test(size=(80, 24)) as pilot:
-        await pilot.press("f3", "ctrl+u")
-        app.net.post_message(events.Paste(to_facelets(target) + "\n"))
-        await pilot.pause()
-        assert list(app.session.painting.colours) == list(state_colours(target))
+        await paint_all(pilot, app, target,
+                        lambda net, text: net.post_message(events.Paste(text + "\n")))
 
 
 @pilot_test
@@ -87,10 +92,7 @@ async def test_editor_keys_in_paint_mode(make_app):
 async def test_enter_in_playback_returns_focus_to_the_line(make_app):
     app = make_app(step_seconds=0.01, improvements=0)
     async with app.run_test(size=(80, 24)) as pilot:
-        await type_line(pilot, "R U F")
-        await type_line(pilot, ":solve")
-        await wait_solvers(pilot, app)
-        await type_line(pilot, ":play")
+        await solve_and_play(pilot, app, "R U F")
         assert app.net.has_focus
         await pilot.press("right", "enter")
         await pilot.pause()

@@ -134,26 +134,28 @@ def _symmetric_table(ctx, nclass, size, stab0, conj, sweep) -> np.ndarray:
     return table
 
 
+def _built(ctx, sweep, size, rep, stab, conj, *tables) -> np.ndarray:
+    """The symmetric table of len(rep) classes x `size`, each chunk done by
+    sweep(table, d, lo, hi, c_lo, c_hi, backward, *tables, cancel)."""
+    cancel = ctx.cancel
+    return _symmetric_table(
+        ctx, len(rep), size, stab[0], conj,
+        lambda table, d, lo, hi, c_lo, c_hi, back: sweep(table, d, lo, hi, c_lo, c_hi, back,
+                                                         *tables, cancel))
+
+
 def build_phase1(ctx, fs_cls, fs_rep, fs_stab, flip_move, slice_move, twist_move,
                  twist_conj) -> np.ndarray:
     """2-bit table over class * 2187 + twist (twist conjugated into the class's frame)."""
-    cancel = ctx.cancel
-    return _symmetric_table(
-        ctx, len(fs_rep), N_TWIST, fs_stab[0], twist_conj,
-        lambda table, d, lo, hi, c_lo, c_hi, back: phase1_sweep(
-            table, d, lo, hi, c_lo, c_hi, back, fs_cls, fs_rep, fs_stab, flip_move, slice_move,
-            twist_move, twist_conj, cancel))
+    return _built(ctx, phase1_sweep, N_TWIST, fs_rep, fs_stab, twist_conj, fs_cls, fs_rep,
+                  fs_stab, flip_move, slice_move, twist_move, twist_conj)
 
 
 def build_phase2(ctx, cp_cls, cp_rep, cp_stab, cp_move, edge8_move, edge8_conj,
                  p2moves) -> np.ndarray:
     """2-bit table over corner class * 40320 + UD-edge permutation (conjugated into the frame)."""
-    cancel = ctx.cancel
-    return _symmetric_table(
-        ctx, len(cp_rep), N_PERM8, cp_stab[0], edge8_conj,
-        lambda table, d, lo, hi, c_lo, c_hi, back: phase2_sweep(
-            table, d, lo, hi, c_lo, c_hi, back, cp_cls, cp_rep, cp_stab, cp_move, edge8_move,
-            edge8_conj, p2moves, cancel))
+    return _built(ctx, phase2_sweep, N_PERM8, cp_rep, cp_stab, edge8_conj, cp_cls, cp_rep,
+                  cp_stab, cp_move, edge8_move, edge8_conj, p2moves)
 
 
 def build_perm_slice(ctx, perm_move, slice_move) -> np.ndarray:

@@ -22,7 +22,7 @@ import cubelab.tables  # noqa: F401  (numba cache location, before numba)
 from numba import njit
 
 from ..bfs import LevelStats, run_levels
-from ..packed import get2, new_packed2, set2
+from ..packed import get2, new_packed2, set2, settle2
 from ..ranks import N_FLIP, N_TWIST
 from ..store import load_or_build
 from .. import movetables
@@ -206,18 +206,10 @@ def _fill_row(table, r, rows1, syms1, todo, tslot_conj, twist_move):
             k += 1
     n = 0
     for m in range(18):
-        nb = rows1[m] * SLOTS_PER_ROW
-        s = syms1[m]
-        i = 0
-        while i < k:
-            t = todo[i]
-            if get2(table, nb + tslot_conj[s, twist_move[t, m]]) == FRONTIER:
-                set2(table, base + tslot[t], NEXT)
-                n += 1
-                k -= 1
-                todo[i] = todo[k]
-            else:
-                i += 1
+        left = settle2(table, todo, k, base, tslot, rows1[m] * SLOTS_PER_ROW,
+                       tslot_conj[syms1[m]], twist_move, m, FRONTIER, NEXT)
+        n += k - left
+        k = left
         if k == 0:
             break
     return n

@@ -23,38 +23,28 @@ _CHECK_EVERY = 1024
 # ---- corners: entry = corner permutation * 2187 + twist; a "row" is one permutation ----------
 
 @njit(cache=True, nogil=True)
-def corner_forward(table, d, lo, hi, cperm_move, twist_move, cancel):
+def corner_sweep(table, d, lo, hi, cperm_move, twist_move, backward, cancel):
+    """Depth d -> d + 1 over the permutations [lo, hi): forward from the depth-d entries, or
+    backward from the unknown ones (an entry with a depth-d neighbour is set)."""
+    want = UNKNOWN4 if backward else d
     n = 0
     for c in range(lo, hi):
         if (c & (_CHECK_EVERY - 1)) == 0 and cancel[0]:
             break
         base = c * N_TWIST
         for t in range(N_TWIST):
-            if get4(table, base + t) != d:
+            if get4(table, base + t) != want:
                 continue
             for m in range(cperm_move.shape[1]):
                 j = cperm_move[c, m] * N_TWIST + twist_move[t, m]
-                if get4(table, j) == UNKNOWN4:
+                if backward:
+                    if get4(table, j) == d:
+                        set4(table, base + t, d + 1)
+                        n += 1
+                        break
+                elif get4(table, j) == UNKNOWN4:
                     set4(table, j, d + 1)
                     n += 1
-    return n
-
-
-@njit(cache=True, nogil=True)
-def corner_backward(table, d, lo, hi, cperm_move, twist_move, cancel):
-    n = 0
-    for c in range(lo, hi):
-        if (c & (_CHECK_EVERY - 1)) == 0 and cancel[0]:
-            break
-        base = c * N_TWIST
-        for t in range(N_TWIST):
-            if get4(table, base + t) != UNKNOWN4:
-                continue
-            for m in range(cperm_move.shape[1]):
-                if get4(table, cperm_move[c, m] * N_TWIST + twist_move[t, m]) == d:
-                    set4(table, base + t, d + 1)
-                    n += 1
-                    break
     return n
 
 
@@ -184,8 +174,9 @@ def build_corners(ctx=None, max_depth: int | None = None, moves=None
     set4(table, 0, 0)
     stats = run_levels(
         ctx, n_rows=N_CPERM, total=N_CORNERS, initial=1, chunk_rows=256, max_depth=max_depth,
-        forward=lambda d, lo, hi, part: corner_forward(table, d, lo, hi, cperm, twist, cancel),
-        backward=lambda d, lo, hi: corner_backward(table, d, lo, hi, cperm, twist, cancel))
+        forward=lambda d, lo, hi, part: corner_sweep(table, d, lo, hi, cperm, twist, False,
+                                                     cancel),
+        backward=lambda d, lo, hi: corner_sweep(table, d, lo, hi, cperm, twist, True, cancel))
     return table, stats
 
 

@@ -19,7 +19,7 @@ import cubelab.tables  # noqa: F401  (numba cache location, before numba)
 from numba import njit
 
 from ..bfs import LevelStats, run_levels
-from ..packed import UNKNOWN2, get2, new_packed2, set2
+from ..packed import UNKNOWN2, get2, new_packed2, set2, settle2
 from ..ranks import N_FLIP, N_TWIST
 from ..store import load_or_build
 from .coords import move_tables, sym_tables
@@ -80,6 +80,16 @@ def _row_has(table, r, v):
     return False
 
 
+@njit(cache=True, nogil=True, inline="always")
+def _neighbour_row(r, m, rep, ss_cls, ss_sym, ss_fmask, flip_conj, sslice_move, flip_move):
+    """The row move m takes row r to, and the symmetry that brings its twists into that row's
+    frame."""
+    ss1 = sslice_move[rep[r >> 11], m]
+    k = ss_sym[ss1]
+    return (np.int64(ss_cls[ss1]) << 11) | (flip_conj[k, flip_move[r & 2047, m]]
+                                            ^ ss_fmask[ss1]), k
+
+
 @njit(cache=True, nogil=True)
 def phase_forward(table, d, lo, hi, c_lo, c_hi, rep, stab, n_stab, rep_fmask, ss_cls, ss_sym,
                   ss_fmask, flip_conj, twist_conj, sslice_move, flip_move, twist_move, cancel):
@@ -95,15 +105,9 @@ def phase_forward(table, d, lo, hi, c_lo, c_hi, rep, stab, n_stab, rep_fmask, ss
             break
         if not _row_has(table, r, v):
             continue
-        c = r >> 11
-        f = r & 2047
-        ss = rep[c]
         for m in range(sslice_move.shape[1]):
-            ss1 = sslice_move[ss, m]
-            k = ss_sym[ss1]
-            syms1[m] = k
-            rows1[m] = (np.int64(ss_cls[ss1]) << 11) | (flip_conj[k, flip_move[f, m]]
-                                                        ^ ss_fmask[ss1])
+            rows1[m], syms1[m] = _neighbour_row(r, m, rep, ss_cls, ss_sym, ss_fmask, flip_conj,
+                                                sslice_move, flip_move)
         owned = False
         for m in range(sslice_move.shape[1]):
             c1 = rows1[m] >> 11
@@ -133,6 +137,7 @@ def phase_backward(table, d, lo, hi, rep, ss_cls, ss_sym, ss_fmask, flip_conj, t
     v = d % 3
     nv = (d + 1) % 3
     todo = np.empty(N_TWIST, np.int64)
+    own = np.arange(N_TWIST)
     n = 0
     for r in range(lo, hi):
         if (r & (_CHECK_EVERY - 1)) == 0 and cancel[0]:
@@ -150,24 +155,13 @@ def phase_backward(table, d, lo, hi, rep, ss_cls, ss_sym, ss_fmask, flip_conj, t
                     k += 1
         if k == 0:
             continue
-        c = r >> 11
-        f = r & 2047
-        ss = rep[c]
         for m in range(sslice_move.shape[1]):
-            ss1 = sslice_move[ss, m]
-            s = ss_sym[ss1]
-            row1 = (np.int64(ss_cls[ss1]) << 11) | (flip_conj[s, flip_move[f, m]] ^ ss_fmask[ss1])
-            nb = row1 * ROW
-            i = 0
-            while i < k:
-                t = todo[i]
-                if get2(table, nb + twist_conj[s, twist_move[t, m]]) == v:
-                    set2(table, base + t, nv)
-                    n += 1
-                    k -= 1
-                    todo[i] = todo[k]
-                else:
-                    i += 1
+            row1, s = _neighbour_row(r, m, rep, ss_cls, ss_sym, ss_fmask, flip_conj, sslice_move,
+                                     flip_move)
+            left = settle2(table, todo, k, base, own, row1 * ROW, twist_conj[s], twist_move, m,
+                           v, nv)
+            n += k - left
+            k = left
             if k == 0:
                 break
     return n
