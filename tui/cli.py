@@ -13,6 +13,7 @@ import os
 import re
 import signal
 import sys
+import threading
 
 from .argtypes import port_number
 from .errors import InputError
@@ -89,6 +90,20 @@ def main(argv: list[str] | None = None) -> int:
         return 1
 
 
+def _flush_briefly(seconds: float = 0.2) -> None:
+    """Flush stdout and stderr, but give up after `seconds`: a reader that stopped reading (a
+    full pipe) must not keep an interrupted command alive."""
+    def flush() -> None:
+        for stream in (sys.stdout, sys.stderr):
+            try:
+                stream.flush()
+            except (OSError, ValueError):
+                pass
+    writer = threading.Thread(target=flush, name="flush", daemon=True)
+    writer.start()
+    writer.join(seconds)
+
+
 def run() -> None:
     status = main()
     # the work is done and said: a signal during the exit (numba and LLVM take a second to
@@ -107,11 +122,7 @@ def run() -> None:
         # Interrupted: leave now. A normal exit finalises numba and LLVM (over a second once
         # kernels are loaded) and would wait on abandoned daemon threads; what we owe the user
         # is written, the workers reaped and our temporary and lock files removed already.
-        for stream in (sys.stdout, sys.stderr):
-            try:
-                stream.flush()
-            except (OSError, ValueError):
-                pass
+        _flush_briefly()
         os._exit(status)
     sys.exit(status)
 

@@ -115,8 +115,11 @@ def run(args) -> int:
         interrupted = stop
         cancel[0] = 1
         done.wait(GRACE)    # a search that is still compiling is abandoned, not awaited
-    with lock:
+    # after an interrupt the worker may hold the lock, blocked writing to a reader that stopped
+    # reading (a full pipe): do not wait on it for ever
+    if lock.acquire(timeout=GRACE if interrupted else -1):
         clear_bar()
+        lock.release()
     if "error" in outcome:
         raise outcome["error"]
     if "result" not in outcome:
