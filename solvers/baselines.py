@@ -25,7 +25,7 @@ from cubelab.tables.sequences import NO_MOVE, products, sequence_counts, success
 from cubelab.tables.store import load_or_build
 
 from .protocol import (NODES, BOUND, Deadline, PrepareOnce, Solution, SolveResult, SolverError,
-                       begin_solve, prepare_before_solving, verify, watched)
+                       begin_solve, solved_or_prepared, verify, watched)
 
 
 def _successor_lists() -> list[list[int]]:
@@ -254,9 +254,7 @@ class AStarSolver(PrepareOnce):
     def solve(self, state: CubeState, *, max_length=None, time_limit=None, on_solution=None,
               counters=None, cancel=None) -> SolveResult:
         s, counters, cancel = begin_solve(state, counters, cancel)
-        if s.is_identity():
-            return SolveResult(self.name, [], optimal=True, lower_bound=0, verified=True)
-        refused = prepare_before_solving(self, cancel)
+        refused = solved_or_prepared(self, s, cancel)
         if refused is not None:
             return refused
         with Deadline(cancel, time_limit) as clock:

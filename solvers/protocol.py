@@ -186,6 +186,17 @@ def begin_solve(state: CubeState, counters: np.ndarray | None, cancel: np.ndarra
             new_cancel() if cancel is None else cancel)
 
 
+def solved_or_prepared(solver, s: CubeState, cancel: np.ndarray | None,
+                       detail: dict | None = None) -> SolveResult | None:
+    """The opening every table solver shares after begin_solve: the empty, optimal answer for
+    a solved cube (with the solver's own `detail`), else prepare_before_solving's outcome
+    (None when ready to search)."""
+    if s.is_identity():
+        return SolveResult(solver.name, [], optimal=True, lower_bound=0, verified=True,
+                           detail={} if detail is None else detail)
+    return prepare_before_solving(solver, cancel)
+
+
 def prepare_before_solving(solver, cancel: np.ndarray | None) -> SolveResult | None:
     """Prepare a solver before its time limit starts (building tables is not part of a solve's
     time): None when ready, a "cancelled" result when the cancel flag went up first.

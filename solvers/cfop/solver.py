@@ -31,7 +31,7 @@ from cubelab.tables.sequences import cancel
 
 from ..protocol import (BEST, NODES, PHASE, Deadline, PrepareOnce, Solution, SolveResult,
                         SolverError, begin_solve, new_cancel, new_counters,
-                        prepare_before_solving, verify)
+                        solved_or_prepared, verify)
 from .lastlayer import solve_last_layer
 from .search import MAX_DEPTH, search
 
@@ -161,10 +161,7 @@ class CfopSolver(PrepareOnce):
     def solve(self, state: CubeState, *, max_length=None, time_limit=None, on_solution=None,
               counters=None, cancel=None) -> SolveResult:
         s, counters, cancel = begin_solve(state, counters, cancel)
-        if s.is_identity():
-            return SolveResult(self.name, [], verified=True, optimal=True, lower_bound=0,
-                               detail={"steps": []})
-        refused = prepare_before_solving(self, cancel)
+        refused = solved_or_prepared(self, s, cancel, detail={"steps": []})
         if refused is not None:
             return refused
         started = time.perf_counter()

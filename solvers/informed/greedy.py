@@ -17,7 +17,7 @@ from cubelab.tables.cfop.coords import code_move_tables
 
 from ..baselines import coordinates
 from ..protocol import (BOUND, NODES, Deadline, Solution, SolveResult, SolverError, begin_solve,
-                        prepare_before_solving, verify)
+                        solved_or_prepared, verify)
 from .heuristics import piece_codes, piece_distances
 from .player import InformedPlayer
 
@@ -58,9 +58,7 @@ class GreedySolver(InformedPlayer):
     def solve(self, state: CubeState, *, max_length=None, time_limit=None, on_solution=None,
               counters=None, cancel=None) -> SolveResult:
         s, counters, cancel = begin_solve(state, counters, cancel)
-        if s.is_identity():
-            return SolveResult(self.name, [], optimal=True, lower_bound=0, verified=True)
-        refused = prepare_before_solving(self, cancel)
+        refused = solved_or_prepared(self, s, cancel)
         if refused is not None:
             return refused
         with Deadline(cancel, time_limit) as clock:

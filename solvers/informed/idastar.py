@@ -21,7 +21,7 @@ from cubelab.tables.ranks import N_FLIP
 
 from ..baselines import coordinates
 from ..protocol import (BOUND, LOWER_BOUND, NODES, Deadline, Solution, SolveResult, SolverError,
-                        begin_solve, prepare_before_solving, verify)
+                        begin_solve, solved_or_prepared, verify)
 from .heuristics import ADMISSIBLE, KIND, piece_codes, piece_distances
 from .player import InformedPlayer
 
@@ -172,9 +172,7 @@ class IDAStarSolver(InformedPlayer):
               counters=None, cancel=None) -> SolveResult:
         s, counters, cancel = begin_solve(state, counters, cancel)
         admissible = ADMISSIBLE[self.heuristic]
-        if s.is_identity():
-            return SolveResult(self.name, [], optimal=True, lower_bound=0, verified=True)
-        refused = prepare_before_solving(self, cancel)
+        refused = solved_or_prepared(self, s, cancel)
         if refused is not None:
             return refused
         limit = MAX_DEPTH if max_length is None else min(MAX_DEPTH, max_length)

@@ -28,7 +28,7 @@ from cubelab.tables.thistlethwaite.coords import (
 from cubelab.tables.thistlethwaite.specs import SPECS, ThistlethwaiteTables, load_tables
 
 from ..protocol import (BEST, NODES, PHASE, Deadline, PrepareOnce, Solution, SolveResult,
-                        begin_solve, new_cancel, new_counters, prepare_before_solving, verify)
+                        begin_solve, new_cancel, new_counters, solved_or_prepared, verify)
 from .search import MAX_PLY, search
 
 ROUNDS = ((0, 0, 0), (0, 1, 0))
@@ -132,11 +132,8 @@ class ThistlethwaiteSolver(PrepareOnce):
     def solve(self, state: CubeState, *, max_length=None, time_limit=None, on_solution=None,
               counters=None, cancel=None) -> SolveResult:
         s, counters, cancel = begin_solve(state, counters, cancel)
-        if s.is_identity():
-            return SolveResult(self.name, [], verified=True, optimal=True, lower_bound=0,
-                               detail={"phases": [{"subgroup": g, "moves": "", "length": 0}
-                                                  for g in SUBGROUPS]})
-        refused = prepare_before_solving(self, cancel)
+        refused = solved_or_prepared(self, s, cancel, detail={
+            "phases": [{"subgroup": g, "moves": "", "length": 0} for g in SUBGROUPS]})
         if refused is not None:
             return refused
         started = time.perf_counter()

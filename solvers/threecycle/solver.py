@@ -27,7 +27,7 @@ from cubelab.tables.threecycle.commutators import Found
 from cubelab.tables.threecycle.specs import SPECS, CommutatorTable, load_table
 
 from ..protocol import (NODES, PHASE, Deadline, PrepareOnce, Solution, SolveResult, begin_solve,
-                        prepare_before_solving, verify)
+                        solved_or_prepared, verify)
 from .pieces import PieceSet
 
 BEAM = 12
@@ -172,10 +172,7 @@ class ThreeCycleSolver(PrepareOnce):
     def solve(self, state: CubeState, *, max_length=None, time_limit=None, on_solution=None,
               counters=None, cancel=None) -> SolveResult:
         s, counters, cancel = begin_solve(state, counters, cancel)
-        if s.is_identity():
-            return SolveResult(self.name, [], optimal=True, lower_bound=0, verified=True,
-                               detail={"steps": []})
-        refused = prepare_before_solving(self, cancel)
+        refused = solved_or_prepared(self, s, cancel, detail={"steps": []})
         if refused is not None:
             return refused
         with Deadline(cancel, time_limit) as clock:
