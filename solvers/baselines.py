@@ -25,7 +25,7 @@ from cubelab.tables.sequences import NO_MOVE, products, sequence_counts, success
 from cubelab.tables.store import load_or_build
 
 from .protocol import (NODES, BOUND, Deadline, PrepareOnce, Solution, SolveResult, SolverError,
-                       begin_solve, solved_or_prepared, verify, watched)
+                       begin_solve, open_solve, verify, watched)
 
 
 def _successor_lists() -> list[list[int]]:
@@ -253,10 +253,9 @@ class AStarSolver(PrepareOnce):
 
     def solve(self, state: CubeState, *, max_length=None, time_limit=None, on_solution=None,
               counters=None, cancel=None) -> SolveResult:
-        s, counters, cancel = begin_solve(state, counters, cancel)
-        refused = solved_or_prepared(self, s, cancel)
-        if refused is not None:
-            return refused
+        s, counters, cancel, early = open_solve(self, state, counters, cancel)
+        if early is not None:
+            return early
         with Deadline(cancel, time_limit) as clock:
             path, nodes, bound, why = self._search(s, max_length, cancel, counters)
         counters[NODES] = nodes

@@ -186,15 +186,17 @@ def begin_solve(state: CubeState, counters: np.ndarray | None, cancel: np.ndarra
             new_cancel() if cancel is None else cancel)
 
 
-def solved_or_prepared(solver, s: CubeState, cancel: np.ndarray | None,
-                       detail: dict | None = None) -> SolveResult | None:
-    """The opening every table solver shares after begin_solve: the empty, optimal answer for
-    a solved cube (with the solver's own `detail`), else prepare_before_solving's outcome
-    (None when ready to search)."""
+def open_solve(solver, state: CubeState, counters: np.ndarray | None,
+               cancel: np.ndarray | None, detail: dict | None = None):
+    """The opening every table solver shares: begin_solve's (state, counters, cancel) and an
+    early answer or None: the empty optimal one for a solved cube (with the solver's own
+    `detail`), or prepare_before_solving's "cancelled"."""
+    s, counters, cancel = begin_solve(state, counters, cancel)
     if s.is_identity():
-        return SolveResult(solver.name, [], optimal=True, lower_bound=0, verified=True,
-                           detail={} if detail is None else detail)
-    return prepare_before_solving(solver, cancel)
+        return s, counters, cancel, SolveResult(solver.name, [], optimal=True, lower_bound=0,
+                                                verified=True,
+                                                detail={} if detail is None else detail)
+    return s, counters, cancel, prepare_before_solving(solver, cancel)
 
 
 def prepare_before_solving(solver, cancel: np.ndarray | None) -> SolveResult | None:

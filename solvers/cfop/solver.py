@@ -30,8 +30,8 @@ from cubelab.tables.cfop.specs import SPECS, CfopTables, load_tables
 from cubelab.tables.sequences import cancel
 
 from ..protocol import (BEST, NODES, PHASE, Deadline, PrepareOnce, Solution, SolveResult,
-                        SolverError, begin_solve, new_cancel, new_counters,
-                        solved_or_prepared, verify)
+                        SolverError, new_cancel, new_counters,
+                        open_solve, verify)
 from .lastlayer import solve_last_layer
 from .search import MAX_DEPTH, search
 
@@ -160,10 +160,9 @@ class CfopSolver(PrepareOnce):
 
     def solve(self, state: CubeState, *, max_length=None, time_limit=None, on_solution=None,
               counters=None, cancel=None) -> SolveResult:
-        s, counters, cancel = begin_solve(state, counters, cancel)
-        refused = solved_or_prepared(self, s, cancel, detail={"steps": []})
-        if refused is not None:
-            return refused
+        s, counters, cancel, early = open_solve(self, state, counters, cancel, {"steps": []})
+        if early is not None:
+            return early
         started = time.perf_counter()
         best = None
         with Deadline(cancel, time_limit) as clock:

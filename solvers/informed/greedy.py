@@ -17,7 +17,7 @@ from cubelab.tables.cfop.coords import code_move_tables
 
 from ..baselines import coordinates
 from ..protocol import (BOUND, NODES, Deadline, Solution, SolveResult, SolverError, begin_solve,
-                        solved_or_prepared, verify)
+                        open_solve, verify)
 from .heuristics import piece_codes, piece_distances
 from .player import InformedPlayer
 
@@ -57,10 +57,9 @@ class GreedySolver(InformedPlayer):
 
     def solve(self, state: CubeState, *, max_length=None, time_limit=None, on_solution=None,
               counters=None, cancel=None) -> SolveResult:
-        s, counters, cancel = begin_solve(state, counters, cancel)
-        refused = solved_or_prepared(self, s, cancel)
-        if refused is not None:
-            return refused
+        s, counters, cancel, early = open_solve(self, state, counters, cancel)
+        if early is not None:
+            return early
         with Deadline(cancel, time_limit) as clock:
             path, expanded, why = self._search(s, cancel, counters)
         seconds = clock.elapsed()

@@ -21,7 +21,7 @@ from cubelab.tables.ranks import N_FLIP
 
 from ..baselines import coordinates
 from ..protocol import (BOUND, LOWER_BOUND, NODES, Deadline, Solution, SolveResult, SolverError,
-                        begin_solve, solved_or_prepared, verify)
+                        open_solve, verify)
 from .heuristics import ADMISSIBLE, KIND, piece_codes, piece_distances
 from .player import InformedPlayer
 
@@ -170,11 +170,10 @@ class IDAStarSolver(InformedPlayer):
 
     def solve(self, state: CubeState, *, max_length=None, time_limit=None, on_solution=None,
               counters=None, cancel=None) -> SolveResult:
-        s, counters, cancel = begin_solve(state, counters, cancel)
+        s, counters, cancel, early = open_solve(self, state, counters, cancel)
+        if early is not None:
+            return early
         admissible = ADMISSIBLE[self.heuristic]
-        refused = solved_or_prepared(self, s, cancel)
-        if refused is not None:
-            return refused
         limit = MAX_DEPTH if max_length is None else min(MAX_DEPTH, max_length)
         with Deadline(cancel, time_limit) as clock:
             n, seq = self._run(s, limit, cancel, counters)

@@ -28,7 +28,7 @@ from cubelab.tables.thistlethwaite.coords import (
 from cubelab.tables.thistlethwaite.specs import SPECS, ThistlethwaiteTables, load_tables
 
 from ..protocol import (BEST, NODES, PHASE, Deadline, PrepareOnce, Solution, SolveResult,
-                        begin_solve, new_cancel, new_counters, solved_or_prepared, verify)
+                        new_cancel, new_counters, open_solve, verify)
 from .search import MAX_PLY, search
 
 ROUNDS = ((0, 0, 0), (0, 1, 0))
@@ -131,11 +131,10 @@ class ThistlethwaiteSolver(PrepareOnce):
 
     def solve(self, state: CubeState, *, max_length=None, time_limit=None, on_solution=None,
               counters=None, cancel=None) -> SolveResult:
-        s, counters, cancel = begin_solve(state, counters, cancel)
-        refused = solved_or_prepared(self, s, cancel, detail={
+        s, counters, cancel, early = open_solve(self, state, counters, cancel, detail={
             "phases": [{"subgroup": g, "moves": "", "length": 0} for g in SUBGROUPS]})
-        if refused is not None:
-            return refused
+        if early is not None:
+            return early
         started = time.perf_counter()
         with Deadline(cancel, time_limit) as clock:
             best = self._run(s, self.rounds, cancel, counters, on_solution, max_length, started)

@@ -27,7 +27,7 @@ from cubelab.tables.threecycle.commutators import Found
 from cubelab.tables.threecycle.specs import SPECS, CommutatorTable, load_table
 
 from ..protocol import (NODES, PHASE, Deadline, PrepareOnce, Solution, SolveResult, begin_solve,
-                        solved_or_prepared, verify)
+                        open_solve, verify)
 from .pieces import PieceSet
 
 BEAM = 12
@@ -171,10 +171,9 @@ class ThreeCycleSolver(PrepareOnce):
 
     def solve(self, state: CubeState, *, max_length=None, time_limit=None, on_solution=None,
               counters=None, cancel=None) -> SolveResult:
-        s, counters, cancel = begin_solve(state, counters, cancel)
-        refused = solved_or_prepared(self, s, cancel, detail={"steps": []})
-        if refused is not None:
-            return refused
+        s, counters, cancel, early = open_solve(self, state, counters, cancel, {"steps": []})
+        if early is not None:
+            return early
         with Deadline(cancel, time_limit) as clock:
             counters[PHASE] = 0
             best = _beam_search(self._starts(s), self._sets, cancel, counters)
