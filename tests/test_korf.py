@@ -48,7 +48,9 @@ def distance():
     return dist
 
 
-@pytest.fixture(scope="module", params=["korf1997", "strong", "layers-small"])
+# `layers` allocates its full 2.75 GB table even when built only a few moves deep
+@pytest.fixture(scope="module", params=["korf1997", "strong", "layers-small",
+                                        pytest.param("layers", marks=pytest.mark.slow)])
 def solver(request):
     s = KorfSolver(request.param, table_depth=TABLE_DEPTH, fallback=False, split_from=4)
     s.prepare()
@@ -162,7 +164,7 @@ def test_time_limit_falls_back_on_the_two_phase_solution(solver, monkeypatch):
         def solve(self, state, *, time_limit=None, cancel=None):
             return SolveResult("kociemba", invert_moves(scramble))
 
-    monkeypatch.setattr(korf, "_two_phase_ready", lambda: True)
+    monkeypatch.setattr(korf, "two_phase_ready", lambda: True)
     monkeypatch.setattr("cubelab.solvers.get_solver", lambda name, **kw: TwoPhase())
     s = KorfSolver(solver.tables, table_depth=TABLE_DEPTH)
     s._prepared = solver._prepared
@@ -183,6 +185,35 @@ def test_a_path_that_does_not_solve_is_refused_not_returned(solver, monkeypatch)
     assert heard == []
 
 
+def test_a_slow_fallback_preparation_stays_inside_the_time_limit(solver, monkeypatch):
+    # a cold two-phase solver (tables to load, kernels to compile) once made an 8 s limit
+    # return after 235 s: its preparation now runs beside the search, within the fallback's share
+    import threading
+    import time
+    from cubelab.solvers.korf import solver as korf
+    release = threading.Event()
+
+    class ColdTwoPhase:
+        def prepare(self, progress=None, cancel=None, log=None):
+            release.wait(30)
+
+        def solve(self, state, *, time_limit=None, cancel=None):
+            raise AssertionError("not prepared yet: must not be asked")
+
+    monkeypatch.setattr(korf, "two_phase_ready", lambda: True)
+    monkeypatch.setattr("cubelab.solvers.get_solver", lambda name, **kw: ColdTwoPhase())
+    s = KorfSolver(solver.tables, table_depth=TABLE_DEPTH)
+    s._prepared = solver._prepared
+    start = time.perf_counter()
+    try:
+        result = s.solve(random_state(12), time_limit=0.5)
+    finally:
+        release.set()
+    assert time.perf_counter() - start < 5.0
+    assert result.status == "time limit" and result.moves is None and not result.optimal
+    assert "not ready" in result.detail["fallback_error"]
+
+
 def test_a_wrong_two_phase_answer_is_not_passed_on(solver, monkeypatch):
     from cubelab.solvers.korf import solver as korf
     from cubelab.solvers.protocol import SolveResult
@@ -192,7 +223,7 @@ def test_a_wrong_two_phase_answer_is_not_passed_on(solver, monkeypatch):
         def solve(self, state, *, time_limit=None, cancel=None):
             return SolveResult("kociemba", [FACE_MOVES[0]] * 3)
 
-    monkeypatch.setattr(korf, "_two_phase_ready", lambda: True)
+    monkeypatch.setattr(korf, "two_phase_ready", lambda: True)
     monkeypatch.setattr("cubelab.solvers.get_solver", lambda name, **kw: TwoPhase())
     s = KorfSolver(solver.tables, table_depth=TABLE_DEPTH)
     s._prepared = solver._prepared

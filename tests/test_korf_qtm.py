@@ -244,7 +244,7 @@ def test_the_two_phase_fallback_is_never_called_qtm_optimal(solver, monkeypatch)
         def solve(self, state, *, time_limit=None, cancel=None):
             return SolveResult("kociemba", invert_moves(scramble), optimal=True)
 
-    monkeypatch.setattr(korf, "_two_phase_ready", lambda: True)
+    monkeypatch.setattr(korf, "two_phase_ready", lambda: True)
     monkeypatch.setattr("cubelab.solvers.get_solver", lambda name, **kw: TwoPhase())
     s = KorfSolver(metric="qtm", table_depth=TABLE_DEPTH)
     s._prepared = solver._prepared

@@ -30,13 +30,14 @@ from ..protocol import (
     SolverError, check_solvable, missing_tables, new_cancel, new_counters,
     prepare_before_solving, verify,
 )
+from .fallback import TwoPhaseFallback, two_phase_ready
 from .lanes import LANES, face_turn_order
 from .quarter import GODS_NUMBER, first_bound, quarter_turn_order
 from .symstarts import distinct_starts
 
 SPLIT_DEPTH = 3
 """Start nodes for the two threads: 3,240 nodes three moves below the root."""
-SPLIT_FROM = {"strong": 13, "korf1997": 10, "strong-qtm": 15, "layers-small": 12}
+SPLIT_FROM = {"strong": 13, "korf1997": 10, "strong-qtm": 15, "layers-small": 12, "layers": 14}
 """Bounds below these are searched from the root on one thread (they take milliseconds)."""
 CHUNK = 6
 """Start nodes a thread takes at a time (times the lanes a kernel interleaves)."""
@@ -103,7 +104,7 @@ class KorfSolver:
         self.split_from = max(SPLIT_DEPTH + 1, int(split_from or SPLIT_FROM[tables]))
         self._prepared: _Prepared | None = None
         self._lock = threading.Lock()
-        self._two_phase = None
+        self._fallback = TwoPhaseFallback()
 
     # ---- tables -----------------------------------------------------------------------------
     def table_specs(self) -> tuple:
@@ -120,10 +121,10 @@ class KorfSolver:
             arrays = self.table_set.load(progress=progress, cancel=cancel, log=log)
             if self.tables in ("strong", "strong-qtm"):
                 prepared = _prepare_strong(arrays, self.table_set.max_depth, self.metric)
-            elif self.tables == "layers-small":
+            elif self.tables in ("layers", "layers-small"):
                 from .layersearch import prepare_layers
                 kernel, args, root, child, bound, top = prepare_layers(
-                    arrays, self.table_set.max_depth, corners=False)
+                    arrays, self.table_set.max_depth, corners=self.tables == "layers")
                 prepared = _Prepared(self.tables, kernel, args, root, child, bound, top, LANES,
                                      face_turn_order())
             else:
@@ -151,8 +152,9 @@ class KorfSolver:
             return refused
         p = self._prepared
         fallback_seconds = 0.0
-        if time_limit is not None and self.fallback and _two_phase_ready():
+        if time_limit is not None and self.fallback and two_phase_ready():
             fallback_seconds = min(FALLBACK_MAX, FALLBACK_SHARE * time_limit)
+            self._fallback.warm()   # its preparation must not run after the limit
         search_limit = None if time_limit is None else max(0.0, time_limit - fallback_seconds -
                                                            (time.perf_counter() - start))
         run = _Run(self, p, target, counters, cancel, max_length, search_limit)
@@ -193,12 +195,9 @@ class KorfSolver:
 
     def _add_fallback(self, result, state, seconds, counters, cancel, on_solution, start):
         """A not-proven-optimal solution from the two-phase solver, in the time kept for it."""
-        from .. import get_solver
         counters[PHASE] = 1
         try:
-            if self._two_phase is None:
-                self._two_phase = get_solver("kociemba")
-            other = self._two_phase.solve(state, time_limit=seconds, cancel=cancel)
+            other = self._fallback.solve(state, seconds, cancel)
         except Exception as e:  # the fallback is a courtesy: its failure must not hide ours
             result.detail["fallback_error"] = f"{type(e).__name__}: {e}"
             return
@@ -435,18 +434,6 @@ def _warm_up(p: _Prepared) -> None:
     live = np.zeros(1, np.int64)
     p.kernel(root[None, :], np.zeros((1, 0), np.int8), 0, 1, 0, 1, *p.args,
              live, 0, np.zeros(1, np.int32), np.zeros(1, np.int32), np.zeros(2, np.int64))
-
-
-def _two_phase_ready() -> bool:
-    """Whether the two-phase solver is installed and its tables are at hand (building them
-    could take far longer than the time the fallback gets)."""
-    from .. import get_solver, solver_names
-    if "kociemba" not in solver_names():
-        return False
-    try:
-        return not get_solver("kociemba").missing_tables()
-    except Exception:   # a status we cannot read means: do not count on it
-        return False
 
 
 if __name__ == "__main__":
