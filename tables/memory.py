@@ -69,9 +69,7 @@ def _advise_mapping(arr: np.ndarray) -> None:
     """Ask for huge pages on the file mapping under arr and fault it in now (so a search never
     waits on a page fault); arrays built in memory, and kernels that refuse, are left as they
     are."""
-    base = arr
-    while base is not None and not isinstance(base, mmap.mmap):
-        base = getattr(base, "base", None)
+    base = _file_mapping(arr)
     if base is None:
         return
     for advice in (getattr(mmap, "MADV_HUGEPAGE", None), _MADV_POPULATE_READ):
@@ -97,10 +95,44 @@ def _hugepage_copy(arr: np.ndarray) -> np.ndarray:
         except OSError:
             pass   # no transparent huge pages here: plain pages work too
     out = np.frombuffer(buf, dtype=np.uint8, count=arr.nbytes)
-    out[:] = np.ascontiguousarray(arr).reshape(-1).view(np.uint8)
+    src = np.ascontiguousarray(arr).reshape(-1).view(np.uint8)
+    mapping = _file_mapping(arr) if src.base is not None else None
+    for lo in range(0, arr.nbytes, _CHUNK):
+        hi = min(arr.nbytes, lo + _CHUNK)
+        out[lo:hi] = src[lo:hi]
+        if mapping is not None:
+            _release(mapping, src, lo, hi)
     out = out.view(arr.dtype).reshape(arr.shape)
     out.flags.writeable = False
     return out
+
+
+_CHUNK = 64 << 20
+"""Bytes copied between two releases of the file mapping's pages."""
+
+
+def _file_mapping(arr: np.ndarray):
+    """The mmap under arr, or None (an array built in memory)."""
+    base = arr
+    while base is not None and not isinstance(base, mmap.mmap):
+        base = getattr(base, "base", None)
+    return base
+
+
+def _release(mapping, src: np.ndarray, lo: int, hi: int) -> None:
+    """Drop this process's pages of the file mapping behind src[lo:hi] once copied: the copy
+    is the one the search reads, so the process holds one copy of the table, not two (the file
+    stays in the page cache, which the kernel may reclaim)."""
+    start = np.frombuffer(mapping, np.uint8, count=0).ctypes.data if len(mapping) else 0
+    offset = src.ctypes.data - start + lo
+    page = mmap.PAGESIZE
+    first = -(-offset // page) * page
+    last = (offset + hi - lo) // page * page
+    if last > first:
+        try:
+            mapping.madvise(mmap.MADV_DONTNEED, first, last - first)
+        except (OSError, ValueError, AttributeError):
+            pass   # the pages stay mapped: more memory, same answers
 
 
 # LLVM names the intrinsic by its pointer type: opaque pointers ("p0") from LLVM 15 on.
