@@ -251,8 +251,8 @@ def bench_speed(sets, n16, n18, n_random, time_limit, threads):
 
 
 def build_full_layers():
-    """The full layer table (not a table set yet: its build is too slow), built through the
-    store with its levels logged, for measuring the builder."""
+    """The full layer table (of the `layers` set), built through the store with its levels
+    logged, for measuring the builder."""
     from cubelab.tables.korf.specs import layer_spec
     from cubelab.tables.store import load_or_build
     start = time.perf_counter()
@@ -334,7 +334,7 @@ def main(argv=None):
                     help="seconds of the solve whose memory is measured (memory section)")
     ap.add_argument("--superflip", help="prove the superflip's optimum with this set")
     ap.add_argument("--build-full-layers", action="store_true",
-                    help="build the full layer table (2.7 GB; not a table set yet)")
+                    help="build the full layer table (2.75 GB, the layers set) and time it")
     ap.add_argument("--superflip-limit", type=float, default=900.0)
     ap.add_argument("--json", help="write all figures to this file")
     args = ap.parse_args(argv)

@@ -80,7 +80,27 @@ def run_status(args) -> int:
     built = [r for r in rows if r["built"]]
     print(f"{len(built)} of {len(rows)} built, "
           f"{_size(sum(r['bytes'] or 0 for r in built))} in {tables_dir()}")
+    _print_sets({r["name"]: r for r in rows})
     return 0
+
+
+def _print_sets(rows: dict) -> None:
+    """The optimal solver's table sets: what `--tables NAME` picks, its size in memory and
+    on disk (every table it reads), whether it is ready."""
+    from cubelab.tables.korf.qtm import QTM_SET_NAMES, STRONG_QTM, qtm_table_set
+    from cubelab.tables.korf.specs import DEFAULT_SET, TABLE_SET_NAMES, table_set
+    sets = [("korf", n, table_set(n), n == DEFAULT_SET) for n in TABLE_SET_NAMES]
+    sets += [("korf-qtm", n, qtm_table_set(n), n == STRONG_QTM) for n in QTM_SET_NAMES]
+    print("\nKorf table sets (cubelab solve --solver SOLVER --tables NAME):")
+    width = max(len(n) for _, n, _, _ in sets)
+    for solver, name, ts, default in sets:
+        specs = [rows.get(s.name) for s in ts.all_specs]
+        ready = all(r is not None and r["built"] for r in specs)
+        size = sum((r["bytes"] if r is not None and r["bytes"] else 0) for r in specs) or \
+            ts.expected_bytes
+        note = "  (default)" if default else ""
+        print(f"  {solver:<9} {name:<{width}} {_size(size):>9}  "
+              f"{'built' if ready else 'not built'}{note}")
 
 
 class _Reporter:

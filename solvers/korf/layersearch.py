@@ -2,9 +2,13 @@
 
 A node holds the corner permutation, the layer coordinate (tables/korf/layercoords.py) of the
 position seen along each of the three axes, and the inverse position as 20 slot contents. A
-child is checked in three interleaved stages (lanes.py says why and how):
-(select) the corner database and the position's three layer entries are prefetched;
-(probed) those are read; the survivors' inverse is premoved and two of its three entries are
+child is checked in four interleaved stages (lanes.py says why and how), each fetching what the
+next one reads, so that a table probe (a cache miss and, in a 2.7 GB table, a TLB miss: the cost
+of a node) is paid only for the children the checks before it let through:
+(select) the corner database and the position's U-D entry are prefetched;
+(probed) those are read, the survivors' R-L and F-B entries prefetched (about half the
+children survive the U-D entry; the corner database, cache resident, rarely prunes here);
+(axes) those are read, the survivors' inverse premoved and two of its three entries
 prefetched (the third is the parent's: a turn of the axis's own faces does not change the
 inverse's coset along that axis); (sides) the inverse entries are read.
 
@@ -35,7 +39,7 @@ from .lanes import (
     load_start, new_lanes, solved,
 )
 
-PROBED, SIDES = 1, 2
+PROBED, AXES, SIDES = 1, 2, 3
 N_CP = 0
 N_AXIS = 1          # axis a: layer, flip, twist, bound at N_AXIS + 4a .. + 3
 N_INV = 13          # 8 corner contents, then 12 edge contents, of the inverse position
@@ -162,29 +166,28 @@ def layer_search(items, paths, i0, i1, g0, bound, move_lists, n_moves, axis_of, 
                     last = last_face(l, g, path)
                     mask = D[l, g, j, N_MASK]
                     pcp = D[l, g, j, N_CP]
+                    pv = D[l, g, j, N_AXIS]
+                    pf = D[l, g, j, N_AXIS + 1]
+                    pt = D[l, g, j, N_AXIS + 2]
                     c = 0
                     for i in range(n_moves[last]):
                         m = move_lists[last, i]
                         if not (mask >> axis_of[m]) & 1:
                             continue
                         cp1 = cperm_move[pcp, m]
+                        x = layer_move[pv, m]
+                        y = flip_move[pf, m]
+                        z = twist_move[pt, m]
                         D[l, g + 1, c, N_CP] = cp1
+                        D[l, g + 1, c, N_AXIS] = x
+                        D[l, g + 1, c, N_AXIS + 1] = y
+                        D[l, g + 1, c, N_AXIS + 2] = z
                         dmove[l, g + 1, c] = m
-                        for a in range(3):
-                            b = N_AXIS + 4 * a
-                            ma = axmove[a, m]
-                            x = layer_move[D[l, g, j, b], ma]
-                            y = flip_move[D[l, g, j, b + 1], ma]
-                            z = twist_move[D[l, g, j, b + 2], ma]
-                            D[l, g + 1, c, b] = x
-                            D[l, g + 1, c, b + 1] = y
-                            D[l, g + 1, c, b + 2] = z
-                            e = entry_index(x, y, z, info, flip_conj, cslot)
-                            prefetch(ltab, e >> 2)
-                            sc[l, a, c] = e
-                        t0 = D[l, g + 1, c, N_AXIS + 2]
-                        x = cp_info[cp1]
-                        e = np.int64(x >> 4) * N_TWIST + twist_conj[x & 15, t0]
+                        e = entry_index(x, y, z, info, flip_conj, cslot)
+                        prefetch(ltab, e >> 2)
+                        sc[l, 0, c] = e
+                        xc = cp_info[cp1]
+                        e = np.int64(xc >> 4) * N_TWIST + twist_conj[xc & 15, z]
                         prefetch(csym, e >> 1)
                         sc[l, 3, c] = e
                         c += 1
@@ -193,6 +196,7 @@ def layer_search(items, paths, i0, i1, g0, bound, move_lists, n_moves, axis_of, 
                     stage[l] = PROBED
                     break
             elif st == PROBED:
+                # the corners and the U-D entry; the survivors' R-L and F-B entries fetched
                 g = depth[l]
                 j = cur[l]
                 togo = bound - g - 1
@@ -201,22 +205,46 @@ def layer_search(items, paths, i0, i1, g0, bound, move_lists, n_moves, axis_of, 
                     hc = get4(csym, sc[l, 3, i])
                     if hc == UNKNOWN4:
                         hc = corner_unknown
-                    if hc > togo:
-                        continue
                     d0 = lower_bound(ltab, sc[l, 0, i], base)
-                    d1 = lower_bound(ltab, sc[l, 1, i], base)
-                    d2 = lower_bound(ltab, sc[l, 2, i], base)
-                    if d0 > togo or d1 > togo or d2 > togo:
-                        continue
-                    if togo > 0 and d0 == togo and d1 == togo and d2 == togo:
-                        continue
-                    D[l, g + 1, i, N_AXIS + 3] = d0
-                    D[l, g + 1, i, N_AXIS + 7] = d1
-                    D[l, g + 1, i, N_AXIS + 11] = d2
                     sc[l, 7, r] = i
-                    r += 1
+                    D[l, g + 1, i, N_AXIS + 3] = d0
+                    r += (hc <= togo) & (d0 <= togo)
                 for ii in range(r):
                     i = sc[l, 7, ii]
+                    m = dmove[l, g + 1, i]
+                    for a in range(1, 3):
+                        b = N_AXIS + 4 * a
+                        ma = axmove[a, m]
+                        x = layer_move[D[l, g, j, b], ma]
+                        y = flip_move[D[l, g, j, b + 1], ma]
+                        z = twist_move[D[l, g, j, b + 2], ma]
+                        D[l, g + 1, i, b] = x
+                        D[l, g + 1, i, b + 1] = y
+                        D[l, g + 1, i, b + 2] = z
+                        e = entry_index(x, y, z, info, flip_conj, cslot)
+                        prefetch(ltab, e >> 2)
+                        sc[l, a, ii] = e
+                cnt[l] = r
+                stage[l] = AXES if r > 0 else SELECT
+            elif st == AXES:
+                # R-L and F-B; the survivors' inverse premoved, its entries fetched
+                g = depth[l]
+                j = cur[l]
+                togo = bound - g - 1
+                r = 0
+                for ii in range(cnt[l]):
+                    i = sc[l, 7, ii]
+                    d0 = D[l, g + 1, i, N_AXIS + 3]
+                    d1 = lower_bound(ltab, sc[l, 1, ii], base)
+                    d2 = lower_bound(ltab, sc[l, 2, ii], base)
+                    D[l, g + 1, i, N_AXIS + 7] = d1
+                    D[l, g + 1, i, N_AXIS + 11] = d2
+                    sc[l, 6, r] = i
+                    r += (d1 <= togo) & (d2 <= togo) & ((togo == 0) | (d0 < togo) |
+                                                        (d1 < togo) | (d2 < togo))
+                for ii in range(r):
+                    i = sc[l, 6, ii]
+                    sc[l, 7, ii] = i
                     m = dmove[l, g + 1, i]
                     for k in range(8):
                         D[l, g + 1, i, N_INV + k] = pre[m, D[l, g, j, N_INV + k], 0]
@@ -286,7 +314,8 @@ def prepare_layers(arrays, max_depth, corners: bool):
     )
     from cubelab.tables.korf.layertable import conj_slots, table_base
     from cubelab.tables.korf.pdb import reduce_corners
-    ltab, ctab = arrays
+    from cubelab.tables.memory import resident
+    ltab, ctab = resident(arrays[0]), arrays[1]
     csym = reduce_corners(ctab)
     mt, lt, cst = move_tables(), layer_tables(corners), corner_sym_tables()
     base = table_base(max_depth)
