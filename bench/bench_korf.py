@@ -297,6 +297,55 @@ def bench_memory(sets, time_limit):
     return out
 
 
+_TUI_PROBE = """
+import asyncio, json, resource, sys, tempfile
+from pathlib import Path
+from cubelab.tui.app import CubeLabApp
+from cubelab.tui.history import InputHistory
+
+def rss_mb():
+    for line in open('/proc/self/status'):
+        if line.startswith('VmRSS'):
+            return int(line.split()[1]) / 1024
+
+async def body():
+    app = CubeLabApp(history=InputHistory(Path(tempfile.mkdtemp()) / 'h'),
+                     compare_time_limit=None)
+    async with app.run_test(size=(120, 40)) as pilot:
+        before = rss_mb()
+        for line in (sys.argv[1], ':solve korf'):
+            await pilot.press(*line, 'enter')
+            await pilot.pause()
+        while True:
+            await pilot.pause(0.5)
+            rows = app.session.solutions
+            if rows and rows[0].status != 'running' and not app.solver_panel.running:
+                break
+        after = rss_mb()
+        row = rows[0]
+        print(json.dumps({'before_mb': before, 'after_mb': after, 'status': row.status,
+                          'length': len(row.moves or []),
+                          'peak_mb': resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024}))
+
+asyncio.run(body())
+"""
+
+
+def bench_tui_memory(alg: str):
+    """The workbench in a fresh process (its tables built already): resident memory before a
+    `:solve korf` (default set), after it, and at its peak."""
+    import subprocess
+    done = subprocess.run([sys.executable, "-c", _TUI_PROBE, alg], capture_output=True,
+                          text=True)
+    if done.returncode:
+        log(f"[tui memory] failed: {done.stderr.strip().splitlines()[-3:]}")
+        return None
+    m = json.loads(done.stdout.strip().splitlines()[-1])
+    log(f"[tui memory] workbench before :solve korf {m['before_mb']:.0f} MB, after "
+        f"{m['after_mb']:.0f} MB, peak {m['peak_mb']:.0f} MB ({m['status']}, {m['length']} moves)")
+    return m
+
+
 def bench_superflip(name, time_limit, threads):
     """The superflip (optimum 20): time and nodes of every bound, as far as the limit allows."""
     from cubelab.cube.state import CubeState
@@ -336,6 +385,8 @@ def main(argv=None):
     ap.add_argument("--build-full-layers", action="store_true",
                     help="build the full layer table (2.75 GB, the layers set) and time it")
     ap.add_argument("--superflip-limit", type=float, default=900.0)
+    ap.add_argument("--tui-memory", metavar="ALG",
+                    help="the workbench's memory around a :solve korf of this scramble")
     ap.add_argument("--json", help="write all figures to this file")
     args = ap.parse_args(argv)
     sets = [s for s in args.sets.split(",") if s]
@@ -356,6 +407,8 @@ def main(argv=None):
     if "memory" not in skip:
         report["memory"] = bench_memory([s for s in args.speed_sets.split(",") if s],
                                         args.memory_limit)
+    if args.tui_memory:
+        report["tui_memory"] = bench_tui_memory(args.tui_memory)
     if args.superflip:
         report["superflip"] = bench_superflip(args.superflip, args.superflip_limit, args.threads)
     if args.json:

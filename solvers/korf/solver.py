@@ -63,7 +63,8 @@ class _Prepared:
 
 class KorfSolver:
     """Optimal solutions by IDA* on pattern databases, in the half-turn metric (`tables`
-    "strong" or "korf1997") or the quarter-turn metric (`metric="qtm"`: "strong-qtm")."""
+    "layers", the default, "strong", "korf1997" or "layers-small") or the quarter-turn metric
+    (`metric="qtm"`: "strong-qtm")."""
 
     name = "korf"
     description = "Korf's optimal IDA* with pattern databases (proves the optimal length)"
@@ -75,10 +76,10 @@ class KorfSolver:
                  table_depth: int | None = None, fallback: bool = True,
                  split_from: int | None = None):
         """metric: "htm" or "qtm", the metric whose optimum the search proves; tables: the
-        table set (by default the metric's strong one); threads: search threads; table_depth:
-        build the tables only that deep (tests); fallback: ask the two-phase solver when a time
-        limit stops the search; split_from: the first bound searched below the root by all
-        threads."""
+        table set (by default the metric's fastest: layers in HTM, strong-qtm in QTM);
+        threads: search threads; table_depth: build the tables only that deep (tests);
+        fallback: ask the two-phase solver when a time limit stops the search; split_from:
+        the first bound searched below the root by all threads."""
         from cubelab.tables.korf.qtm import QTM_SET_NAMES, STRONG_QTM, qtm_table_set
         from cubelab.tables.korf.specs import DEFAULT_SET, TABLE_SET_NAMES, table_set
         if metric == "htm":
