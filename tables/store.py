@@ -131,10 +131,11 @@ def _say(log, message: str, level=logging.INFO) -> None:
 
 # ---- the in-process cache and load_or_build
 
-def _try_load(spec: TableSpec, path: Path) -> tuple[np.ndarray | None, str | None]:
+def _try_load(spec: TableSpec, path: Path,
+              check: bool = True) -> tuple[np.ndarray | None, str | None]:
     try:
         header, offset = read_header(path, spec)
-        return map_data(path, header, offset, check=True), None
+        return map_data(path, header, offset, check=check), None
     except TableProblem as p:
         return None, str(p)
 
@@ -203,6 +204,10 @@ def load_or_build(spec_or_name, *, progress=None, cancel=None, log=None) -> np.n
         return arr
 
 
+REMAP_BYTES = 256 << 20
+"""A table built at least this large is handed out as its file's mapping once written."""
+
+
 def _load_or_build(spec: TableSpec, progress, cancel, log) -> tuple[np.ndarray, bool]:
     path = table_path(spec)
     arr, problem = _try_load(spec, path)
@@ -239,6 +244,14 @@ def _load_or_build(spec: TableSpec, progress, cancel, log) -> tuple[np.ndarray, 
         except OSError as e:
             _say(log, _unsaved_message(spec, path.parent, e), logging.WARNING)
             return arr, False
+        if arr.nbytes >= REMAP_BYTES:
+            # the file's mapping replaces the array just built: a search copying it to huge
+            # pages (tables.memory.resident) then holds one copy of the table, not two. Its
+            # checksum was just computed from the array written: reading the file again to
+            # check it would fault in a second copy beside the first.
+            mapped, _ = _try_load(spec, path, check=False)
+            if mapped is not None:
+                return mapped, True
         return arr, True
 
 

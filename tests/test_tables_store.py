@@ -447,3 +447,17 @@ def test_cancelling_the_bfs_driver(tables):
     with pytest.raises(BuildCancelled):
         load_or_build(s, cancel=cancel, progress=stop_on_first_report)
     assert _debris(tables) == []
+
+
+def test_a_large_table_just_built_is_handed_out_as_its_files_mapping(tables, monkeypatch):
+    # so a solver copying it to huge pages holds one copy, not the built array beside it
+    import mmap
+    from cubelab.tables import memory
+    monkeypatch.setattr(store, "REMAP_BYTES", 1)
+    arr = load_or_build(spec("test.squares.mapped", n=4096))
+    assert (np.asarray(arr).ravel() == np.arange(4096) ** 2).all() and not arr.flags.writeable
+    assert isinstance(memory._file_mapping(arr), mmap.mmap)
+    monkeypatch.setattr(store, "REMAP_BYTES", 1 << 40)
+    store.forget_cache()
+    clear_table(spec("test.squares.mapped", n=4096))
+    assert memory._file_mapping(load_or_build(spec("test.squares.mapped", n=4096))) is None
