@@ -86,6 +86,9 @@ def _arguments():
     ap.add_argument("--depth", type=int, default=0, help="scrambles of this many face turns")
     ap.add_argument("-k", type=int, default=20, help="how many scrambles with --depth")
     ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--max-length", type=int, default=None,
+                    help="stop each solve at its first solution this short (CPU-bound solves; "
+                         "by default two-phase improves for about a second of wall time)")
     ap.add_argument("--modes", default="jobs1,jobs2,local2")
     ap.add_argument("--rounds", type=int, default=3)
     ap.add_argument("--overhead", action="store_true",
@@ -104,7 +107,7 @@ def run_mode(args, mode: str) -> dict:
     positions = (Positions.random_states(args.random, args.seed) if args.random
                  else Positions.by_depth([args.depth or 14], args.k, args.seed))
     states = [item[3] for item in positions.items]
-    settings = BatchSettings(args.solver)
+    settings = BatchSettings(args.solver, max_length=args.max_length)
     if mode != "jobs1":
         share_mappings()
     if mode.startswith("local"):
@@ -125,14 +128,16 @@ def run_mode(args, mode: str) -> dict:
             t = time.perf_counter()
             if mode == "jobs1":
                 sampler.start()
-                records = [solve_one(solver, s, None, None) for s in states]
+                records = [solve_one(solver, s, args.max_length, None) for s in states]
             else:
-                solved = solve_many(args.solver, {}, states, jobs=int(mode[4:]), solver=solver)
+                solved = solve_many(args.solver, {}, states, jobs=int(mode[4:]), solver=solver,
+                                    max_length=args.max_length)
                 records = [next(solved)]
                 sampler.start()
                 records += list(solved)
             seconds = time.perf_counter() - t
     return {"seconds": seconds, "pss": sampler.pss, "rss": sampler.rss, "count": len(states),
+            "solving": sum(rec.get("seconds", 0.0) for rec in records),
             "lengths": [rec.get("length", {}).get("htm") for rec in records]}
 
 
@@ -178,7 +183,8 @@ def main() -> int:
                 print(out.stderr[-2000:])
                 return 1
             runs[mode].append(json.loads(out.stdout.strip().splitlines()[-1]))
-            print(f"  round {r + 1} {mode:>7}: {runs[mode][-1]['seconds']:8.2f} s", flush=True)
+            print(f"  round {r + 1} {mode:>7}: {runs[mode][-1]['seconds']:8.2f} s "
+                  f"({runs[mode][-1]['solving']:.2f} s inside the solves)", flush=True)
     base = next((m for m in modes if m.startswith("jobs") and m != "jobs1"), modes[0])
     med = {m: statistics.median(x["seconds"] for x in runs[m]) for m in modes}
     print(f"{'mode':>8} {'median s':>9} {'pos/s':>8} {'vs ' + base:>10} {'workers PSS':>12} "
