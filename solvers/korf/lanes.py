@@ -107,6 +107,20 @@ def descend(l, g, kept, depth, nk, ki):
 
 
 @njit(cache=True, nogil=True, inline="always")
+def axis_step(D, l, g, j, i, b, ma, coord_move, flip_move, twist_move):
+    """Child i at depth g + 1 of node j (lane l) gets the (coordinate, flip, twist) that move
+    ma makes of its parent's at row offset b (one axis seen through its symmetry); returns
+    them."""
+    x = coord_move[D[l, g, j, b], ma]
+    y = flip_move[D[l, g, j, b + 1], ma]
+    z = twist_move[D[l, g, j, b + 2], ma]
+    D[l, g + 1, i, b] = x
+    D[l, g + 1, i, b + 1] = y
+    D[l, g + 1, i, b + 2] = z
+    return x, y, z
+
+
+@njit(cache=True, nogil=True, inline="always")
 def solved(l, bound, path, sol, stop):
     """Lane l stands at depth `bound` within every lower bound: hand the path out, stop all."""
     for k in range(bound):

@@ -35,8 +35,8 @@ from cubelab.tables.packed import UNKNOWN4, get4
 from cubelab.tables.ranks import N_TWIST
 
 from .lanes import (
-    IDLE, LANES, NEED_START, PUBLISH_EVERY, SELECT, advance, begin, descend, last_face,
-    load_start, new_lanes, solved,
+    IDLE, LANES, NEED_START, PUBLISH_EVERY, SELECT, advance, axis_step, begin, descend,
+    last_face, load_start, new_lanes, solved,
 )
 
 PROBED, AXES, SIDES = 1, 2, 3
@@ -195,102 +195,91 @@ def layer_search(items, paths, i0, i1, g0, bound, move_lists, n_moves, axis_of, 
                     nodes += c
                     stage[l] = PROBED
                     break
-            elif st == PROBED:
-                # the corners and the U-D entry; the survivors' R-L and F-B entries fetched
-                g = depth[l]
-                j = cur[l]
-                togo = bound - g - 1
-                r = 0
-                for i in range(cnt[l]):
-                    hc = get4(csym, sc[l, 3, i])
-                    if hc == UNKNOWN4:
-                        hc = corner_unknown
-                    d0 = lower_bound(ltab, sc[l, 0, i], base)
-                    sc[l, 7, r] = i
-                    D[l, g + 1, i, N_AXIS + 3] = d0
-                    r += (hc <= togo) & (d0 <= togo)
-                for ii in range(r):
-                    i = sc[l, 7, ii]
-                    m = dmove[l, g + 1, i]
-                    for a in range(1, 3):
-                        b = N_AXIS + 4 * a
-                        ma = axmove[a, m]
-                        x = layer_move[D[l, g, j, b], ma]
-                        y = flip_move[D[l, g, j, b + 1], ma]
-                        z = twist_move[D[l, g, j, b + 2], ma]
-                        D[l, g + 1, i, b] = x
-                        D[l, g + 1, i, b + 1] = y
-                        D[l, g + 1, i, b + 2] = z
-                        e = entry_index(x, y, z, info, flip_conj, cslot)
-                        prefetch(ltab, e >> 2)
-                        sc[l, a, ii] = e
-                cnt[l] = r
-                stage[l] = AXES if r > 0 else SELECT
-            elif st == AXES:
-                # R-L and F-B; the survivors' inverse premoved, its entries fetched
-                g = depth[l]
-                j = cur[l]
-                togo = bound - g - 1
-                r = 0
-                for ii in range(cnt[l]):
-                    i = sc[l, 7, ii]
-                    d0 = D[l, g + 1, i, N_AXIS + 3]
-                    d1 = lower_bound(ltab, sc[l, 1, ii], base)
-                    d2 = lower_bound(ltab, sc[l, 2, ii], base)
-                    D[l, g + 1, i, N_AXIS + 7] = d1
-                    D[l, g + 1, i, N_AXIS + 11] = d2
-                    sc[l, 6, r] = i
-                    r += (d1 <= togo) & (d2 <= togo) & ((togo == 0) | (d0 < togo) |
-                                                        (d1 < togo) | (d2 < togo))
-                for ii in range(r):
-                    i = sc[l, 6, ii]
-                    sc[l, 7, ii] = i
-                    m = dmove[l, g + 1, i]
-                    for k in range(8):
-                        D[l, g + 1, i, N_INV + k] = pre[m, D[l, g, j, N_INV + k], 0]
-                    for k in range(12):
-                        D[l, g + 1, i, N_INV + 8 + k] = pre[m, D[l, g, j, N_INV + 8 + k], 1]
-                    own = axis_of[m]
-                    for a in range(3):
-                        if a == own:
-                            D[l, g + 1, i, N_INV_LB + a] = D[l, g, j, N_INV_LB + a]
-                            continue
-                        e = _inverse_index(D[l, g + 1, i], a, ccon, econ, slice_rank,
-                                           csep_rank, n_csep, info, flip_conj, cslot)
-                        prefetch(ltab, e >> 2)
-                        sc[l, 4 + a, ii] = e
-                cnt[l] = r
-                stage[l] = SIDES if r > 0 else SELECT
             else:
                 g = depth[l]
                 j = cur[l]
                 togo = bound - g - 1
-                w = 0
-                for ii in range(cnt[l]):
-                    i = sc[l, 7, ii]
-                    own = axis_of[dmove[l, g + 1, i]]
-                    mask = 0
-                    low = 0
-                    keep = True
-                    for a in range(3):
-                        if a == own:
-                            v = D[l, g + 1, i, N_INV_LB + a]
-                        else:
-                            v = lower_bound(ltab, sc[l, 4 + a, ii], base)
-                            D[l, g + 1, i, N_INV_LB + a] = v
-                        if v > togo:
+                if st == PROBED:
+                    # the corners and the U-D entry; the survivors' R-L and F-B entries fetched
+                    r = 0
+                    for i in range(cnt[l]):
+                        hc = get4(csym, sc[l, 3, i])
+                        if hc == UNKNOWN4:
+                            hc = corner_unknown
+                        d0 = lower_bound(ltab, sc[l, 0, i], base)
+                        sc[l, 7, r] = i
+                        D[l, g + 1, i, N_AXIS + 3] = d0
+                        r += (hc <= togo) & (d0 <= togo)
+                    for ii in range(r):
+                        i = sc[l, 7, ii]
+                        m = dmove[l, g + 1, i]
+                        for a in range(1, 3):
+                            x, y, z = axis_step(D, l, g, j, i, N_AXIS + 4 * a, axmove[a, m],
+                                                layer_move, flip_move, twist_move)
+                            e = entry_index(x, y, z, info, flip_conj, cslot)
+                            prefetch(ltab, e >> 2)
+                            sc[l, a, ii] = e
+                    cnt[l] = r
+                    stage[l] = AXES if r > 0 else SELECT
+                elif st == AXES:
+                    # R-L and F-B; the survivors' inverse premoved, its entries fetched
+                    r = 0
+                    for ii in range(cnt[l]):
+                        i = sc[l, 7, ii]
+                        d0 = D[l, g + 1, i, N_AXIS + 3]
+                        d1 = lower_bound(ltab, sc[l, 1, ii], base)
+                        d2 = lower_bound(ltab, sc[l, 2, ii], base)
+                        D[l, g + 1, i, N_AXIS + 7] = d1
+                        D[l, g + 1, i, N_AXIS + 11] = d2
+                        sc[l, 6, r] = i
+                        r += (d1 <= togo) & (d2 <= togo) & ((togo == 0) | (d0 < togo) |
+                                                            (d1 < togo) | (d2 < togo))
+                    for ii in range(r):
+                        i = sc[l, 6, ii]
+                        sc[l, 7, ii] = i
+                        m = dmove[l, g + 1, i]
+                        for k in range(8):
+                            D[l, g + 1, i, N_INV + k] = pre[m, D[l, g, j, N_INV + k], 0]
+                        for k in range(12):
+                            D[l, g + 1, i, N_INV + 8 + k] = pre[m, D[l, g, j, N_INV + 8 + k], 1]
+                        own = axis_of[m]
+                        for a in range(3):
+                            if a == own:
+                                D[l, g + 1, i, N_INV_LB + a] = D[l, g, j, N_INV_LB + a]
+                                continue
+                            e = _inverse_index(D[l, g + 1, i], a, ccon, econ, slice_rank,
+                                               csep_rank, n_csep, info, flip_conj, cslot)
+                            prefetch(ltab, e >> 2)
+                            sc[l, 4 + a, ii] = e
+                    cnt[l] = r
+                    stage[l] = SIDES if r > 0 else SELECT
+                else:
+                    w = 0
+                    for ii in range(cnt[l]):
+                        i = sc[l, 7, ii]
+                        own = axis_of[dmove[l, g + 1, i]]
+                        mask = 0
+                        low = 0
+                        keep = True
+                        for a in range(3):
+                            if a == own:
+                                v = D[l, g + 1, i, N_INV_LB + a]
+                            else:
+                                v = lower_bound(ltab, sc[l, 4 + a, ii], base)
+                                D[l, g + 1, i, N_INV_LB + a] = v
+                            if v > togo:
+                                keep = False
+                            elif v < togo:
+                                mask |= 1 << a
+                            else:
+                                low += 1
+                        if togo > 0 and low == 3:
                             keep = False
-                        elif v < togo:
-                            mask |= 1 << a
-                        else:
-                            low += 1
-                    if togo > 0 and low == 3:
-                        keep = False
-                    D[l, g + 1, i, N_MASK] = mask if togo > 0 else ALL_AXES
-                    kidx[l, g + 1, w] = i
-                    w += keep
-                descend(l, g, w, depth, nk, ki)
-                stage[l] = SELECT
+                        D[l, g + 1, i, N_MASK] = mask if togo > 0 else ALL_AXES
+                        kidx[l, g + 1, w] = i
+                        w += keep
+                    descend(l, g, w, depth, nk, ki)
+                    stage[l] = SELECT
         if nodes - published >= PUBLISH_EVERY:
             live[slot] += nodes - published
             published = nodes

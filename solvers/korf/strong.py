@@ -27,8 +27,8 @@ from cubelab.tables.packed import UNKNOWN2, UNKNOWN4, get2, get4
 from cubelab.tables.ranks import N_TWIST
 
 from .lanes import (
-    IDLE, LANES, MAX_DEPTH, NEED_START, PUBLISH_EVERY, SELECT, advance, begin, descend,
-    load_start, new_lanes, solved, successor_row,
+    IDLE, LANES, MAX_DEPTH, NEED_START, PUBLISH_EVERY, SELECT, advance, axis_step, begin,
+    descend, load_start, new_lanes, solved, successor_row,
 )
 
 PROBED, SIDES = 1, 2
@@ -195,14 +195,8 @@ def strong_search(items, paths, i0, i1, g0, bound, move_lists, n_moves, rows, cp
                     D[l, g + 1, i, S_AXIS + 3] = sc[l, 5, ii]
                     m = dmove[l, g + 1, i]
                     for a in range(1, 3):
-                        b = S_AXIS + 4 * a
-                        ma = axmove[a, m]
-                        x = sslice_move[D[l, g, j, b], ma]
-                        y = flip_move[D[l, g, j, b + 1], ma]
-                        z = twist_move[D[l, g, j, b + 2], ma]
-                        D[l, g + 1, i, b] = x
-                        D[l, g + 1, i, b + 1] = y
-                        D[l, g + 1, i, b + 2] = z
+                        x, y, z = axis_step(D, l, g, j, i, S_AXIS + 4 * a, axmove[a, m],
+                                            sslice_move, flip_move, twist_move)
                         e = _phase_index(x, y, z, ss_info, flip_conj, twist_conj)
                         sc[l, 4 + a, ii] = e
                         prefetch(ptab, e >> 2)
