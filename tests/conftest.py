@@ -7,12 +7,18 @@ exercises the table engine's lock between concurrent builders.
 
 import os
 import shutil
+import signal
 import tempfile
 
 import pytest
 
 
 def pytest_configure(config):
+    # A shell starting the suite in the background (`pytest &`, `( ... & )`) hands it SIGINT
+    # ignored, and every program a test starts would inherit that: the Ctrl-C tests would then
+    # see programs that cannot be interrupted. The suite's programs get the usual disposition.
+    if signal.getsignal(signal.SIGINT) == signal.SIG_IGN:
+        signal.signal(signal.SIGINT, signal.default_int_handler)
     # readline (imported by pytest's debugger support) exports the outer terminal's size as
     # LINES and COLUMNS; Rich, Textual and any program a test starts would lay out for that
     # terminal instead of their own, so the suite would pass only at one size.
