@@ -104,7 +104,17 @@ def _flush_briefly(seconds: float = 0.2) -> None:
     writer.join(seconds)
 
 
+def _quiet_llvm_cleanup(unraisable) -> None:
+    """sys.unraisablehook: a numba compile cut short by Ctrl-C leaves half-made LLVM objects
+    whose finalisers fail ("Exception ignored in ObjectRef.__del__"); that says nothing to the
+    user, who asked to stop. Anything else is reported as usual."""
+    if getattr(unraisable.object, "__module__", "").startswith("llvmlite"):
+        return
+    sys.__unraisablehook__(unraisable)
+
+
 def run() -> None:
+    sys.unraisablehook = _quiet_llvm_cleanup
     status = main()
     # the work is done and said: a signal during the exit (numba and LLVM take a second to
     # finalise) just ends the process, as the shell expects (130, 143), with no traceback

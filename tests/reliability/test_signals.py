@@ -135,3 +135,24 @@ def test_long_solves_with_jobs_stop_without_waiting_for_them(tmp_path):
     run = stop_cubelab(["solve", "--time-limit", "60", "--json", "-j", "2", "--file",
                         str(positions)], after='"line": 1', ready_timeout=1800)
     check_stopped(run)
+
+
+def test_llvm_cleanup_after_an_interrupted_compile_is_not_shown(monkeypatch):
+    # a Ctrl-C landing in a numba compile left "Exception ignored in ObjectRef.__del__" on
+    # stderr after "cubelab: interrupted"; other unraisable exceptions are still reported
+    import sys
+    import types
+
+    from llvmlite.binding import ffi
+
+    from cubelab.tui.cli import _quiet_llvm_cleanup
+    reported = []
+    monkeypatch.setattr(sys, "__unraisablehook__", reported.append)
+
+    def unraisable(obj):
+        return types.SimpleNamespace(exc_type=AttributeError, exc_value=AttributeError("x"),
+                                     exc_traceback=None, err_msg=None, object=obj)
+    _quiet_llvm_cleanup(unraisable(ffi.ObjectRef.__del__))
+    assert reported == []
+    _quiet_llvm_cleanup(unraisable(check_stopped))
+    assert len(reported) == 1 and reported[0].object is check_stopped
