@@ -96,12 +96,15 @@ def _hugepage_copy(arr: np.ndarray) -> np.ndarray:
             pass   # no transparent huge pages here: plain pages work too
     out = np.frombuffer(buf, dtype=np.uint8, count=arr.nbytes)
     src = np.ascontiguousarray(arr).reshape(-1).view(np.uint8)
-    mapping = _file_mapping(arr) if src.base is not None else None
+    mapping = _file_mapping(src)
+    # where src starts within the mapping (the file's header comes first)
+    at = None if mapping is None else \
+        src.ctypes.data - np.frombuffer(mapping, np.uint8, count=0).ctypes.data
     for lo in range(0, arr.nbytes, _CHUNK):
         hi = min(arr.nbytes, lo + _CHUNK)
         out[lo:hi] = src[lo:hi]
         if mapping is not None:
-            _release(mapping, src, lo, hi)
+            _release(mapping, at + lo, hi - lo)
     out = out.view(arr.dtype).reshape(arr.shape)
     out.flags.writeable = False
     return out
@@ -119,15 +122,13 @@ def _file_mapping(arr: np.ndarray):
     return base
 
 
-def _release(mapping, src: np.ndarray, lo: int, hi: int) -> None:
-    """Drop this process's pages of the file mapping behind src[lo:hi] once copied: the copy
-    is the one the search reads, so the process holds one copy of the table, not two (the file
-    stays in the page cache, which the kernel may reclaim)."""
-    start = np.frombuffer(mapping, np.uint8, count=0).ctypes.data if len(mapping) else 0
-    offset = src.ctypes.data - start + lo
+def _release(mapping, offset: int, size: int) -> None:
+    """Drop this process's pages of mapping[offset:offset + size] once copied: the copy is the
+    one the search reads, so the process holds one copy of the table, not two (the file stays
+    in the page cache, which the kernel may reclaim)."""
     page = mmap.PAGESIZE
     first = -(-offset // page) * page
-    last = (offset + hi - lo) // page * page
+    last = (offset + size) // page * page
     if last > first:
         try:
             mapping.madvise(mmap.MADV_DONTNEED, first, last - first)
