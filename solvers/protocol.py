@@ -208,8 +208,9 @@ def prepare_before_solving(solver, cancel: np.ndarray | None) -> SolveResult | N
     milliseconds, and the preparation finishes (or, for a build, stops at its next check) on
     its own."""
     from cubelab.tables.spec import BuildCancelled
-    if isinstance(solver, PrepareOnce) and solver._prepared:
-        return None     # the common case: no thread needed
+    if getattr(solver, "_prepared", None):
+        return None     # the common case (PrepareOnce, or a solver keeping what it prepared
+        # there, as korf does): no thread needed
     try:
         finished, _ = watched(lambda: solver.prepare(cancel=cancel), cancel,
                               name=f"prepare {solver.name}")

@@ -327,15 +327,20 @@ class _Run:
                         solutions.append([int(m) for m in sol[:bound]])
                     return
 
-        threads = [threading.Thread(target=work, args=(slot,), name=f"korf search {slot}",
-                                    daemon=True) for slot in range(workers)]
-        for t in threads:
-            t.start()
-        while any(t.is_alive() for t in threads):
-            threads[0].join(0.05)
-            self.counters[NODES] = base + int(self.live.sum())
-        for t in threads:
-            t.join()
+        if bound < self.solver.split_from:
+            # a bound below SPLIT_FROM takes milliseconds: a thread to watch it would cost
+            # more than the search
+            work(0)
+        else:
+            threads = [threading.Thread(target=work, args=(slot,), name=f"korf search {slot}",
+                                        daemon=True) for slot in range(workers)]
+            for t in threads:
+                t.start()
+            while any(t.is_alive() for t in threads):
+                threads[0].join(0.05)
+                self.counters[NODES] = base + int(self.live.sum())
+            for t in threads:
+                t.join()
         self.nodes = base + int(self.live.sum())
         self.counters[NODES] = self.nodes
         if solutions and not verify(self.target, [FACE_MOVES[m] for m in solutions[0]]):
