@@ -82,6 +82,30 @@ def test_six_move_positions_on_both_threads_and_one(solver, distance):
         assert two.length["htm"] == distance(state)
 
 
+def test_bounds_below_the_split_run_in_the_calling_thread(solver, distance, monkeypatch):
+    """A short solve starts no thread (its fixed cost was two thread start-ups); bounds from
+    split_from on are still searched by the solver's threads."""
+    import threading
+
+    from cubelab.solvers.korf import solver as korf_module
+    started = []
+
+    class Counted(threading.Thread):
+        def start(self):
+            started.append(self.name)
+            super().start()
+
+    monkeypatch.setattr(korf_module.threading, "Thread", Counted)
+    state = _scramble(4, 5)
+    root_only = KorfSolver(solver.tables, table_depth=TABLE_DEPTH, fallback=False, split_from=9)
+    root_only._prepared = solver._prepared
+    assert root_only.solve(state).length["htm"] == distance(state)
+    assert started == []
+    split = solver.solve(state)            # split_from=4: bounds 4 and up on both threads
+    assert split.length["htm"] == distance(state)
+    assert started and all(name.startswith("korf search") for name in started)
+
+
 @pytest.mark.parametrize("alg", ["U2 D2 R2 L2", "R2 L2 U2 D2 F2 B2", "U D' R L' F B'",
                                  "F2 U2 F2 U2 F2 U2"])
 def test_symmetric_positions_search_one_start_node_of_each_orbit(solver, distance, alg):
