@@ -13,6 +13,8 @@ Sections (each can be sized or skipped):
 - memory: a solve in a fresh process per speed set: peak resident memory, private against
   mapped-file memory after it.
 - superflip (--superflip SET): its optimum proven, with the time and nodes of every bound.
+- short (--short N): N scrambles each of 8, 10, 12 and 13 face turns, the median milliseconds
+  of a solve per speed set: what a solve costs beyond its search.
 
     /work/venv/bin/python bench/bench_korf.py                          # the defaults below
     /work/venv/bin/python bench/bench_korf.py --sets strong --n16 20 --n18 20 --random 10
@@ -364,6 +366,32 @@ def bench_superflip(name, time_limit, threads):
             "bounds": r.detail["bounds"]}
 
 
+def bench_short(sets, per_length, threads):
+    """Median milliseconds of a solve of short scrambles (optimum at most 13), per set: at
+    these lengths the search takes well under a millisecond, the rest is the solve's own cost."""
+    from cubelab.solvers.korf.solver import KorfSolver
+    rng = np.random.default_rng(SEED + 3)
+    lengths = (8, 10, 12, 13)
+    groups = {n: [state_of(scramble(rng, n)) for _ in range(per_length)] for n in lengths}
+    out = {}
+    for name in sets:
+        solver = KorfSolver(name, threads=threads, fallback=False)
+        solver.prepare()
+        for st in groups[8][:3]:
+            solver.solve(st)        # the first solves page the tables in
+        out[name] = {}
+        for n, states in groups.items():
+            ms = []
+            for st in states:
+                t = time.perf_counter()
+                solver.solve(st)
+                ms.append((time.perf_counter() - t) * 1000)
+            out[name][n] = round(statistics.median(ms), 3)
+            log(f"[short] {name}: {n}-move scrambles, median {out[name][n]:.2f} ms a solve "
+                f"({len(ms)} solves)")
+    return out
+
+
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--sets", default="strong,korf1997")
@@ -387,6 +415,8 @@ def main(argv=None):
     ap.add_argument("--superflip-limit", type=float, default=900.0)
     ap.add_argument("--tui-memory", metavar="ALG",
                     help="the workbench's memory around a :solve korf of this scramble")
+    ap.add_argument("--short", type=int, default=0, metavar="N",
+                    help="time N solves each of 8..13-move scrambles per speed set")
     ap.add_argument("--json", help="write all figures to this file")
     args = ap.parse_args(argv)
     sets = [s for s in args.sets.split(",") if s]
@@ -409,6 +439,9 @@ def main(argv=None):
                                         args.memory_limit)
     if args.tui_memory:
         report["tui_memory"] = bench_tui_memory(args.tui_memory)
+    if args.short:
+        report["short"] = bench_short([s for s in args.speed_sets.split(",") if s], args.short,
+                                      args.threads)
     if args.superflip:
         report["superflip"] = bench_superflip(args.superflip, args.superflip_limit, args.threads)
     if args.json:
