@@ -420,6 +420,7 @@ def main(argv=None):
     ap.add_argument("--json", help="write all figures to this file")
     args = ap.parse_args(argv)
     sets = [s for s in args.sets.split(",") if s]
+    speed_sets = [s for s in args.speed_sets.split(",") if s]
     skip = set(args.skip.split(","))
     report = {"argv": sys.argv[1:]}
     if args.build_full_layers:
@@ -432,16 +433,14 @@ def main(argv=None):
         report["correctness"] = bench_correctness(sets, args.per_length, range(4, 15),
                                                   args.check_limit)
     if "speed" not in skip:
-        report["speed"] = bench_speed([s for s in args.speed_sets.split(",") if s], args.n16,
-                                      args.n18, args.random, args.time_limit, args.threads)
+        report["speed"] = bench_speed(speed_sets, args.n16, args.n18, args.random,
+                                      args.time_limit, args.threads)
     if "memory" not in skip:
-        report["memory"] = bench_memory([s for s in args.speed_sets.split(",") if s],
-                                        args.memory_limit)
+        report["memory"] = bench_memory(speed_sets, args.memory_limit)
     if args.tui_memory:
         report["tui_memory"] = bench_tui_memory(args.tui_memory)
     if args.short:
-        report["short"] = bench_short([s for s in args.speed_sets.split(",") if s], args.short,
-                                      args.threads)
+        report["short"] = bench_short(speed_sets, args.short, args.threads)
     if args.superflip:
         report["superflip"] = bench_superflip(args.superflip, args.superflip_limit, args.threads)
     if args.json:

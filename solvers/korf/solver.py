@@ -295,7 +295,10 @@ class _Run:
 
     def _search_bound(self, root: np.ndarray, bound: int) -> list[int] | None:
         p = self.p
-        if bound < self.solver.split_from or self.solver.threads == 1:
+        # a bound below the split takes milliseconds: searched in this thread, since a thread
+        # to watch it would cost more than the search
+        short = bound < self.solver.split_from
+        if short or self.solver.threads == 1:
             items, paths, g0 = root[None, :], np.zeros((1, 0), np.int8), 0
             workers = 1
         else:
@@ -327,9 +330,7 @@ class _Run:
                         solutions.append([int(m) for m in sol[:bound]])
                     return
 
-        if bound < self.solver.split_from:
-            # a bound below SPLIT_FROM takes milliseconds: a thread to watch it would cost
-            # more than the search
+        if short:
             work(0)
         else:
             threads = [threading.Thread(target=work, args=(slot,), name=f"korf search {slot}",
