@@ -113,13 +113,33 @@ def _quiet_llvm_cleanup(unraisable) -> None:
     sys.__unraisablehook__(unraisable)
 
 
+def _default_signal_actions() -> KeyboardInterrupt | None:
+    """Give SIGINT and SIGTERM their default actions (the process just ends); a signal that
+    Python's handlers turn into an exception meanwhile is returned, not raised."""
+    late = None
+    while True:
+        try:
+            signal.signal(signal.SIGINT, signal.SIG_DFL)
+            signal.signal(signal.SIGTERM, signal.SIG_DFL)
+            return late
+        except KeyboardInterrupt as stop:   # each comes from a handler the loop then replaces
+            late = stop
+
+
 def run() -> None:
     sys.unraisablehook = _quiet_llvm_cleanup
-    status = main()
+    late = None
+    try:
+        status = main()
+    except KeyboardInterrupt as stop:   # after main's own handling: its work is done and said
+        late, status = stop, 0
     # the work is done and said: a signal during the exit (numba and LLVM take a second to
-    # finalise) just ends the process, as the shell expects (130, 143), with no traceback
-    signal.signal(signal.SIGINT, signal.SIG_DFL)
-    signal.signal(signal.SIGTERM, signal.SIG_DFL)
+    # finalise) just ends the process, as the shell expects (130, 143), with no traceback;
+    # one that came between main's return and the default actions ends it the same way
+    late = _default_signal_actions() or late
+    if late is not None:
+        _flush_briefly()
+        os.kill(os.getpid(), signal.SIGTERM if exit_status(late) == 143 else signal.SIGINT)
     if status in (130, 143):
         store = sys.modules.get("cubelab.tables.store")
         if store is not None:

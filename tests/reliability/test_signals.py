@@ -156,3 +156,26 @@ def test_llvm_cleanup_after_an_interrupted_compile_is_not_shown(monkeypatch):
     assert reported == []
     _quiet_llvm_cleanup(unraisable(check_stopped))
     assert len(reported) == 1 and reported[0].object is check_stopped
+
+
+@pytest.mark.parametrize("raised, sig", [("KeyboardInterrupt()", signal.SIGINT),
+                                         ("Terminated()", signal.SIGTERM)])
+def test_a_signal_between_the_work_and_the_exit_ends_the_process_without_a_traceback(raised,
+                                                                                     sig):
+    # CI once caught a Ctrl-C landing after `cubelab bench` had finished and printed, before
+    # the exit gave SIGINT its default action: Python's handler raised KeyboardInterrupt out
+    # of run() with a traceback. Here main() ends the same way, deterministically.
+    import subprocess
+    import sys
+    program = ("import cubelab.tui.cli as cli\n"
+               "from cubelab.tui.interrupts import Terminated\n"
+               "def main():\n"
+               "    print('the work, said')\n"
+               f"    raise {raised}\n"
+               "cli.main = main\n"
+               "cli.run()\n")
+    done = subprocess.run([sys.executable, "-c", program], capture_output=True, text=True,
+                          timeout=120, stdin=subprocess.DEVNULL)
+    assert done.returncode == -sig, done.stderr
+    assert done.stdout == "the work, said\n"
+    assert "Traceback" not in done.stderr, done.stderr
