@@ -131,7 +131,7 @@ def run() -> None:
     late = None
     try:
         status = main()
-    except KeyboardInterrupt as stop:   # after main's own handling: its work is done and said
+    except KeyboardInterrupt as stop:   # outside main's own handling: starting up or returning
         late, status = stop, 0
     # the work is done and said: a signal during the exit (numba and LLVM take a second to
     # finalise) just ends the process, as the shell expects (130, 143), with no traceback;
