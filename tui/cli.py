@@ -139,7 +139,7 @@ def run() -> None:
     late = _default_signal_actions() or late
     if late is not None:
         _flush_briefly()
-        os.kill(os.getpid(), signal.SIGTERM if exit_status(late) == 143 else signal.SIGINT)
+        os.kill(os.getpid(), exit_status(late) - 128)   # 128 + the signal's number
     if status in (130, 143):
         store = sys.modules.get("cubelab.tables.store")
         if store is not None:
