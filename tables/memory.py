@@ -25,7 +25,7 @@ import numpy as np
 
 import cubelab.tables  # noqa: F401  (numba cache location, before numba)
 from llvmlite import binding, ir
-from numba import types
+from numba import njit, types
 from numba.core import cgutils
 from numba.extending import intrinsic
 
@@ -161,3 +161,18 @@ def prefetch(typingctx, arr, index):
         return context.get_dummy_value()
 
     return sig, codegen
+
+
+@njit(cache=True, nogil=True, inline="always")
+def prefetch_all(arr, slots, n, shift):
+    """Prefetch arr[slots[i] >> shift] for i < n, back to back.
+
+    The layers kernel computes a stage's table indices first and prefetches them all here,
+    rather than prefetching each index inside the loop that computes it: the same searches ran
+    at 1.28x the nodes per CPU-second on two threads (1.5x on one). The strong set's kernel, on
+    a table a third the size, showed no gain and is left as it was. A plain probe benchmark with
+    the same two patterns showed no gap either, so the gain comes from the kernel's loop, where
+    a prefetch between a child's table reads and its stores seems to keep the compiler or the
+    core from overlapping them."""
+    for i in range(n):
+        prefetch(arr, slots[i] >> shift)

@@ -10,7 +10,8 @@ of a node) is paid only for the children the checks before it let through:
 children survive the U-D entry; the corner database, cache resident, rarely prunes here);
 (axes) those are read, the survivors' inverse premoved and two of its three entries
 prefetched (the third is the parent's: a turn of the axis's own faces does not change the
-inverse's coset along that axis); (sides) the inverse entries are read.
+inverse's coset along that axis); (sides) the inverse entries are read. A stage computes all
+its indices before it prefetches them, together (tables.memory.prefetch_all says why).
 
 The layer table's coset group holds the U and D turns, so an entry x along an axis also says
 that no solution of exactly x moves ends (position) or starts (inverse) with a turn of that
@@ -30,7 +31,7 @@ from numba import njit
 
 from cubelab.tables.korf.layercoords import layer_from_sums
 from cubelab.tables.korf.layertable import entry_index, lower_bound
-from cubelab.tables.memory import prefetch
+from cubelab.tables.memory import prefetch, prefetch_all
 from cubelab.tables.packed import UNKNOWN4, get4
 from cubelab.tables.ranks import N_TWIST
 
@@ -183,14 +184,12 @@ def layer_search(items, paths, i0, i1, g0, bound, move_lists, n_moves, axis_of, 
                         D[l, g + 1, c, N_AXIS + 1] = y
                         D[l, g + 1, c, N_AXIS + 2] = z
                         dmove[l, g + 1, c] = m
-                        e = entry_index(x, y, z, info, flip_conj, cslot)
-                        prefetch(ltab, e >> 2)
-                        sc[l, 0, c] = e
+                        sc[l, 0, c] = entry_index(x, y, z, info, flip_conj, cslot)
                         xc = cp_info[cp1]
-                        e = np.int64(xc >> 4) * N_TWIST + twist_conj[xc & 15, z]
-                        prefetch(csym, e >> 1)
-                        sc[l, 3, c] = e
+                        sc[l, 3, c] = np.int64(xc >> 4) * N_TWIST + twist_conj[xc & 15, z]
                         c += 1
+                    prefetch_all(ltab, sc[l, 0], c, 2)
+                    prefetch_all(csym, sc[l, 3], c, 1)
                     cnt[l] = c
                     nodes += c
                     stage[l] = PROBED
@@ -216,9 +215,9 @@ def layer_search(items, paths, i0, i1, g0, bound, move_lists, n_moves, axis_of, 
                         for a in range(1, 3):
                             x, y, z = axis_step(D, l, g, j, i, N_AXIS + 4 * a, axmove[a, m],
                                                 layer_move, flip_move, twist_move)
-                            e = entry_index(x, y, z, info, flip_conj, cslot)
-                            prefetch(ltab, e >> 2)
-                            sc[l, a, ii] = e
+                            sc[l, a, ii] = entry_index(x, y, z, info, flip_conj, cslot)
+                    prefetch_all(ltab, sc[l, 1], r, 2)
+                    prefetch_all(ltab, sc[l, 2], r, 2)
                     cnt[l] = r
                     stage[l] = AXES if r > 0 else SELECT
                 elif st == AXES:
@@ -247,10 +246,14 @@ def layer_search(items, paths, i0, i1, g0, bound, move_lists, n_moves, axis_of, 
                             if a == own:
                                 D[l, g + 1, i, N_INV_LB + a] = D[l, g, j, N_INV_LB + a]
                                 continue
-                            e = _inverse_index(D[l, g + 1, i], a, ccon, econ, slice_rank,
-                                               csep_rank, n_csep, info, flip_conj, cslot)
-                            prefetch(ltab, e >> 2)
-                            sc[l, 4 + a, ii] = e
+                            sc[l, 4 + a, ii] = _inverse_index(D[l, g + 1, i], a, ccon, econ,
+                                                              slice_rank, csep_rank, n_csep,
+                                                              info, flip_conj, cslot)
+                    for ii in range(r):
+                        own = axis_of[dmove[l, g + 1, sc[l, 7, ii]]]
+                        for a in range(3):
+                            if a != own:
+                                prefetch(ltab, sc[l, 4 + a, ii] >> 2)
                     cnt[l] = r
                     stage[l] = SIDES if r > 0 else SELECT
                 else:
