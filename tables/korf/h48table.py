@@ -65,9 +65,10 @@ def _put(table, i, v):
 
 
 @njit(cache=True, nogil=True)
-def _masks(words, c, pattern, masks):
+def _masks(words, c, pattern, masks, active):
     """masks[m, q]: the entries of row (c, m), word q, whose code is `pattern` (one bit per
-    entry, at the entry's low bit); returns how many rows have any."""
+    entry, at the entry's low bit), active[m] whether the row has any; returns how many rows
+    have any."""
     rows = 0
     for m in range(N_MEMBER):
         base = (c * N_MEMBER + m) * 8
@@ -77,6 +78,7 @@ def _masks(words, c, pattern, masks):
             eq = ~(x | (x >> np.uint64(1))) & _M5
             masks[m, q] = eq
             any_ |= eq
+        active[m] = any_ != 0
         if any_ != 0:
             rows += 1
     return rows
@@ -97,13 +99,8 @@ def _forward(table, words, d, lo, hi, part, parts, trans, stabs, n_stab, mem_mov
     for c in range(lo, hi):
         if cancel[0]:
             return n
-        if _masks(words, c, pattern, masks) == 0:
+        if _masks(words, c, pattern, masks, active) == 0:
             continue
-        for m in range(N_MEMBER):
-            any_ = np.uint64(0)
-            for q in range(8):
-                any_ |= masks[m, q]
-            active[m] = any_ != 0
         for mv in range(trans.shape[1]):
             t = trans[c, mv]
             c2 = t >> 6
@@ -147,11 +144,12 @@ def _backward(table, words, d, lo, hi, trans, mem_move, flip_move, mem_conj, fli
     new = (d + 1) % 3
     n = 0
     masks = np.zeros((N_MEMBER, 8), np.uint64)
+    active = np.zeros(N_MEMBER, np.uint8)
     unknown = np.uint64(UNKNOWN) * _M5
     for c in range(lo, hi):
         if cancel[0]:
             return n
-        left = _masks(words, c, unknown, masks)
+        left = _masks(words, c, unknown, masks, active)
         for mv in range(trans.shape[1]):
             if left == 0:
                 break
