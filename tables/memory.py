@@ -65,6 +65,36 @@ def resident(arr: np.ndarray) -> np.ndarray:
         return copy
 
 
+def available_bytes() -> int | None:
+    """The memory the system could give this process now (Linux's MemAvailable), or None."""
+    try:
+        with open("/proc/meminfo") as f:
+            for line in f:
+                if line.startswith("MemAvailable:"):
+                    return int(line.split()[1]) * 1024
+    except (OSError, ValueError, IndexError):
+        pass
+    return None
+
+
+def zeroed(nbytes: int, huge_pages: bool) -> np.ndarray:
+    """A writable uint8 array of zeros whose pages the system supplies on first touch: a table
+    builder that writes only part of a large table (a build a few moves deep) costs only the
+    pages it writes. huge_pages asks for 2 MiB pages (a full build: fewer TLB misses), which
+    would also turn each scattered write into 2 MiB of memory."""
+    try:
+        buf = mmap.mmap(-1, max(1, nbytes), flags=mmap.MAP_PRIVATE | mmap.MAP_ANONYMOUS)
+    except (OSError, ValueError, AttributeError):
+        return np.zeros(nbytes, np.uint8)
+    advice = getattr(mmap, "MADV_HUGEPAGE" if huge_pages else "MADV_NOHUGEPAGE", None)
+    if advice is not None:
+        try:
+            buf.madvise(advice)
+        except OSError:
+            pass   # the system's default pages: same contents
+    return np.frombuffer(buf, dtype=np.uint8, count=nbytes)
+
+
 def _advise_mapping(arr: np.ndarray) -> None:
     """Ask for huge pages on the file mapping under arr and fault it in now (so a search never
     waits on a page fault); arrays built in memory, and kernels that refuse, are left as they

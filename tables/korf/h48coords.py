@@ -27,6 +27,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import lru_cache
+from typing import NamedTuple
 
 import numpy as np
 
@@ -327,15 +328,10 @@ def _affine(unrank12, unrank8, slice_of, rank12, rank8, mrows, sym, mem, lut, co
                 lut[m, j, 16 + x] = hi
 
 
-@dataclass(frozen=True)
-class EdgeAffine:
-    """mem_move[m, move], flip_move[m, move, 32]; mem_conj[m, k], flip_conj[m, k, 32] (see
-    the comment above _affine): 66 MB that stand in for 2.3 GB of full edge tables."""
-
-    mem_move: np.ndarray
-    flip_move: np.ndarray
-    mem_conj: np.ndarray
-    flip_conj: np.ndarray
+EdgeAffine = NamedTuple("EdgeAffine", [("mem_move", np.ndarray), ("flip_move", np.ndarray),
+                                       ("mem_conj", np.ndarray), ("flip_conj", np.ndarray)])
+"""mem_move[m, move], flip_move[m, move, 32]; mem_conj[m, k], flip_conj[m, k, 32] (see the
+comment above _affine): 66 MB that stand in for 2.3 GB of full edge tables."""
 
 
 @lru_cache(maxsize=1)
@@ -348,6 +344,6 @@ def edge_affine() -> EdgeAffine:
     flip_conj = np.empty((N_MEMBER, N_SYM, 32), np.uint8)
     _affine(*args, mem_conj, flip_conj, True)
     tables = EdgeAffine(mem_move, flip_move, mem_conj, flip_conj)
-    for a in vars(tables).values():
+    for a in tables:
         a.flags.writeable = False
     return tables

@@ -2,9 +2,11 @@
 
 An entry is (corner class, membership, flip class) with the edge part seen from the corner
 class's representative (h48coords). A row, one corner class and one membership, is the 256 flip
-classes: 64 bytes, one cache line. An entry holds its distance mod 3 (3: not reached yet); a
-search knows its parent's exact distance and a move changes the distance by at most one, so the
-residue names the child's distance (the builder's own frontier is read the same way).
+classes: 64 bytes, one cache line. An entry holds its distance mod 3, plus one (0: not reached,
+so a table starts as zero pages the system maps only where the search writes, which lets the
+tests build one a few moves deep in little memory); a search knows its parent's exact distance
+and a move changes the distance by at most one, so the residue names the child's distance (the
+builder's own frontier is read the same way).
 
 The builder is a breadth-first search through the shared driver (bfs.py). Forward levels run on
 one thread and also set the images of an entry under the symmetries fixing its corner class's
@@ -21,13 +23,16 @@ import cubelab.tables  # noqa: F401  (numba cache location, before numba)
 from numba import njit
 
 from ..bfs import LevelStats, run_levels
+from ..memory import zeroed
+from ..packed import get2, set2
 from .h48coords import N_CCLASS, N_ERAW, N_MEMBER, N_SYM, coords_of, corner_tables, edge_affine
 
 ROW_BYTES = 64
+MAX_DISTANCE = 14
+"""The largest distance in the table (1,603 entries; measured by the build)."""
 TABLE_BYTES = N_CCLASS * N_MEMBER * ROW_BYTES
-UNKNOWN = 3
+UNKNOWN = 0
 _M5 = np.uint64(0x5555555555555555)
-_ONES = np.uint64(0xFFFFFFFFFFFFFFFF)
 
 
 def class_moves() -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -54,14 +59,12 @@ def _apply(lut, j, m, f):
 
 
 @njit(cache=True, nogil=True, inline="always")
-def _get(table, i):
-    return (table[i >> 2] >> ((i & 3) << 1)) & 3
-
-
-@njit(cache=True, nogil=True, inline="always")
-def _put(table, i, v):
-    s = (i & 3) << 1
-    table[i >> 2] = (table[i >> 2] & ~np.uint8(3 << s)) | np.uint8(v << s)
+def _dest_row(mem_move, mem_conj, mv, k, m, c2):
+    """Membership m after move mv (m1), then seen from class c2's representative through
+    symmetry k (m2), and where that row starts."""
+    m1 = mem_move[mv, m]
+    m2 = mem_conj[k, m1]
+    return m1, m2, (c2 * N_MEMBER + m2) * 256
 
 
 @njit(cache=True, nogil=True)
@@ -91,8 +94,8 @@ def _forward(table, words, d, lo, hi, part, parts, trans, stabs, n_stab, mem_mov
     code only find known neighbours), setting the neighbours in classes c2 = part mod parts;
     returns the entries set to d + 1. One move at a time, so the writes stay in one class's
     2.2 MB."""
-    pattern = np.uint64(d % 3) * _M5
-    new = (d + 1) % 3
+    pattern = np.uint64(d % 3 + 1) * _M5
+    new = (d + 1) % 3 + 1
     n = 0
     masks = np.zeros((N_MEMBER, 8), np.uint64)
     active = np.zeros(N_MEMBER, np.uint8)
@@ -110,9 +113,7 @@ def _forward(table, words, d, lo, hi, part, parts, trans, stabs, n_stab, mem_mov
             for m in range(N_MEMBER):
                 if active[m] == 0:
                     continue
-                m1 = mem_move[mv, m]
-                m2 = mem_conj[k, m1]
-                dest = (c2 * N_MEMBER + m2) * 256
+                m1, m2, dest = _dest_row(mem_move, mem_conj, mv, k, m, c2)
                 for q in range(8):
                     eq = masks[m, q]
                     if eq == 0:
@@ -122,16 +123,16 @@ def _forward(table, words, d, lo, hi, part, parts, trans, stabs, n_stab, mem_mov
                             continue
                         f2 = _apply(flip_conj, k, m1, _apply(flip_move, mv, m, q * 32 + b))
                         i = dest + f2
-                        if _get(table, i) != UNKNOWN:
+                        if get2(table, i) != UNKNOWN:
                             continue
-                        _put(table, i, new)
+                        set2(table, i, new)
                         n += 1
                         for s in range(n_stab[c2]):
                             sk = stabs[c2, s]
                             i3 = (c2 * N_MEMBER + mem_conj[sk, m2]) * 256 + \
                                 _apply(flip_conj, sk, m2, f2)
-                            if _get(table, i3) == UNKNOWN:
-                                _put(table, i3, new)
+                            if get2(table, i3) == UNKNOWN:
+                                set2(table, i3, new)
                                 n += 1
     return n
 
@@ -140,8 +141,8 @@ def _forward(table, words, d, lo, hi, part, parts, trans, stabs, n_stab, mem_mov
 def _backward(table, words, d, lo, hi, trans, mem_move, flip_move, mem_conj, flip_conj, cancel):
     """Settle the unknown entries of classes [lo, hi) having a neighbour at depth d, one move
     at a time (the reads stay in one class's 2.2 MB); returns how many."""
-    want = d % 3
-    new = (d + 1) % 3
+    want = d % 3 + 1
+    new = (d + 1) % 3 + 1
     n = 0
     masks = np.zeros((N_MEMBER, 8), np.uint64)
     active = np.zeros(N_MEMBER, np.uint8)
@@ -162,22 +163,19 @@ def _backward(table, words, d, lo, hi, trans, mem_move, flip_move, mem_conj, fli
                     had |= masks[m, q]
                 if had == 0:
                     continue
-                m1 = mem_move[mv, m]
-                m2 = mem_conj[k, m1]
-                dest = (c2 * N_MEMBER + m2) * 256
+                m1, m2, dest = _dest_row(mem_move, mem_conj, mv, k, m, c2)
                 r = (c * N_MEMBER + m) * 256
                 row_any = False
                 for q in range(8):
                     u = masks[m, q]
                     if u == 0:
                         continue
-                    for b in range(32):
-                        if not (u >> np.uint64(2 * b)) & np.uint64(1):
-                            continue
-                        f2 = _apply(flip_conj, k, m1, _apply(flip_move, mv, m, q * 32 + b))
-                        if _get(table, dest + f2) == want:
-                            _put(table, r + q * 32 + b, new)
-                            u &= ~(np.uint64(1) << np.uint64(2 * b))
+                    for x in range(q * 32, q * 32 + 32):    # x: the entry's flip class
+                        bit = np.uint64(1) << np.uint64(2 * (x & 31))
+                        if u & bit and get2(table, dest + _apply(
+                                flip_conj, k, m1, _apply(flip_move, mv, m, x))) == want:
+                            set2(table, r + x, new)
+                            u &= ~bit
                             n += 1
                     masks[m, q] = u
                     if u != 0:
@@ -187,29 +185,28 @@ def _backward(table, words, d, lo, hi, trans, mem_move, flip_move, mem_conj, fli
     return n
 
 
+def operation_first(af) -> tuple[np.ndarray, ...]:
+    """The affine maps with the operation first, as the builder reads them: one pass handles
+    one move or symmetry over many memberships."""
+    return tuple(np.ascontiguousarray(np.moveaxis(a, 1, 0)) for a in af)
+
+
 def seed(table: np.ndarray) -> None:
     """Set the solved position's entry to 0."""
-    ct = corner_tables()
-    af = edge_affine()
-    from cubelab.cube.state import CubeState
-    c_raw, e_raw = coords_of(CubeState.identity())
-    k = int(ct.sym_of[c_raw])
-    m, f = divmod(e_raw, 256)
-    m2 = int(af.mem_conj[m, k])
-    f2 = int(af.flip_conj[m, k, f & 15] ^ af.flip_conj[m, k, 16 + (f >> 4)])
-    _put(table, (int(ct.cls[c_raw]) * N_MEMBER + m2) * 256 + f2, 0)
+    set2(table, solved_index(), 1)
 
 
-def build(ctx=None, threads: int = 2) -> tuple[np.ndarray, LevelStats]:
-    """The whole table (7.5 GB) and how the levels went."""
+def build(ctx=None, threads: int = 2,
+          max_depth: int | None = None) -> tuple[np.ndarray, LevelStats]:
+    """The whole table (7.5 GB) and how the levels went; max_depth stops after that level
+    (tests: the entries further away stay unknown, and only the pages written cost memory)."""
     trans, stabs, n_stab = class_moves()
     af = edge_affine()
-    table = np.full(TABLE_BYTES, 0xFF, np.uint8)
+    table = zeroed(TABLE_BYTES, huge_pages=max_depth is None)
     words = table.view(np.uint64)
     seed(table)
     cancel = ctx.cancel if ctx is not None else np.zeros(1, np.int32)
-    aff = tuple(np.ascontiguousarray(np.moveaxis(a, 1, 0))
-                for a in (af.mem_move, af.flip_move, af.mem_conj, af.flip_conj))
+    aff = operation_first(af)
 
     def forward(d, lo, hi, part):
         return _forward(table, words, d, lo, hi, part, threads, trans, stabs, n_stab, *aff,
@@ -219,7 +216,95 @@ def build(ctx=None, threads: int = 2) -> tuple[np.ndarray, LevelStats]:
         return _backward(table, words, d, lo, hi, trans, *aff, cancel)
 
     stats = run_levels(ctx, n_rows=N_CCLASS, total=N_CCLASS * N_ERAW, initial=1, chunk_rows=1,
-                       forward=forward, backward=backward, threads=threads,
-                       forward_parts=threads)
+                       forward=forward, backward=backward, max_depth=max_depth,
+                       threads=threads, forward_parts=threads)
     return table, stats
 
+
+
+# ---- reading the table in a search -----------------------------------------------------------
+# The search keeps the membership-first layout of the affine maps (h48coords.edge_affine): the
+# maps of one membership for all 18 moves sit together, so a node's children share lines.
+
+@njit(cache=True, nogil=True, inline="always")
+def _affine(lut, m, j, f):
+    return np.int64(lut[m, j, f & 15] ^ lut[m, j, 16 + (f >> 4)])
+
+
+@njit(cache=True, nogil=True, inline="always")
+def entry_index(cr, m, f, cls, sym_of, mem_conj, flip_conj):
+    """The entry of raw corner value cr, membership m and flip class f: the position seen from
+    its corner class's representative."""
+    k = sym_of[cr]
+    return (np.int64(cls[cr]) * N_MEMBER + mem_conj[m, k]) * 256 + _affine(flip_conj, m, k, f)
+
+
+@njit(cache=True, nogil=True, inline="always")
+def moved(cr, m, f, mv, cmove, mem_move, flip_move):
+    """(raw corner value, membership, flip class) after face turn mv."""
+    return np.int64(cmove[cr, mv]), np.int64(mem_move[m, mv]), _affine(flip_move, m, mv, f)
+
+
+@njit(cache=True, nogil=True, inline="always")
+def neighbour_distance(h, v, unknown):
+    """The distance of a neighbour whose entry reads v, of a position at distance h: exact
+    where the table knows it (a move changes the distance by at most one, so the residue
+    decides); `unknown` (the table's depth + 1, a lower bound) where it does not. From a parent
+    at `unknown`, a child the table knows is one move closer, which the same rule gives."""
+    if v == UNKNOWN:
+        return unknown
+    r = v - 1
+    return h - 1 if r == (h + 2) % 3 else (h if r == h % 3 else h + 1)
+
+
+@njit(cache=True, nogil=True)
+def distance(table, cr, m, f, look):
+    """The exact distance of a coordinate, found by walking down to the solved entry (at most
+    14 steps of 18 probes: a root's cost, not a node's); the table's depth + 1 beyond it."""
+    cmove, cls, sym_of, mem_move, flip_move, mem_conj, flip_conj, solved, unknown = look
+    cr = np.int64(cr)
+    m = np.int64(m)
+    f = np.int64(f)
+    d = 0
+    while True:
+        i = entry_index(cr, m, f, cls, sym_of, mem_conj, flip_conj)
+        v = get2(table, i)
+        if v == UNKNOWN:
+            return unknown
+        if i == solved:
+            return d
+        want = (v + 1) % 3 + 1     # the residue of one move closer, plus one
+        for mv in range(cmove.shape[1]):
+            c2, m2, f2 = moved(cr, m, f, mv, cmove, mem_move, flip_move)
+            if get2(table, entry_index(c2, m2, f2, cls, sym_of, mem_conj, flip_conj)) == want:
+                cr, m, f = c2, m2, f2
+                break
+        else:
+            return 0   # no neighbour one closer: a damaged table; 0 is the safe bound
+        d += 1
+
+
+def solved_index() -> int:
+    """The solved cube's entry."""
+    from cubelab.cube.state import CubeState
+    ct, af = corner_tables(), edge_affine()
+    c_raw, e_raw = coords_of(CubeState.identity())
+    m, f = divmod(e_raw, 256)
+    return int(entry_index(c_raw, m, f, ct.cls, ct.sym_of, af.mem_conj, af.flip_conj))
+
+
+def lookup_arrays(small: bool = False, max_depth: int | None = None) -> tuple:
+    """What a search reads beside the table: (corner moves, corner classes, their symmetries,
+    membership moves, flip maps, membership conjugations, flip conjugations, solved entry,
+    the bound an unknown entry gives: the table's depth + 1); small=True gives stand-ins of
+    the same types for searches without the table."""
+    if small:
+        stand_ins = (np.zeros((1, 18), np.int32), np.zeros(1, np.int32), np.zeros(1, np.int8),
+                     np.zeros((1, 18), np.int32), np.zeros((1, 18, 32), np.uint8),
+                     np.zeros((1, N_SYM), np.int32), np.zeros((1, N_SYM, 32), np.uint8))
+        for a in stand_ins:
+            a.flags.writeable = False   # the same types as the real ones: one compiled kernel
+        return stand_ins + (0, 0)
+    ct, af = corner_tables(), edge_affine()
+    return (ct.move, ct.cls, ct.sym_of, af.mem_move, af.flip_move, af.mem_conj, af.flip_conj,
+            solved_index(), (MAX_DISTANCE if max_depth is None else max_depth) + 1)
