@@ -162,6 +162,11 @@ def _cached(spec: TableSpec) -> np.ndarray | None:
     return None
 
 
+def is_loaded(spec: TableSpec) -> bool:
+    """Whether this process holds the table already (loading it again costs no memory)."""
+    return _cached(spec) is not None
+
+
 def _name_lock(name: str) -> threading.RLock:
     with _cache_lock:
         return _name_locks.setdefault(name, threading.RLock())

@@ -28,17 +28,6 @@ def register(sub) -> None:
     p.set_defaults(func=run)
 
 
-def _available_bytes() -> int | None:
-    try:
-        with open("/proc/meminfo") as f:
-            for line in f:
-                if line.startswith("MemAvailable:"):
-                    return int(line.split()[1]) * 1024
-    except OSError:
-        pass
-    return None
-
-
 def _check_arguments(args) -> int:
     limit = _MAX_DEPTH[args.puzzle]
     depth = args.depth
@@ -56,7 +45,8 @@ def _check_arguments(args) -> int:
     elif args.puzzle == "3x3":
         # (on a cluster each worker holds only its share: the workers' hosts are not this one)
         from cubelab.tables.counting import estimated_bytes
-        need, have = estimated_bytes(args.metric, depth), _available_bytes()
+        from cubelab.tables.memory import available_bytes
+        need, have = estimated_bytes(args.metric, depth), available_bytes()
         if have is not None and need > have:
             raise InputError(
                 f"depth {depth} in {args.metric.upper()} needs about {need / 2**30:.1f} GiB of "

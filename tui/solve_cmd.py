@@ -110,7 +110,7 @@ def prepare(solver) -> None:
     """Load or build the solver's tables before the first solve. A build is announced on one
     line of stderr (what, how big, how long); on a terminal one bar then follows all of it."""
     from cubelab.solvers.protocol import new_cancel
-    from cubelab.tables.spec import BuildCancelled
+    from cubelab.tables.spec import BuildCancelled, TableError
     from .build_progress import BuildProgress, describe_build
     # Ctrl-C or SIGTERM ends the wait at once (a build sees the flag and leaves nothing
     # half-written); after it, nothing more is drawn over the interrupt's message
@@ -150,6 +150,10 @@ def prepare(solver) -> None:
                                                  cancel=cancel, log=log), cancel, name="prepare")
     except BuildCancelled:
         raise KeyboardInterrupt from None
+    except TableError as e:     # tables this machine cannot hold: one line, as bad input
+        if tty:
+            print("\r\033[K", file=sys.stderr, end="", flush=True)
+        raise InputError(str(e)) from None
     if tty:
         print("\r\033[K", file=sys.stderr, end="", flush=True)
 

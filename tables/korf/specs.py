@@ -4,7 +4,9 @@ The tables of Korf's optimal solver, registered with the table store, and the se
 from them: `korf1997` (Korf's own corner and two six-edge databases), `strong` (the
 exact-slice phase table looked up along three axes, with the corner database) and `layers`
 (the layer coset table, looked up along three axes for the position and its inverse, with the
-corner database; `layers-small` is its 100 MB variant without the corner layers).
+corner database; `layers-small` is its 100 MB variant without the corner layers;
+`layers-h48` adds the 7.5 GB H48 table, one probe that sees all 48 symmetries, for machines with
+the memory).
 """
 
 from __future__ import annotations
@@ -15,9 +17,11 @@ from functools import lru_cache
 import numpy as np
 
 from .. import movetables, udsym
-from ..spec import TableSpec, register
-from ..store import load_or_build
+from ..spec import TableError, TableSpec, register
+from ..memory import available_bytes
+from ..store import is_loaded, load_or_build
 from .coords import N_CORNERS, N_EDGE6
+from .h48table import TABLE_BYTES as H48_BYTES, build as build_h48
 from .layertable import LAYER_CLASSES, build_layers, n_bytes as layer_bytes, table_base
 from .pdb import build_corners, build_edges
 from .slicephase import PHASE_CLASSES, ROW as PHASE_ROW, build_phase
@@ -34,6 +38,7 @@ KORF1997 = "korf1997"
 STRONG = "strong"
 LAYERS = "layers"
 LAYERS_SMALL = "layers-small"
+LAYERS_H48 = "layers-h48"
 DEFAULT_SET = LAYERS
 """Chosen by measurement: on the same 10 uniformly random states, `layers` took 0.39x the time
 of `strong` (bench/bench_korf.py --speed-sets strong,layers --random 10)."""
@@ -126,6 +131,25 @@ def layer_spec(max_depth: int | None = None, corners: bool = True) -> TableSpec:
                     f"a base"))
 
 
+@lru_cache(maxsize=None)
+def h48_spec() -> TableSpec:
+    """The H48 table (3,393 corner classes x 34,650 slice memberships x 256 flip classes, the
+    distance mod 3 in 2 bits): 7.5 GB, built in about 20 minutes on two cores. Only built in
+    full: its layout does not shrink, so a depth-limited build would cost as much memory."""
+    def build(ctx):
+        table, stats = build_h48(ctx)
+        _log_stats(ctx, stats)
+        return table
+
+    return register(TableSpec(
+        name="korf.h48", solver="korf",
+        params={"format": FORMAT, "corner_classes": 3393, "memberships": 34650,
+                "flip_classes": 256, "symmetries": 48, "bits": 2, "mod": 3},
+        build=build, expected_bytes=H48_BYTES,
+        description="Korf H48: corner tetrads x twist x edge slices x flip class, 48 "
+                    "symmetries, mod 3"))
+
+
 @dataclass(frozen=True)
 class TableSet:
     """A named choice of databases for the search."""
@@ -135,11 +159,25 @@ class TableSet:
     max_depth: int | None = None
 
     def load(self, progress=None, cancel=None, log=None) -> tuple[np.ndarray, ...]:
-        """The set's own databases, in order (the shared tables are loaded too, first)."""
+        """The set's own databases, in order (the shared tables are loaded too, first);
+        TableError before anything is built or read if they cannot fit in memory."""
+        self.check_memory()
         for s in SHARED_SPECS:
             load_or_build(s, progress=progress, cancel=cancel, log=log)
         return tuple(load_or_build(s, progress=progress, cancel=cancel, log=log)
                      for s in self.specs)
+
+    def check_memory(self) -> None:
+        """Refuse, in one line, a set the memory available now cannot hold (a search reads
+        its tables at random, so they must all be resident); what this process holds already
+        costs nothing more."""
+        need = sum(s.expected_bytes or 0 for s in self.all_specs if not is_loaded(s))
+        have = available_bytes()
+        if have is not None and need > have:
+            raise TableError(
+                f"the {self.name} tables need {need / 1e9:.1f} GB of memory and "
+                f"{have / 1e9:.1f} GB is available: choose a smaller set ('cubelab tables "
+                f"status' lists them)")
 
     @property
     def all_specs(self) -> tuple[TableSpec, ...]:
@@ -153,8 +191,10 @@ class TableSet:
 
 def table_set(name: str = DEFAULT_SET, max_depth: int | None = None) -> TableSet:
     """`korf1997` = (corners, edges 0-5, edges 6-11); `strong` = (phase, corners);
-    `layers` = (layer table, corners); `layers-small` = (small layer table, corners).
-    max_depth builds every table only that deep (a weaker but still admissible heuristic)."""
+    `layers` = (layer table, corners); `layers-small` = (small layer table, corners);
+    `layers-h48` = (layer table, corners, H48 table).
+    max_depth builds every table only that deep (a weaker but still admissible heuristic); the
+    H48 table has no such variant."""
     if name == KORF1997:
         specs = (corner_spec(max_depth), edge_spec(0, max_depth), edge_spec(6, max_depth))
     elif name == STRONG:
@@ -163,13 +203,17 @@ def table_set(name: str = DEFAULT_SET, max_depth: int | None = None) -> TableSet
         specs = (layer_spec(max_depth, corners=True), corner_spec(max_depth))
     elif name == LAYERS_SMALL:
         specs = (layer_spec(max_depth, corners=False), corner_spec(max_depth))
+    elif name == LAYERS_H48:
+        if max_depth is not None:
+            raise ValueError(f"the {LAYERS_H48} set is only built in full (no max_depth)")
+        specs = (layer_spec(None, corners=True), corner_spec(None), h48_spec())
     else:
         raise ValueError(f"unknown Korf table set {name!r} (choose "
                          f"{', '.join(TABLE_SET_NAMES)})")
     return TableSet(name, specs, max_depth)
 
 
-TABLE_SET_NAMES = (STRONG, LAYERS, KORF1997, LAYERS_SMALL)
+TABLE_SET_NAMES = (STRONG, LAYERS, KORF1997, LAYERS_SMALL, LAYERS_H48)
 
 # The full-size tables are what `cubelab tables status` lists.
 for _name in TABLE_SET_NAMES:
