@@ -1,4 +1,5 @@
-"""The IDA* kernel of the layer table sets: six lookups a node, the inverse carried by premoves.
+"""The IDA* kernel of the layer table sets: six lookups a node (seven with the H48 table), the
+inverse carried by premoves.
 
 A node holds the corner permutation, the layer coordinate (tables/korf/layercoords.py) of the
 position seen along each of the three axes, and the inverse position as 20 slot contents. A
@@ -12,6 +13,14 @@ children survive the U-D entry; the corner database, cache resident, rarely prun
 prefetched (the third is the parent's: a turn of the axis's own faces does not change the
 inverse's coset along that axis); (sides) the inverse entries are read. A stage computes all
 its indices before it prefetches them, together (tables.memory.prefetch_all says why).
+
+With the H48 table (the `layers-h48` set) a node also carries the 48-symmetric coordinate and
+its exact distance, and the inverse's premove waits for it: (axes) moves the survivors' H48
+coordinates and fetches the conjugation lines their entries need (60 MB of maps: a miss each
+otherwise); (conj) computes the entries and fetches them; (whole) reads them, decodes the
+distance from the parent's, and premoves only what survives. Set beside the six
+lookups it halves the nodes (random states 1 and 2: 132 M and 123 M with `layers`, 66 M and
+72 M with both); the order of the two stages against the inverse's measured the same.
 
 The layer table's coset group holds the U and D turns, so an entry x along an axis also says
 that no solution of exactly x moves ends (position) or starts (inverse) with a turn of that
@@ -29,10 +38,12 @@ import numpy as np
 import cubelab.tables  # noqa: F401  (numba cache location, before numba)
 from numba import njit
 
+from cubelab.tables.korf.h48table import entry_index as h48_index, moved as h48_moved, \
+    neighbour_distance
 from cubelab.tables.korf.layercoords import layer_from_sums
 from cubelab.tables.korf.layertable import entry_index, lower_bound
 from cubelab.tables.memory import prefetch, prefetch_all
-from cubelab.tables.packed import UNKNOWN4, get4
+from cubelab.tables.packed import UNKNOWN4, get2, get4
 from cubelab.tables.ranks import N_TWIST
 
 from .lanes import (
@@ -40,13 +51,14 @@ from .lanes import (
     last_face, load_start, new_lanes, solved,
 )
 
-PROBED, AXES, SIDES = 1, 2, 3
+PROBED, AXES, SIDES, CONJ, WHOLE = 1, 2, 3, 4, 5
 N_CP = 0
 N_AXIS = 1          # axis a: layer, flip, twist, bound at N_AXIS + 4a .. + 3
 N_INV = 13          # 8 corner contents, then 12 edge contents, of the inverse position
 N_INV_LB = 33       # the inverse's bound along each axis
 N_MASK = 36         # bit a: a turn of axis a may come next
-N_LEN = 37
+N_H48 = 37          # with the H48 table: raw corners, membership, flip class, exact distance
+N_LEN = 41
 ALL_AXES = 7
 
 
@@ -90,7 +102,7 @@ def node_bound(node, csym, cp_info, twist_conj, corner_unknown):
             lo = min(lo, v)
         if lo > 0:
             h = max(h, lo + 1)   # no solution of exactly lo moves ends (starts) on any axis
-    return h
+    return max(h, node[N_H48 + 3])
 
 
 @njit(cache=True, nogil=True)
@@ -106,10 +118,36 @@ def fill_node(node, ltab, base, info, flip_conj, cslot, ccon, econ, slice_rank, 
     node[N_MASK] = ALL_AXES
 
 
+@njit(cache=True, nogil=True, inline="always")
+def _h48_coords(node, m, out, h48):
+    """out's H48 coordinate: node's after move m."""
+    cmove, _, _, mem_move, fmove, _, _, _, _ = h48
+    c2, m2, f2 = h48_moved(node[N_H48], node[N_H48 + 1], node[N_H48 + 2], m, cmove, mem_move,
+                           fmove)
+    out[N_H48] = c2
+    out[N_H48 + 1] = m2
+    out[N_H48 + 2] = f2
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _h48_child(node, m, out, htab, h48):
+    """The H48 coordinate and exact distance of node's child by move m (zeros without the
+    table: htab of one byte)."""
+    if htab.size <= 1:
+        out[N_H48: N_H48 + 4] = 0
+        return
+    _h48_coords(node, m, out, h48)
+    _, cls, sym_of, _, _, mem_conj, fconj, _, unknown = h48
+    out[N_H48 + 3] = neighbour_distance(node[N_H48 + 3], get2(htab, h48_index(
+        out[N_H48], out[N_H48 + 1], out[N_H48 + 2], cls, sym_of, mem_conj, fconj)), unknown)
+
+
 @njit(cache=True, nogil=True)
 def layer_child(node, m, out, cperm_move, layer_move, flip_move, twist_move, axmove, pre, ltab,
-                base, info, flip_conj, cslot, ccon, econ, slice_rank, csep_rank, n_csep):
+                base, info, flip_conj, cslot, ccon, econ, slice_rank, csep_rank, n_csep, htab,
+                h48):
     """The child after move m, every coordinate and entry computed (no pruning)."""
+    _h48_child(node, m, out, htab, h48)
     out[N_CP] = cperm_move[node[N_CP], m]
     for a in range(3):
         b = N_AXIS + 4 * a
@@ -124,13 +162,45 @@ def layer_child(node, m, out, cperm_move, layer_move, flip_move, twist_move, axm
     fill_node(out, ltab, base, info, flip_conj, cslot, ccon, econ, slice_rank, csep_rank, n_csep)
 
 
+@njit(cache=True, nogil=True, inline="always")
+def _premove_and_fetch(D, sc, l, g, j, r, dmove, pre, axis_of, ccon, econ, slice_rank, csep_rank,
+                       n_csep, info, flip_conj, cslot, ltab):
+    """The children sc[l, 6, :r] of node j (lane l, depth g): their inverse premoved, and
+    the two of its entries that differ from the parent's computed (sc[l, 4 + axis]) and
+    fetched; the children move to sc[l, 7, :r]."""
+    for ii in range(r):
+        i = sc[l, 6, ii]
+        sc[l, 7, ii] = i
+        m = dmove[l, g + 1, i]
+        for k in range(8):
+            D[l, g + 1, i, N_INV + k] = pre[m, D[l, g, j, N_INV + k], 0]
+        for k in range(12):
+            D[l, g + 1, i, N_INV + 8 + k] = pre[m, D[l, g, j, N_INV + 8 + k], 1]
+        own = axis_of[m]
+        for a in range(3):
+            if a == own:
+                D[l, g + 1, i, N_INV_LB + a] = D[l, g, j, N_INV_LB + a]
+                continue
+            sc[l, 4 + a, ii] = _inverse_index(D[l, g + 1, i], a, ccon, econ, slice_rank,
+                                              csep_rank, n_csep, info, flip_conj, cslot)
+    for ii in range(r):
+        own = axis_of[dmove[l, g + 1, sc[l, 7, ii]]]
+        for a in range(3):
+            if a != own:
+                prefetch(ltab, sc[l, 4 + a, ii] >> 2)
+
+
 @njit(cache=True, nogil=True)
 def layer_search(items, paths, i0, i1, g0, bound, move_lists, n_moves, axis_of, cperm_move,
                  twist_move, layer_move, flip_move, axmove, pre, csym, cp_info, twist_conj,
                  corner_unknown, ltab, base, info, flip_conj, cslot, ccon, econ, slice_rank,
-                 csep_rank, n_csep, live, slot, stop, cancel, sol):
+                 csep_rank, n_csep, htab, h48, live, slot, stop, cancel, sol):
     """Search below items[i0:i1] (nodes at depth g0) for a solution of exactly `bound` moves.
     Returns (found, nodes)."""
+    _, hcls, hsym_of, _, _, hmem_conj, hfconj, _, hunknown = h48
+    with_h48 = htab.size > 1
+    hmem_conj_flat = hmem_conj.reshape(hmem_conj.size)
+    hfconj_flat = hfconj.reshape(hfconj.size)
     nl = LANES
     D, dmove, kidx, nk, ki, path, depth, cur, stage, cnt = new_lanes(N_LEN, g0)
     sc = np.empty((nl, 8, 18), np.int64)
@@ -233,30 +303,53 @@ def layer_search(items, paths, i0, i1, g0, bound, move_lists, n_moves, axis_of, 
                         sc[l, 6, r] = i
                         r += (d1 <= togo) & (d2 <= togo) & ((togo == 0) | (d0 < togo) |
                                                             (d1 < togo) | (d2 < togo))
-                    for ii in range(r):
-                        i = sc[l, 6, ii]
-                        sc[l, 7, ii] = i
-                        m = dmove[l, g + 1, i]
-                        for k in range(8):
-                            D[l, g + 1, i, N_INV + k] = pre[m, D[l, g, j, N_INV + k], 0]
-                        for k in range(12):
-                            D[l, g + 1, i, N_INV + 8 + k] = pre[m, D[l, g, j, N_INV + 8 + k], 1]
-                        own = axis_of[m]
-                        for a in range(3):
-                            if a == own:
-                                D[l, g + 1, i, N_INV_LB + a] = D[l, g, j, N_INV_LB + a]
-                                continue
-                            sc[l, 4 + a, ii] = _inverse_index(D[l, g + 1, i], a, ccon, econ,
-                                                              slice_rank, csep_rank, n_csep,
-                                                              info, flip_conj, cslot)
-                    for ii in range(r):
-                        own = axis_of[dmove[l, g + 1, sc[l, 7, ii]]]
-                        for a in range(3):
-                            if a != own:
-                                prefetch(ltab, sc[l, 4 + a, ii] >> 2)
                     cnt[l] = r
-                    stage[l] = SIDES if r > 0 else SELECT
-                else:
+                    if r == 0:
+                        stage[l] = SELECT
+                    elif with_h48:
+                        # the survivors' H48 coordinates, and the conjugation lines their
+                        # entries need fetched (a miss each in 60 MB of maps, paid here once)
+                        for ii in range(r):
+                            i = sc[l, 6, ii]
+                            sc[l, 7, ii] = i
+                            _h48_coords(D[l, g, j], dmove[l, g + 1, i], D[l, g + 1, i], h48)
+                            sc[l, 1, ii] = (D[l, g + 1, i, N_H48 + 1] * 48 +
+                                            hsym_of[D[l, g + 1, i, N_H48]])
+                        prefetch_all(hmem_conj_flat, sc[l, 1], r, 0)
+                        for ii in range(r):
+                            prefetch(hfconj_flat, sc[l, 1, ii] * 32)
+                        stage[l] = CONJ
+                    else:
+                        _premove_and_fetch(D, sc, l, g, j, r, dmove, pre, axis_of, ccon, econ,
+                                           slice_rank, csep_rank, n_csep, info, flip_conj, cslot,
+                                           ltab)
+                        stage[l] = SIDES
+                elif st == CONJ:
+                    # the survivors' H48 entries fetched (one probe sees all 48 symmetries)
+                    for ii in range(cnt[l]):
+                        i = sc[l, 7, ii]
+                        sc[l, 0, ii] = h48_index(D[l, g + 1, i, N_H48], D[l, g + 1, i, N_H48 + 1],
+                                                 D[l, g + 1, i, N_H48 + 2], hcls, hsym_of,
+                                                 hmem_conj, hfconj)
+                    prefetch_all(htab, sc[l, 0], cnt[l], 2)
+                    stage[l] = WHOLE
+                elif st == WHOLE:
+                    # the H48 distances, exact from the parent's and the residues read; the
+                    # survivors' inverse premoved, its entries fetched
+                    w = 0
+                    h = D[l, g, j, N_H48 + 3]
+                    for ii in range(cnt[l]):
+                        i = sc[l, 7, ii]
+                        d = neighbour_distance(h, get2(htab, sc[l, 0, ii]), hunknown)
+                        D[l, g + 1, i, N_H48 + 3] = d
+                        sc[l, 6, w] = i
+                        w += d <= togo
+                    cnt[l] = w
+                    _premove_and_fetch(D, sc, l, g, j, w, dmove, pre, axis_of, ccon, econ,
+                                       slice_rank, csep_rank, n_csep, info, flip_conj, cslot,
+                                       ltab)
+                    stage[l] = SIDES if w > 0 else SELECT
+                elif st == SIDES:
                     w = 0
                     for ii in range(cnt[l]):
                         i = sc[l, 7, ii]
@@ -292,10 +385,11 @@ def layer_search(items, paths, i0, i1, g0, bound, move_lists, n_moves, axis_of, 
     return 0, nodes
 
 
-def prepare_layers(arrays, max_depth, corners: bool):
+def prepare_layers(arrays, max_depth, corners: bool, h48_depth: int | None = -1):
     """What the solver needs to search with a layer set: (kernel, kernel arguments after the
     start nodes and bound, root(state) -> node, child(node, m, out), bound(node), the largest
-    bound the tables can give)."""
+    bound the tables can give). arrays = (layer table, corner table[, H48 table]); the H48
+    table was built h48_depth deep (None: in full; by default as deep as the others)."""
     from cubelab.tables.cubies import canonical_successors
     from cubelab.tables.korf.coords import (
         axis_move_maps, corner_sym_tables, cperm_of, move_tables,
@@ -304,6 +398,7 @@ def prepare_layers(arrays, max_depth, corners: bool):
         axis_contributions, axis_layer_coords, contents_of, layer_tables, premove_tables,
         rank_luts,
     )
+    from cubelab.tables.korf import h48coords, h48table
     from cubelab.tables.korf.layertable import conj_slots, table_base
     from cubelab.tables.korf.pdb import reduce_corners
     from cubelab.tables.memory import resident
@@ -322,8 +417,16 @@ def prepare_layers(arrays, max_depth, corners: bool):
     lists, counts = canonical_successors()
     n_csep = lt.n_csep
     look = (ltab, base, lt.info, lt.flip_conj, cslot, ccon, econ, slice_rank, csep_rank, n_csep)
+    with_h48 = len(arrays) > 2
+    if with_h48:
+        htab = resident(arrays[2])
+    else:
+        htab = np.zeros(1, np.uint8)   # no H48 table: the kernel skips its stage
+        htab.flags.writeable = False
+    h48 = h48table.lookup_arrays(small=not with_h48,
+                                 max_depth=max_depth if h48_depth == -1 else h48_depth)
     args = (lists, counts, axis_of, mt.cperm, mt.twist, lt.layer_move, mt.flip, axmove, pre,
-            csym, cst.cp_info, lt.twist_conj, corner_unknown) + look
+            csym, cst.cp_info, lt.twist_conj, corner_unknown) + look + (htab, h48)
 
     def root(state) -> np.ndarray:
         node = np.zeros(N_LEN, np.int64)
@@ -332,12 +435,17 @@ def prepare_layers(arrays, max_depth, corners: bool):
             node[N_AXIS + 4 * a: N_AXIS + 4 * a + 3] = (v, f, t)
         node[N_INV:N_INV + 20] = contents_of(state.inverse())
         fill_node(node, *look)
+        if with_h48:
+            c_raw, e_raw = h48coords.coords_of(state)
+            node[N_H48: N_H48 + 3] = (c_raw, e_raw // 256, e_raw % 256)
+            node[N_H48 + 3] = h48table.distance(htab, c_raw, e_raw // 256, e_raw % 256, h48)
         return node
 
     def child(node, m, out):
-        layer_child(node, m, out, mt.cperm, lt.layer_move, mt.flip, mt.twist, axmove, pre, *look)
+        layer_child(node, m, out, mt.cperm, lt.layer_move, mt.flip, mt.twist, axmove, pre, *look,
+                    htab, h48)
 
     def bound(node) -> int:
         return node_bound(node, csym, cst.cp_info, lt.twist_conj, corner_unknown)
 
-    return layer_search, args, root, child, bound, base + 4
+    return layer_search, args, root, child, bound, max(base + 4, h48[-1])

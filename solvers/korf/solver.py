@@ -37,7 +37,8 @@ from .symstarts import distinct_starts
 
 SPLIT_DEPTH = 3
 """Start nodes for the two threads: 3,240 nodes three moves below the root."""
-SPLIT_FROM = {"strong": 13, "korf1997": 10, "strong-qtm": 15, "layers-small": 12, "layers": 14}
+SPLIT_FROM = {"strong": 13, "korf1997": 10, "strong-qtm": 15, "layers-small": 12, "layers": 14,
+              "layers-h48": 14}
 """Bounds below these are searched from the root on one thread (they take milliseconds)."""
 CHUNK = 6
 """Start nodes a thread takes at a time (times the lanes a kernel interleaves)."""
@@ -63,7 +64,8 @@ class _Prepared:
 
 class KorfSolver:
     """Optimal solutions by IDA* on pattern databases, in the half-turn metric (`tables`
-    "layers", the default, "strong", "korf1997" or "layers-small") or the quarter-turn metric
+    "layers", the default, "strong", "korf1997", "layers-small" or, with 11 GB to spare,
+    "layers-h48") or the quarter-turn metric
     (`metric="qtm"`: "strong-qtm")."""
 
     name = "korf"
@@ -122,10 +124,10 @@ class KorfSolver:
             arrays = self.table_set.load(progress=progress, cancel=cancel, log=log)
             if self.tables in ("strong", "strong-qtm"):
                 prepared = _prepare_strong(arrays, self.table_set.max_depth, self.metric)
-            elif self.tables in ("layers", "layers-small"):
+            elif self.tables in ("layers", "layers-small", "layers-h48"):
                 from .layersearch import prepare_layers
                 kernel, args, root, child, bound, top = prepare_layers(
-                    arrays, self.table_set.max_depth, corners=self.tables == "layers")
+                    arrays, self.table_set.max_depth, corners=self.tables != "layers-small")
                 prepared = _Prepared(self.tables, kernel, args, root, child, bound, top, LANES,
                                      face_turn_order())
             else:
