@@ -199,3 +199,13 @@ def test_a_set_too_large_for_the_memory_is_refused_before_anything_is_built(monk
                                          r"4\.0 GB is available"):
         table_set("layers-h48").load()
     table_set("layers-small", max_depth=2).check_memory()    # 100 MB: fits
+
+
+def test_the_command_line_refuses_the_set_in_one_line_before_building(monkeypatch, capsys):
+    from cubelab.tables.korf import specs
+    from cubelab.tui.cli import main
+    monkeypatch.setattr(specs, "available_bytes", lambda: 4 * 10**9)
+    assert main(["solve", "--solver", "korf", "--tables", "layers-h48", "R U"]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "building" not in err
+    assert "layers-h48 tables need 10.3 GB of memory and 4.0 GB is available" in err

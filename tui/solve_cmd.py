@@ -108,9 +108,21 @@ def solver_options(args, name: str) -> dict:
 
 def prepare(solver) -> None:
     """Load or build the solver's tables before the first solve. A build is announced on one
-    line of stderr (what, how big, how long); on a terminal one bar then follows all of it."""
+    line of stderr (what, how big, how long); on a terminal one bar then follows all of it.
+    Tables this machine's memory cannot hold are refused first, in one line (InputError)."""
+    from cubelab.tables.spec import TableError
+    try:
+        table_set = getattr(solver, "table_set", None)    # a solver with a choice of sets
+        if table_set is not None and solver.missing_tables():
+            table_set.check_memory()     # before the build is announced
+        _prepare(solver)
+    except TableError as e:
+        raise InputError(str(e)) from None
+
+
+def _prepare(solver) -> None:
     from cubelab.solvers.protocol import new_cancel
-    from cubelab.tables.spec import BuildCancelled, TableError
+    from cubelab.tables.spec import BuildCancelled
     from .build_progress import BuildProgress, describe_build
     # Ctrl-C or SIGTERM ends the wait at once (a build sees the flag and leaves nothing
     # half-written); after it, nothing more is drawn over the interrupt's message
@@ -150,10 +162,6 @@ def prepare(solver) -> None:
                                                  cancel=cancel, log=log), cancel, name="prepare")
     except BuildCancelled:
         raise KeyboardInterrupt from None
-    except TableError as e:     # tables this machine cannot hold: one line, as bad input
-        if tty:
-            print("\r\033[K", file=sys.stderr, end="", flush=True)
-        raise InputError(str(e)) from None
     if tty:
         print("\r\033[K", file=sys.stderr, end="", flush=True)
 
