@@ -8,11 +8,12 @@ tests build one a few moves deep in little memory); a search knows its parent's 
 and a move changes the distance by at most one, so the residue names the child's distance (the
 builder's own frontier is read the same way).
 
-The builder is a breadth-first search through the shared driver (bfs.py). Forward levels run on
-one thread and also set the images of an entry under the symmetries fixing its corner class's
-representative (the same position seen another way); backward levels each settle the unknown
-entries of their own corner classes, so two threads never write the same byte, and a position's
-images settle together because their neighbours are images of each other.
+The builder is a breadth-first search through the shared driver (bfs.py). Forward levels split
+the work between the threads by the class an entry leads to, and also set the images of an entry
+under the symmetries fixing its corner class's representative (the same position seen another
+way); backward levels each settle the unknown entries of their own corner classes, so two
+threads never write the same byte, and a position's images settle together because their
+neighbours are images of each other.
 """
 
 from __future__ import annotations
@@ -192,7 +193,7 @@ def operation_first(af) -> tuple[np.ndarray, ...]:
 
 
 def seed(table: np.ndarray) -> None:
-    """Set the solved position's entry to 0."""
+    """Set the solved position's entry: distance 0 (code 1)."""
     set2(table, solved_index(), 1)
 
 
@@ -219,7 +220,6 @@ def build(ctx=None, threads: int = 2,
                        forward=forward, backward=backward, max_depth=max_depth,
                        threads=threads, forward_parts=threads)
     return table, stats
-
 
 
 # ---- reading the table in a search -----------------------------------------------------------
