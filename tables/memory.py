@@ -82,8 +82,9 @@ def zeroed(nbytes: int, huge_pages: bool) -> np.ndarray:
     builder that writes only part of a large table (a build a few moves deep) costs only the
     pages it writes. huge_pages asks for 2 MiB pages (a full build: fewer TLB misses), which
     would also turn each scattered write into 2 MiB of memory."""
+    size = -(-max(1, nbytes) // _HUGE) * _HUGE if huge_pages else max(1, nbytes)
     try:
-        buf = mmap.mmap(-1, max(1, nbytes), flags=mmap.MAP_PRIVATE | mmap.MAP_ANONYMOUS)
+        buf = mmap.mmap(-1, size, flags=mmap.MAP_PRIVATE | mmap.MAP_ANONYMOUS)
     except (OSError, ValueError, AttributeError):
         return np.zeros(nbytes, np.uint8)
     advice = getattr(mmap, "MADV_HUGEPAGE" if huge_pages else "MADV_NOHUGEPAGE", None)
@@ -111,20 +112,7 @@ def _advise_mapping(arr: np.ndarray) -> None:
 
 
 def _hugepage_copy(arr: np.ndarray) -> np.ndarray:
-    size = -(-arr.nbytes // _HUGE) * _HUGE
-    try:
-        buf = mmap.mmap(-1, size, flags=mmap.MAP_PRIVATE | mmap.MAP_ANONYMOUS)
-    except (OSError, ValueError, AttributeError):
-        out = np.array(arr)
-        out.flags.writeable = False
-        return out
-    advice = getattr(mmap, "MADV_HUGEPAGE", None)
-    if advice is not None:
-        try:
-            buf.madvise(advice)
-        except OSError:
-            pass   # no transparent huge pages here: plain pages work too
-    out = np.frombuffer(buf, dtype=np.uint8, count=arr.nbytes)
+    out = zeroed(arr.nbytes, huge_pages=True)
     src = np.ascontiguousarray(arr).reshape(-1).view(np.uint8)
     mapping = _file_mapping(src)
     # where src starts within the mapping (the file's header comes first)

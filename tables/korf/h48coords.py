@@ -190,23 +190,6 @@ def _corner_tables(unrank8, in_a, rank8, mrows, sym, move, conj):
 
 
 @njit(cache=True, nogil=True)
-def _edge_tables(lo, hi, unrank12, unrank8, slice_of, rank12, rank8, mrows, sym, move, conj):
-    """move[m, e] and conj[k, e] for e in [lo, hi)."""
-    row = np.zeros(ROW_BYTES, np.uint8)
-    out = np.zeros(ROW_BYTES, np.uint8)
-    for i in range(8):
-        row[CP + i] = i
-    for e in range(lo, hi):
-        edge_row(e, unrank12, unrank8, row)
-        for m in range(mrows.shape[0]):
-            multiply(row, mrows[m], out)
-            move[m, e] = edge_raw(out, slice_of, rank12, rank8)
-        for k in range(N_SYM):
-            conjugate_into(row, sym, k, out)
-            conj[k, e] = edge_raw(out, slice_of, rank12, rank8)
-
-
-@njit(cache=True, nogil=True)
 def _classes(conj, inv, cls, sym_of, reps, stab):
     """Classes of a coordinate under the 48 symmetries: cls[v], sym_of[v] (conj[v, sym_of[v]]
     is the representative), reps, stab[class] (bit k: S_k fixes the representative)."""
@@ -270,16 +253,6 @@ def corner_tables() -> CornerTables:
     for a in vars(tables).values():
         a.flags.writeable = False
     return tables
-
-
-def edge_tables(lo: int = 0, hi: int = N_ERAW) -> tuple[np.ndarray, np.ndarray]:
-    """(move[18, N_ERAW], conj[48, N_ERAW]) int32, filled for raw edge values in [lo, hi): the
-    builder's tables (2.3 GB in all), not the search's."""
-    move = np.zeros((N_MOVES, N_ERAW), np.int32)
-    conj = np.zeros((N_SYM, N_ERAW), np.int32)
-    _edge_tables(lo, hi, UNRANK12, UNRANK8, SLICE_OF_PIECE, RANK12, RANK8, move_rows("htm"),
-                 symmetry_rows(), move, conj)
-    return move, conj
 
 
 def coords_of(state) -> tuple[int, int]:

@@ -53,10 +53,11 @@ def class_moves() -> tuple[np.ndarray, np.ndarray, np.ndarray]:
 
 
 @njit(cache=True, nogil=True, inline="always")
-def _apply(lut, j, m, f):
-    """lut[j, m] applied to flip class f (the builder keeps the operation first, so one move's
-    or one symmetry's tables are contiguous)."""
-    return lut[j, m, f & 15] ^ lut[j, m, 16 + (f >> 4)]
+def _apply(lut, a, b, f):
+    """The affine map lut[a, b] applied to flip class f. The builder passes the maps with the
+    operation first (one move's or one symmetry's maps are contiguous across memberships), the
+    search with the membership first (one membership's maps for all moves share lines)."""
+    return np.int64(lut[a, b, f & 15] ^ lut[a, b, 16 + (f >> 4)])
 
 
 @njit(cache=True, nogil=True, inline="always")
@@ -223,26 +224,18 @@ def build(ctx=None, threads: int = 2,
 
 
 # ---- reading the table in a search -----------------------------------------------------------
-# The search keeps the membership-first layout of the affine maps (h48coords.edge_affine): the
-# maps of one membership for all 18 moves sit together, so a node's children share lines.
-
-@njit(cache=True, nogil=True, inline="always")
-def _affine(lut, m, j, f):
-    return np.int64(lut[m, j, f & 15] ^ lut[m, j, 16 + (f >> 4)])
-
-
 @njit(cache=True, nogil=True, inline="always")
 def entry_index(cr, m, f, cls, sym_of, mem_conj, flip_conj):
     """The entry of raw corner value cr, membership m and flip class f: the position seen from
     its corner class's representative."""
     k = sym_of[cr]
-    return (np.int64(cls[cr]) * N_MEMBER + mem_conj[m, k]) * 256 + _affine(flip_conj, m, k, f)
+    return (np.int64(cls[cr]) * N_MEMBER + mem_conj[m, k]) * 256 + _apply(flip_conj, m, k, f)
 
 
 @njit(cache=True, nogil=True, inline="always")
 def moved(cr, m, f, mv, cmove, mem_move, flip_move):
     """(raw corner value, membership, flip class) after face turn mv."""
-    return np.int64(cmove[cr, mv]), np.int64(mem_move[m, mv]), _affine(flip_move, m, mv, f)
+    return np.int64(cmove[cr, mv]), np.int64(mem_move[m, mv]), _apply(flip_move, m, mv, f)
 
 
 @njit(cache=True, nogil=True, inline="always")
