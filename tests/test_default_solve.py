@@ -110,7 +110,7 @@ def test_f5_in_the_workbench_is_optimal_on_a_short_position(kociemba, tmp_path):
             for _ in range(400):
                 await pilot.pause(0.05)
                 panel = app.solver_panel
-                if panel.runs and not panel.running and not panel.polling:
+                if panel.runs and not panel.running and panel.settled:
                     break
             row = app.session.solutions[0]
             assert row.solver == "kociemba" and row.optimal and len(row.moves) == 4

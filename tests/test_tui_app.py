@@ -55,8 +55,10 @@ async def type_line(pilot, text: str, enter: bool = True) -> None:
 
 
 async def wait_solvers(pilot, app, limit: float = 10.0) -> None:
+    """Until every run has ended and the app has put the outcome on the message line."""
     waited = 0.0
-    while app.solver_panel.running or (app.solver_panel.runs and app.solver_panel.polling):
+    panel = app.solver_panel
+    while panel.running or (panel.runs and not panel.settled):
         await pilot.pause(0.05)
         waited += 0.05
         assert waited < limit, "solvers did not finish"
@@ -413,11 +415,11 @@ async def test_the_2x2_is_solved_optimally_with_the_pocket_solver(tmp_path):
 async def wait_search(pilot, app, limit: float = 90.0) -> None:
     panel = app.search_panel
     waited = 0.0
-    while panel.running or panel.polling:
+    while panel.running or not panel.settled:
         await pilot.pause(0.05)
         waited += 0.05
         assert waited < limit, "the search did not finish"
-    await pilot.pause()                                  # the Finished message is handled
+    await pilot.pause()
 
 
 @pilot_test

@@ -52,7 +52,7 @@ async def _solve_and_freeze(pilot) -> None:
     await pilot.press(*"R U F'", "enter", *":solve", "enter")
     for _ in range(200):
         await pilot.pause(0.05)
-        if app.solver_panel.runs and not app.solver_panel.running and not app.solver_panel.polling:
+        if app.solver_panel.runs and not app.solver_panel.running and app.solver_panel.settled:
             break
     for row in app.session.solutions:
         row.seconds, row.nodes = 0.25, 12345
@@ -105,7 +105,7 @@ async def _search(pilot) -> None:
     await pilot.press(*":search 7 ll", "enter")
     for _ in range(100):
         await pilot.pause(0.05)
-        if not app.search_panel.running and not app.search_panel.polling:
+        if not app.search_panel.running and app.search_panel.settled:
             break
     await pilot.pause()
 

@@ -48,6 +48,9 @@ class RunPanel(Vertical):
         self.session = session
         self.runner = runner
         self._timer = None
+        # True from posting the end of the runs until the app has said how they ended: the
+        # message passes through several queues, and whoever waits on the outcome waits on this
+        self.unreported = False
 
     def compose(self) -> ComposeResult:
         yield from self.heading()
@@ -75,6 +78,19 @@ class RunPanel(Vertical):
         self._timer.stop()
         self._timer = None
         return True
+
+    def report_end(self, message: Message) -> None:
+        """Tell the app the runs have ended; it calls `reported` once it has said so."""
+        self.unreported = True
+        self.post_message(message)
+
+    def reported(self) -> None:
+        self.unreported = False
+
+    @property
+    def settled(self) -> bool:
+        """Nothing is under way: no run is followed and the end, if any, has been reported."""
+        return not self.polling and not self.unreported
 
     def poll(self) -> None:
         raise NotImplementedError

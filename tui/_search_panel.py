@@ -86,7 +86,7 @@ class SearchPanel(RunPanel):
             self.query_one("#search-progress", Label).update(
                 Text(run.summary(), style="red" if run.error else ""))
             if self.stop_polling():
-                self.post_message(self.Finished(run))
+                self.report_end(self.Finished(run))
         self.refresh_detail()
 
     def detail(self, index: int) -> Text | None:

@@ -110,7 +110,7 @@ class SolverPanel(RunPanel):
         self._show_progress(preparing[0] if preparing else None)
         if self._runs and not self.running and self.stop_polling():
             self._rebuild_table()       # columns sized for the final values only
-            self.post_message(self.Finished())
+            self.report_end(self.Finished())
 
     def _cells(self, index: int, row: SolutionRow, run: SolverRun | None):
         lengths = metric_lengths(row.moves) if row.moves is not None else None

@@ -342,6 +342,7 @@ class CubeLabApp(App):
         self.handle(s.play_row(event.index) if event.play else s.apply_row(event.index))
 
     def on_search_panel_finished(self, event: SearchPanel.Finished) -> None:
+        self.search_panel.reported()
         run = event.run
         found = len(self.session.found)
         if run.error or not found or not run.complete:
@@ -351,6 +352,7 @@ class CubeLabApp(App):
                      "applies it, P plays it")
 
     def on_solver_panel_finished(self, event: SolverPanel.Finished) -> None:
+        self.solver_panel.reported()
         rows = self.session.solutions
         if not rows:
             return          # the rows went with a switch of puzzle
