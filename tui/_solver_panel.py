@@ -74,7 +74,8 @@ class SolverPanel(RunPanel):
         rows = s.open_rows(names, keep=not compare)
         state = s.state if target is None else relative_state(s.state, target)
         self._runs = [(row, self.runner.solve(name, s.puzzle.name, state, cap=cap,
-                                              ask_build=self._ask_build))
+                                              ask_build=self._ask_build,
+                                              options=s.solver_options(name)))
                       for name, row in zip(names, rows)]
         self._rebuild_table()
         self.start_polling()

@@ -131,7 +131,8 @@ class Repl:
         state = s.state if target is None else relative_state(s.state, target)
         results = []
         for name, index in zip(names, s.open_rows(names, keep=False)):
-            run = self.runner.solve(name, s.puzzle.name, state, cap=self.time_limit)
+            run = self.runner.solve(name, s.puzzle.name, state, cap=self.time_limit,
+                                    options=s.solver_options(name))
             run.wait(tick=self._building_note(run))
             run.fill(s.solutions[index])
             if run.result is None:
@@ -154,7 +155,7 @@ class Repl:
             if not told[0] and run.phase == "tables" and run.build is not None:
                 told[0] = True
                 from .build_progress import describe_build
-                missing = run.runner.solver(run.name, run.puzzle).missing_tables()
+                missing = run.runner.solver(run.name, run.puzzle, run.options).missing_tables()
                 if missing:
                     print(f"cubelab: building the tables of {run.name} "
                           f"({describe_build(missing)}; not part of the time limit)",

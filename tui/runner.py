@@ -137,6 +137,7 @@ class SolverRun(Run):
     solvers that would search on; unlike time_limit it leaves each solver its own default
     stopping rule, such as Kociemba's short improving budget)."""
     ask_build: AskBuild | None = None
+    options: dict = field(default_factory=dict)     # what the solver is made with
     capped: bool = False                # the cap stopped the search
     build: object = None                # a BuildProgress over the tables it builds, if any
     progress: tuple[int, int] = (0, 0)
@@ -151,7 +152,7 @@ class SolverRun(Run):
 
     def _work(self) -> None:
         try:
-            solver = self.runner.solver(self.name, self.puzzle)
+            solver = self.runner.solver(self.name, self.puzzle, self.options)
         except KeyError as e:
             self.error = str(e.args[0]) if e.args else "unknown solver"
             return
@@ -328,20 +329,27 @@ class Runner:
         self._solvers: dict[tuple[str, str], object] = {}
         self._lock = threading.Lock()
 
-    def solver(self, name: str, puzzle: str):
-        """The solver `name` of `puzzle`, made on first use (KeyError for an unknown one)."""
+    def solver(self, name: str, puzzle: str, options: dict | None = None):
+        """The solver `name` of `puzzle` made with `options` (such as its table set), made on
+        first use (KeyError for an unknown one). Made with other options, the one kept before
+        is let go: its tables would otherwise stay in memory beside the new ones."""
+        options = dict(options or {})
         with self._lock:
-            key = (puzzle, name)
+            key = (puzzle, name, tuple(sorted(options.items())))
             if key not in self._solvers:
-                self._solvers[key] = self.registry.get_solver(name, puzzle)
+                solver = self.registry.get_solver(name, puzzle, **options)
+                for old in [k for k in self._solvers if k[:2] == key[:2]]:
+                    del self._solvers[old]
+                self._solvers[key] = solver
             return self._solvers[key]
 
     def solve(self, name: str, puzzle: str, state, *, time_limit: float | None = None,
-              cap: float | None = None, ask_build: AskBuild | None = None) -> SolverRun:
-        """Start solving `state` with solver `name` of `puzzle` in a thread (see SolverRun for
-        `time_limit` and `cap`)."""
+              cap: float | None = None, ask_build: AskBuild | None = None,
+              options: dict | None = None) -> SolverRun:
+        """Start solving `state` with solver `name` of `puzzle`, made with `options`, in a
+        thread (see SolverRun for `time_limit` and `cap`)."""
         return SolverRun(self, name, puzzle, state, time_limit=time_limit, cap=cap,
-                         ask_build=ask_build).start()
+                         ask_build=ask_build, options=dict(options or {})).start()
 
     def search(self, request: SearchRequest,
                on_class: Callable[[object], None] | None = None) -> SearchRun:

@@ -48,6 +48,8 @@ class Session:
         """How the cube is drawn: "net", or in 3-D "front" (U F R) or "back" (D L B)."""
         self.painting: Painting | None = None
         self.recorder = None                # a recording.Recorder while :record runs
+        self.table_sets: dict[str, str] = {}
+        """Solver name -> the table set `:tables` chose for it (absent: the solver's default)."""
 
     # ---- the current position ------------------------------------------------------------
     @property
@@ -74,6 +76,10 @@ class Session:
     def solver_names(self) -> list[str]:
         """The solvers of the current puzzle."""
         return list(self._names_of(self.puzzle.name))
+
+    def solver_options(self, name: str) -> dict:
+        """What solver `name` is made with in this session (the table set chosen for it)."""
+        return {"tables": self.table_sets[name]} if name in self.table_sets else {}
 
     def saves_dir(self):
         return self._saves_dir if self._saves_dir is not None else saves_dir()

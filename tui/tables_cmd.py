@@ -10,6 +10,7 @@ import time
 
 from .errors import InputError
 from .interrupts import run_interruptible
+from .table_sets import set_rows, size_text as _size
 
 
 def register(sub) -> None:
@@ -47,16 +48,6 @@ def _specs(names, *, default_all: bool):
     return [specs[n] for n in dict.fromkeys(names)]
 
 
-def _size(n) -> str:
-    if n is None:
-        return "?"
-    for unit in ("B", "KB", "MB", "GB"):
-        if n < 1000 or unit == "GB":
-            return f"{n:.0f} {unit}" if unit == "B" else f"{n:.1f} {unit}"
-        n /= 1000
-    return str(n)
-
-
 def run_status(args) -> int:
     from cubelab.tables.catalog import clear_stray_files
     from cubelab.tables.store import table_status, tables_dir
@@ -87,20 +78,14 @@ def run_status(args) -> int:
 def _print_sets(rows: dict) -> None:
     """The optimal solver's table sets: what `--tables NAME` picks, its size in memory and
     on disk (every table it reads), whether it is ready."""
-    from cubelab.tables.korf.qtm import QTM_SET_NAMES, STRONG_QTM, qtm_table_set
-    from cubelab.tables.korf.specs import DEFAULT_SET, TABLE_SET_NAMES, table_set
-    sets = [("korf", n, table_set(n), n == DEFAULT_SET) for n in TABLE_SET_NAMES]
-    sets += [("korf-qtm", n, qtm_table_set(n), n == STRONG_QTM) for n in QTM_SET_NAMES]
-    print("\nKorf table sets (cubelab solve --solver SOLVER --tables NAME):")
-    width = max(len(n) for _, n, _, _ in sets)
-    for solver, name, ts, default in sets:
-        specs = [rows.get(s.name) for s in ts.all_specs]
-        ready = all(r is not None and r["built"] for r in specs)
-        size = sum((r["bytes"] if r is not None and r["bytes"] else 0) for r in specs) or \
-            ts.expected_bytes
-        note = "  (default)" if default else ""
-        print(f"  {solver:<9} {name:<{width}} {_size(size):>9}  "
-              f"{'built' if ready else 'not built'}{note}")
+    sets = set_rows(rows)
+    print("\nKorf table sets (cubelab solve --solver SOLVER --tables NAME; in the workbench "
+          ":tables NAME):")
+    width = max(len(r.name) for r in sets)
+    for r in sets:
+        note = "  (default)" if r.default else ""
+        print(f"  {r.solver:<9} {r.name:<{width}} {_size(r.bytes):>9}  "
+              f"{'built' if r.built else 'not built'}{note}")
 
 
 class _Reporter:
