@@ -15,7 +15,7 @@ from typing import Callable
 from cubelab.cube.notation import format_moves, invert_moves
 
 from cubelab.cube.puzzles import PUZZLES, puzzle_named
-from . import position_commands, recording, share
+from . import position_commands, recording, share, table_commands
 from .help_text import SEARCH_PREDICATES, help_text
 from .records import HelpRequest, Outcome, Painting, PaintRequest, SearchRequest, SolveRequest
 from .errors import InputError
@@ -473,4 +473,4 @@ def _gather(*tables) -> None:
     COMMANDS["help"] = help_entry
 
 
-_gather(position_commands.TABLE, share.TABLE, recording.TABLE)
+_gather(position_commands.TABLE, share.TABLE, recording.TABLE, table_commands.TABLE)

@@ -22,7 +22,9 @@ HELP_NOTES = (
     "and pocket-qtm are optimal in their metric.",
     "Metrics: korf proves optima in HTM, korf-qtm in QTM (:solve korf qtm, or :solve qtm); a "
     "solver that cannot count in the metric named is refused. The opt column says which "
-    "metric a solution is proven optimal in.",
+    "metric a solution is proven optimal in. :tables lists the table sets each reads; "
+    ":tables NAME picks one for the rest of the session (a larger set is faster, given the "
+    "memory).",
     f"Search predicates: {SEARCH_PREDICATES}. 'equals' alone means the current position, "
     "'equals ALG ignore UFR,UF' a partial one. :apply N and :play N use the list shown last "
     "(solutions or search results).",

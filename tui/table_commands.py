@@ -1,0 +1,63 @@
+"""`:tables`: the table sets the optimal solvers can read, and choosing one for the session.
+
+A user with the memory picks a larger set for faster optimal solves (`:tables layers-h48`), one
+on a small machine a smaller one; the choice holds until the session ends or another is made,
+and the solver's next run loads the set (or offers to build it). `cubelab solve --tables NAME`
+does the same for one solve from the shell.
+"""
+
+from __future__ import annotations
+
+from .command_table import CommandTable
+from .records import Outcome
+from .table_sets import set_names, set_rows, size_text
+
+TABLE = CommandTable()
+
+
+def _in_use(session, row) -> bool:
+    chosen = session.table_sets.get(row.solver)
+    return row.name == chosen if chosen else row.default
+
+
+def _listing(session) -> str:
+    """One line per solver: its sets with their sizes, which are built, which is in use."""
+    rows = set_rows()
+    lines = []
+    for solver in dict.fromkeys(r.solver for r in rows):
+        sets = [f"{r.name} {size_text(r.bytes)}"
+                + ("" if r.built else " not built") + (" (in use)" if _in_use(session, r) else "")
+                for r in rows if r.solver == solver]
+        lines.append(f"{solver}: " + " · ".join(sets))
+    return "\n".join(lines + [":tables NAME chooses the set its solver reads"])
+
+
+def _complete(session) -> list[str]:
+    return [name for _, name in set_names()]
+
+
+@TABLE.command("tables", "[SET]",
+               "list the optimal solvers' table sets; with a name, solve with that set from now "
+               "on (a larger set solves faster)", complete=_complete)
+def _tables(session, args, rest) -> Outcome:
+    if not args:
+        return Outcome(_listing(session))
+    if len(args) > 1:
+        return Outcome("give one table set (:tables alone lists them)", error=True)
+    rows = {r.name: r for r in set_rows()}
+    row = rows.get(args[0].lower())
+    if row is None:
+        return Outcome(f"unknown table set {args[0]!r} (choose from {', '.join(rows)})",
+                       error=True)
+    from cubelab.tables.spec import TableError
+    try:
+        row.table_set.check_memory()
+    except TableError as e:
+        return Outcome(str(e).replace("'cubelab tables status'", ":tables"), error=True)
+    if row.default:
+        session.table_sets.pop(row.solver, None)
+    else:
+        session.table_sets[row.solver] = row.name
+    ready = "built" if row.built else "not built yet: its next solve offers to build it"
+    return Outcome(f"{row.solver} solves with the {row.name} tables ({size_text(row.bytes)}, "
+                   f"{ready})")
