@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import mmap
 import threading
+import weakref
 
 import numpy as np
 
@@ -33,7 +34,9 @@ _HUGE = 2 << 20
 MIN_BYTES = 1 << 20
 """Smaller tables stay where they are (they live in the caches anyway)."""
 
-_RESIDENT: dict[int, tuple[np.ndarray, np.ndarray]] = {}   # id(source) -> (source, copy)
+# id(source) -> (source, weak reference to its copy): the copy lives as long as a solver holds
+# it, so a solver let go (the workbench switching table sets) gives its memory back
+_RESIDENT: dict[int, tuple[np.ndarray, weakref.ref]] = {}
 _LOCK = threading.Lock()
 _SHARED = False
 # Linux 5.14's "fault the whole range in now" (Python 3.11's mmap module does not name it).
@@ -50,7 +53,8 @@ def share_mappings() -> None:
 
 def resident(arr: np.ndarray) -> np.ndarray:
     """A read-only private copy of arr in memory advised for huge pages (arr itself for small
-    arrays or where the platform cannot map anonymous memory); one copy per source array."""
+    arrays or where the platform cannot map anonymous memory); one copy per source array while
+    anything holds it (two table sets sharing a table share its copy)."""
     if arr.nbytes < MIN_BYTES:
         return arr
     if _SHARED:
@@ -58,10 +62,10 @@ def resident(arr: np.ndarray) -> np.ndarray:
         return arr
     with _LOCK:
         hit = _RESIDENT.get(id(arr))
-        if hit is not None and hit[0] is arr:   # holding the source keeps its id unique
-            return hit[1]
-        copy = _hugepage_copy(arr)
-        _RESIDENT[id(arr)] = (arr, copy)
+        copy = hit[1]() if hit is not None and hit[0] is arr else None
+        if copy is None:                        # holding the source keeps its id unique
+            copy = _hugepage_copy(arr)
+            _RESIDENT[id(arr)] = (arr, weakref.ref(copy))
         return copy
 
 

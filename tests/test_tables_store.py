@@ -461,3 +461,22 @@ def test_a_large_table_just_built_is_handed_out_as_its_files_mapping(tables, mon
     store.forget_cache()
     clear_table(spec("test.squares.mapped", n=4096))
     assert memory._file_mapping(load_or_build(spec("test.squares.mapped", n=4096))) is None
+
+
+def test_a_private_copy_is_shared_while_held_and_goes_with_its_last_user():
+    # the workbench lets a solver go when another table set is chosen: its copies must go too
+    import gc
+    import weakref
+    from cubelab.tables import memory
+    source = np.arange(memory.MIN_BYTES // 8 + 1, dtype=np.int64)
+    copy = memory.resident(source)
+    assert copy is not source and not copy.flags.writeable and (copy == source).all()
+    assert memory.resident(source) is copy               # a second user shares it
+    gone = weakref.ref(copy)
+    del copy
+    gc.collect()
+    assert gone() is None                                # nothing else held it
+    again = memory.resident(source)
+    assert (again == source).all() and not again.flags.writeable
+    small = np.arange(10)
+    assert memory.resident(small) is small               # small arrays are used as they are
