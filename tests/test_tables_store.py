@@ -463,11 +463,12 @@ def test_a_large_table_just_built_is_handed_out_as_its_files_mapping(tables, mon
     assert memory._file_mapping(load_or_build(spec("test.squares.mapped", n=4096))) is None
 
 
-def test_a_private_copy_is_shared_while_held_and_goes_with_its_last_user():
+def test_a_private_copy_is_shared_while_held_and_goes_with_its_last_user(monkeypatch):
     # the workbench lets a solver go when another table set is chosen: its copies must go too
     import gc
     import weakref
     from cubelab.tables import memory
+    monkeypatch.setattr(memory, "_SHARED", False)   # a --jobs test in this worker may have set it
     source = np.arange(memory.MIN_BYTES // 8 + 1, dtype=np.int64)
     copy = memory.resident(source)
     assert copy is not source and not copy.flags.writeable and (copy == source).all()
