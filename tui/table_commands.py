@@ -33,7 +33,7 @@ def _listing(session) -> str:
 
 
 def _complete(session) -> list[str]:
-    return [name for _, name in set_names()]
+    return set_names()
 
 
 @TABLE.command("tables", "[SET]",
@@ -51,9 +51,9 @@ def _tables(session, args, rest) -> Outcome:
                        error=True)
     from cubelab.tables.spec import TableError
     try:
-        row.table_set.check_memory()
+        row.table_set.check_memory(listing=":tables")
     except TableError as e:
-        return Outcome(str(e).replace("'cubelab tables status'", ":tables"), error=True)
+        return Outcome(str(e), error=True)
     if row.default:
         session.table_sets.pop(row.solver, None)
     else:

@@ -21,9 +21,11 @@ class SetRow:
     table_set: object       # the tables' TableSet (its check_memory refuses a set too large)
 
 
-def set_names() -> list[tuple[str, str]]:
-    """(solver, set name) of every set, without reading any file: for completion."""
-    return [(solver, name) for solver, name, _, _ in _sets()]
+def set_names() -> list[str]:
+    """The name of every set, without reading any file: for completion."""
+    from cubelab.tables.korf.qtm import QTM_SET_NAMES
+    from cubelab.tables.korf.specs import TABLE_SET_NAMES
+    return list(TABLE_SET_NAMES + QTM_SET_NAMES)
 
 
 def _sets():

@@ -167,17 +167,17 @@ class TableSet:
         return tuple(load_or_build(s, progress=progress, cancel=cancel, log=log)
                      for s in self.specs)
 
-    def check_memory(self) -> None:
+    def check_memory(self, listing: str = "'cubelab tables status'") -> None:
         """Refuse, in one line, a set the memory available now cannot hold (a search reads
         its tables at random, so they must all be resident); what this process holds already
-        costs nothing more."""
+        costs nothing more. `listing` names where the user finds the other sets."""
         need = sum(s.expected_bytes or 0 for s in self.all_specs if not is_loaded(s))
         have = available_bytes()
         if have is not None and need > have:
             raise TableError(
                 f"the {self.name} tables need {need / 1e9:.1f} GB of memory and "
-                f"{have / 1e9:.1f} GB is available: choose a smaller set ('cubelab tables "
-                f"status' lists them)")
+                f"{have / 1e9:.1f} GB is available: choose a smaller set ({listing} lists "
+                f"them)")
 
     @property
     def all_specs(self) -> tuple[TableSpec, ...]:
