@@ -9,7 +9,10 @@ from __future__ import annotations
 import numpy as np
 
 import cubelab.tables  # noqa: F401  (numba cache location, before numba)
-from numba import njit
+from llvmlite import ir
+from numba import njit, types
+from numba.core import cgutils
+from numba.extending import intrinsic
 
 UNKNOWN4 = 15
 UNKNOWN2 = 3
@@ -61,6 +64,31 @@ def settle2(table, todo, k, base, own, nb, conj, twist_move, m, want, value):
         else:
             i += 1
     return k
+
+
+def _bit_intrinsic(name: str, *extra):
+    """A uint64 -> uint64 LLVM bit intrinsic (extra: its constant i1 arguments)."""
+    def typer(typingctx, x):
+        if not isinstance(x, types.Integer):
+            return None
+
+        def codegen(context, builder, signature, args):
+            i64 = ir.IntType(64)
+            fnty = ir.FunctionType(i64, [i64] + [ir.IntType(1)] * len(extra))
+            fn = cgutils.get_or_insert_function(builder.module, fnty, f"llvm.{name}.i64")
+            value = context.cast(builder, args[0], signature.args[0], types.uint64)
+            return builder.call(fn, [value] + [ir.Constant(ir.IntType(1), e) for e in extra])
+        return types.uint64(x), codegen
+    typer.__name__ = name
+    return intrinsic(typer)
+
+
+lowest_bit = _bit_intrinsic("cttz", 0)
+lowest_bit.__doc__ = """lowest_bit(x): the index of x's lowest set bit (64 for 0), one instruction.
+Builders walk a mask's set bits with it instead of testing every bit: a test per bit of a mask
+that is half set is a branch the core guesses wrong half the time."""
+bit_count = _bit_intrinsic("ctpop")
+bit_count.__doc__ = """bit_count(x): how many bits of x are set, one instruction."""
 
 
 def unpack4(table: np.ndarray, n: int) -> np.ndarray:

@@ -41,6 +41,9 @@ class TableSpec:
     description: str = ""
     deps: tuple[str, ...] = ()
     expected_bytes: int | None = None
+    expected_seconds: float | None = None
+    """The build's time on the reference machine (2 cores), for the estimates said before a build
+    starts; None: judged from expected_bytes at the builders' usual rate."""
     _key: str = field(init=False, repr=False, compare=False)
 
     def __post_init__(self):

@@ -7,6 +7,9 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+from numba import njit
 
 from cubelab.cube.moves import FACE_MOVES, apply_moves
 from cubelab.cube.random_states import random_state
@@ -17,6 +20,7 @@ from cubelab.solvers.korf.solver import KorfSolver
 from cubelab.tables.korf import h48coords as H
 from cubelab.tables.korf import h48table as T
 from cubelab.tables.korf.specs import table_set
+from cubelab.tables.packed import bit_count, lowest_bit
 
 DEPTH = 5
 
@@ -189,6 +193,35 @@ def test_a_backward_level_settles_what_a_forward_level_sets(table):
                         np.zeros(1, np.int32))
         assert n > 0
         assert (shallower[c * row:(c + 1) * row] == table[c * row:(c + 1) * row]).all()
+
+
+def test_the_composed_flip_map_is_the_two_maps_in_turn():
+    # the builder composes a move's flip map and a symmetry's into one for rows with many
+    # entries; the test table above has few such rows, so the composition is checked here
+    # on its own, for every flip class
+    af = T.operation_first(H.edge_affine())
+    mem_move, flip_move, mem_conj, flip_conj = af
+    rng = np.random.default_rng(5)
+    g = np.zeros(32, np.int64)
+    for _ in range(200):
+        mv, m, k = int(rng.integers(18)), int(rng.integers(H.N_MEMBER)), int(rng.integers(48))
+        m1 = int(mem_move[mv, m])
+        T._compose(flip_move, flip_conj, mv, m, k, m1, g)
+        for x in range(256):
+            two = T._apply(flip_conj, k, m1, T._apply(flip_move, mv, m, x))
+            assert g[x & 15] ^ g[16 + (x >> 4)] == two
+
+
+@njit
+def _bits(v):
+    return lowest_bit(v), bit_count(v)
+
+
+@given(st.integers(0, 2**64 - 1))
+def test_the_bit_intrinsics_agree_with_python(x):
+    low, count = _bits(np.uint64(x))
+    assert count == bin(x).count("1")
+    assert low == ((x & -x).bit_length() - 1 if x else 64)
 
 
 def test_a_set_too_large_for_the_memory_is_refused_before_anything_is_built(monkeypatch):

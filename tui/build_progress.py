@@ -22,9 +22,13 @@ COMPILE_SECONDS = 20.0
 """Compiling a solver's search kernels once tables are there (the first time only)."""
 
 
-def _weight(nbytes: int) -> float:
-    """A table's expected build time in seconds."""
-    return SECONDS_PER_TABLE + (nbytes or 0) / BYTES_PER_SECOND
+def _weight(spec) -> float:
+    """A table's expected build time in seconds: its own figure where it has one, else from its
+    size."""
+    seconds = getattr(spec, "expected_seconds", None)
+    if seconds is None:
+        seconds = (getattr(spec, "expected_bytes", 0) or 0) / BYTES_PER_SECOND
+    return SECONDS_PER_TABLE + seconds
 
 
 def duration(seconds: float) -> str:
@@ -44,7 +48,7 @@ def describe_build(specs, compile_seconds: float = COMPILE_SECONDS) -> str:
     """What building `specs` (the solver's missing tables) means: '17 tables, 74 MB, about
     35 s the first time' (`compile_seconds`: what compiling the solver adds)."""
     sizes = [s.expected_bytes or 0 for s in specs]
-    seconds = sum(_weight(n) for n in sizes) + compile_seconds
+    seconds = sum(_weight(s) for s in specs) + compile_seconds
     count = f"{len(sizes)} table{'s' if len(sizes) != 1 else ''}"
     size = f", {megabytes(sum(sizes))}" if sum(sizes) else ""
     return f"{count}{size}, {duration(seconds)} the first time"
@@ -59,6 +63,7 @@ class BuildProgress:
     def __init__(self, specs, clock=time.perf_counter):
         self._clock = clock
         self.sizes: dict[str, int] = {s.name: int(s.expected_bytes or 0) for s in specs}
+        self.weights: dict[str, float] = {s.name: _weight(s) for s in specs}
         self.finished: list[str] = []
         self.stack: list[str] = []          # builds under way, innermost last
         self.within = 0.0                   # the innermost build's own fraction
@@ -75,6 +80,7 @@ class BuildProgress:
             if self.started is None:
                 self.started = self._clock()
             self.sizes.setdefault(name, 0)
+            self.weights.setdefault(name, SECONDS_PER_TABLE)
             self.stack.append(name)
             self.within = 0.0
         elif event == "built":
@@ -84,6 +90,7 @@ class BuildProgress:
                 self.finished.append(name)
             if not self.sizes.get(name):
                 self.sizes[name] = int(getattr(message, "nbytes", 0))
+            self.weights.setdefault(name, SECONDS_PER_TABLE)
             self.within = 0.0
         else:
             self.last_message = str(message)
@@ -119,10 +126,10 @@ class BuildProgress:
 
     def _weights(self) -> tuple[float, float]:
         """(expected seconds of the work done, expected seconds in all)."""
-        total = sum(_weight(n) for n in self.sizes.values())
-        done = sum(_weight(self.sizes[n]) for n in self.finished)
+        total = sum(self.weights.values())
+        done = sum(self.weights[n] for n in self.finished)
         if self.stack:
-            done += self.within * _weight(self.sizes[self.stack[-1]])
+            done += self.within * self.weights[self.stack[-1]]
         return done, total
 
     @property

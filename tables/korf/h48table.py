@@ -24,8 +24,8 @@ import cubelab.tables  # noqa: F401  (numba cache location, before numba)
 from numba import njit
 
 from ..bfs import LevelStats, run_levels
-from ..memory import zeroed
-from ..packed import get2, set2
+from ..memory import prefetch, zeroed
+from ..packed import bit_count, get2, lowest_bit, set2
 from .h48coords import N_CCLASS, N_ERAW, N_MEMBER, N_SYM, coords_of, corner_tables, edge_affine
 
 ROW_BYTES = 64
@@ -34,6 +34,11 @@ MAX_DISTANCE = 14
 TABLE_BYTES = N_CCLASS * N_MEMBER * ROW_BYTES
 UNKNOWN = 0
 _M5 = np.uint64(0x5555555555555555)
+COMPOSE_AT = 24
+"""Rows with at least this many entries to map get the composed flip map (measured: 15 % off a
+backward level; the maps' 32 evaluations cost more on sparser rows)."""
+AHEAD = 8
+"""How many rows ahead the builder prefetches (8 and 16 measured the same)."""
 
 
 def class_moves() -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -61,32 +66,99 @@ def _apply(lut, a, b, f):
 
 
 @njit(cache=True, nogil=True, inline="always")
-def _dest_row(mem_move, mem_conj, mv, k, m, c2):
+def _dest_word(mem_move, mem_conj, mv, k, m, c2):
     """Membership m after move mv (m1), then seen from class c2's representative through
-    symmetry k (m2), and where that row starts."""
-    m1 = mem_move[mv, m]
-    m2 = mem_conj[k, m1]
-    return m1, m2, (c2 * N_MEMBER + m2) * 256
+    symmetry k (m2), and the first word of row (c2, m2)."""
+    m1 = np.int64(mem_move[mv, m])
+    m2 = np.int64(mem_conj[k, m1])
+    return m1, m2, (c2 * N_MEMBER + m2) * 8
 
 
 @njit(cache=True, nogil=True)
 def _masks(words, c, pattern, masks, active):
     """masks[m, q]: the entries of row (c, m), word q, whose code is `pattern` (one bit per
-    entry, at the entry's low bit), active[m] whether the row has any; returns how many rows
-    have any."""
+    entry, at the entry's low bit), active[m] how many; returns how many rows have any."""
     rows = 0
     for m in range(N_MEMBER):
         base = (c * N_MEMBER + m) * 8
-        any_ = np.uint64(0)
+        count = 0
         for q in range(8):
             x = words[base + q] ^ pattern
             eq = ~(x | (x >> np.uint64(1))) & _M5
             masks[m, q] = eq
-            any_ |= eq
-        active[m] = any_ != 0
-        if any_ != 0:
+            count += bit_count(eq)
+        active[m] = count
+        if count:
             rows += 1
     return rows
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _compose(flip_move, flip_conj, mv, m, k, m1, g):
+    """g[:16], g[16:]: move mv's flip map then symmetry k's as one affine map (the lookups
+    _apply makes), worth its 32 evaluations on a row with many entries to map."""
+    g0 = _apply(flip_conj, k, m1, _apply(flip_move, mv, m, 0))
+    for e in range(16):
+        g[e] = _apply(flip_conj, k, m1, _apply(flip_move, mv, m, e))
+        g[16 + e] = _apply(flip_conj, k, m1, _apply(flip_move, mv, m, e << 4)) ^ g0
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _row_ahead(rows, n_rows, j, mv, k, c2, mem_move, mem_conj, table, fc_flat, m1s, m2s):
+    """Note row rows[j]'s destination under (mv, k) in m1s/m2s and prefetch what reading it
+    needs, AHEAD rows before its turn: the destinations are scattered over a class's 2.2 MB."""
+    if j < n_rows:
+        m1, m2, w = _dest_word(mem_move, mem_conj, mv, k, rows[j], c2)
+        m1s[j % AHEAD] = m1
+        m2s[j % AHEAD] = m2
+        prefetch(table, w * 8)
+        prefetch(fc_flat, (k * N_MEMBER + m1) * 32)
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _row_turn(j, rows, n_rows, active, mv, k, c2, mem_move, flip_move, mem_conj, flip_conj,
+              table, fc_flat, m1s, m2s, g):
+    """Row rows[j]'s turn under move mv and symmetry k: (m, m1, m2, its destination row's
+    first word, whether g holds the composed flip map), with the rows AHEAD further on
+    prefetched."""
+    if j == 0:
+        for i in range(AHEAD):
+            _row_ahead(rows, n_rows, i, mv, k, c2, mem_move, mem_conj, table, fc_flat, m1s, m2s)
+    m = rows[j]
+    m1 = m1s[j % AHEAD]
+    m2 = m2s[j % AHEAD]
+    _row_ahead(rows, n_rows, j + AHEAD, mv, k, c2, mem_move, mem_conj, table, fc_flat, m1s, m2s)
+    composed = active[m] >= COMPOSE_AT
+    if composed:
+        _compose(flip_move, flip_conj, mv, m, k, m1, g)
+    return m, m1, m2, (c2 * N_MEMBER + m2) * 8, composed
+
+
+@njit(cache=True, nogil=True)
+def _scratch():
+    """A builder thread's working arrays: (masks, active, rows, m1s, m2s, g)."""
+    return (np.zeros((N_MEMBER, 8), np.uint64), np.zeros(N_MEMBER, np.int64),
+            np.zeros(N_MEMBER, np.int64), np.zeros(AHEAD, np.int64), np.zeros(AHEAD, np.int64),
+            np.zeros(32, np.int64))
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _list_rows(active, rows):
+    """rows[:n] = the memberships whose rows have entries left; returns n."""
+    n = 0
+    for m in range(N_MEMBER):
+        if active[m]:
+            rows[n] = m
+            n += 1
+    return n
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _flip_dest(composed, g, flip_move, flip_conj, mv, m, k, m1, x):
+    """Flip class x of row m after move mv and symmetry k."""
+    if composed:
+        return g[x & 15] ^ g[16 + (x >> 4)]
+    return _apply(flip_conj, k, m1, _apply(flip_move, mv, m, x))
 
 
 @njit(cache=True, nogil=True)
@@ -95,95 +167,97 @@ def _forward(table, words, d, lo, hi, part, parts, trans, stabs, n_stab, mem_mov
     """Expand the entries of classes [lo, hi) whose code is d mod 3 (older entries with the same
     code only find known neighbours), setting the neighbours in classes c2 = part mod parts;
     returns the entries set to d + 1. One move at a time, so the writes stay in one class's
-    2.2 MB."""
+    2.2 MB; each row's entries are walked by their set bits."""
     pattern = np.uint64(d % 3 + 1) * _M5
-    new = (d + 1) % 3 + 1
+    new = np.uint64((d + 1) % 3 + 1)
     n = 0
-    masks = np.zeros((N_MEMBER, 8), np.uint64)
-    active = np.zeros(N_MEMBER, np.uint8)
+    masks, active, rows, m1s, m2s, g = _scratch()
+    fc_flat = flip_conj.reshape(-1)
     for c in range(lo, hi):
         if cancel[0]:
             return n
         if _masks(words, c, pattern, masks, active) == 0:
             continue
+        n_rows = _list_rows(active, rows)
         for mv in range(trans.shape[1]):
             t = trans[c, mv]
             c2 = t >> 6
             if c2 % parts != part:
                 continue
             k = t & 63
-            for m in range(N_MEMBER):
-                if active[m] == 0:
-                    continue
-                m1, m2, dest = _dest_row(mem_move, mem_conj, mv, k, m, c2)
+            ns = n_stab[c2]
+            for j in range(n_rows):
+                m, m1, m2, dw, composed = _row_turn(j, rows, n_rows, active, mv, k, c2, mem_move,
+                                                    flip_move, mem_conj, flip_conj, table,
+                                                    fc_flat, m1s, m2s, g)
                 for q in range(8):
-                    eq = masks[m, q]
-                    if eq == 0:
-                        continue
-                    for b in range(32):
-                        if not (eq >> np.uint64(2 * b)) & np.uint64(1):
-                            continue
-                        f2 = _apply(flip_conj, k, m1, _apply(flip_move, mv, m, q * 32 + b))
-                        i = dest + f2
-                        if get2(table, i) != UNKNOWN:
-                            continue
-                        set2(table, i, new)
-                        n += 1
-                        for s in range(n_stab[c2]):
-                            sk = stabs[c2, s]
-                            i3 = (c2 * N_MEMBER + mem_conj[sk, m2]) * 256 + \
-                                _apply(flip_conj, sk, m2, f2)
-                            if get2(table, i3) == UNKNOWN:
-                                set2(table, i3, new)
-                                n += 1
+                    rest = masks[m, q]
+                    while rest:
+                        b = lowest_bit(rest)
+                        rest &= rest - np.uint64(1)
+                        x = q * 32 + np.int64(b >> np.uint64(1))
+                        f2 = _flip_dest(composed, g, flip_move, flip_conj, mv, m, k, m1, x)
+                        wi = dw + (f2 >> 5)
+                        shift = np.uint64(2 * (f2 & 31))
+                        w = words[wi]
+                        fresh = ((w >> shift) & np.uint64(3)) == UNKNOWN
+                        words[wi] = w | (np.uint64(fresh) * new << shift)
+                        n += np.int64(fresh)
+                        if ns and fresh:
+                            for s in range(ns):
+                                sk = stabs[c2, s]
+                                i3 = (c2 * N_MEMBER + mem_conj[sk, m2]) * 256 + \
+                                    _apply(flip_conj, sk, m2, f2)
+                                if get2(table, i3) == UNKNOWN:
+                                    set2(table, i3, new)
+                                    n += 1
     return n
 
 
 @njit(cache=True, nogil=True)
 def _backward(table, words, d, lo, hi, trans, mem_move, flip_move, mem_conj, flip_conj, cancel):
     """Settle the unknown entries of classes [lo, hi) having a neighbour at depth d, one move
-    at a time (the reads stay in one class's 2.2 MB); returns how many."""
-    want = d % 3 + 1
-    new = (d + 1) % 3 + 1
+    at a time (the reads stay in one class's 2.2 MB); returns how many. A row's hits are
+    gathered in a mask and written a word at a time."""
+    want = np.uint64(d % 3 + 1)
+    new = np.uint64((d + 1) % 3 + 1)
     n = 0
-    masks = np.zeros((N_MEMBER, 8), np.uint64)
-    active = np.zeros(N_MEMBER, np.uint8)
+    masks, active, rows, m1s, m2s, g = _scratch()
+    fc_flat = flip_conj.reshape(-1)
     unknown = np.uint64(UNKNOWN) * _M5
     for c in range(lo, hi):
         if cancel[0]:
             return n
-        left = _masks(words, c, unknown, masks, active)
+        _masks(words, c, unknown, masks, active)
         for mv in range(trans.shape[1]):
-            if left == 0:
+            n_rows = _list_rows(active, rows)
+            if n_rows == 0:
                 break
             t = trans[c, mv]
             c2 = t >> 6
             k = t & 63
-            for m in range(N_MEMBER):
-                had = np.uint64(0)
-                for q in range(8):
-                    had |= masks[m, q]
-                if had == 0:
-                    continue
-                m1, m2, dest = _dest_row(mem_move, mem_conj, mv, k, m, c2)
-                r = (c * N_MEMBER + m) * 256
-                row_any = False
+            for j in range(n_rows):
+                m, m1, _, dw, composed = _row_turn(j, rows, n_rows, active, mv, k, c2, mem_move,
+                                                   flip_move, mem_conj, flip_conj, table,
+                                                   fc_flat, m1s, m2s, g)
+                rw = (c * N_MEMBER + m) * 8
                 for q in range(8):
                     u = masks[m, q]
-                    if u == 0:
-                        continue
-                    for x in range(q * 32, q * 32 + 32):    # x: the entry's flip class
-                        bit = np.uint64(1) << np.uint64(2 * (x & 31))
-                        if u & bit and get2(table, dest + _apply(
-                                flip_conj, k, m1, _apply(flip_move, mv, m, x))) == want:
-                            set2(table, r + x, new)
-                            u &= ~bit
-                            n += 1
-                    masks[m, q] = u
-                    if u != 0:
-                        row_any = True
-                if not row_any:
-                    left -= 1
+                    found = np.uint64(0)
+                    rest = u
+                    while rest:
+                        b = lowest_bit(rest)
+                        rest &= rest - np.uint64(1)
+                        x = q * 32 + np.int64(b >> np.uint64(1))
+                        f2 = _flip_dest(composed, g, flip_move, flip_conj, mv, m, k, m1, x)
+                        v = (words[dw + (f2 >> 5)] >> np.uint64(2 * (f2 & 31))) & np.uint64(3)
+                        found |= np.uint64(v == want) << b
+                    if found:
+                        words[rw + q] |= found * new
+                        masks[m, q] = u & ~found
+                        hits = np.int64(bit_count(found))
+                        active[m] -= hits
+                        n += hits
     return n
 
 
