@@ -116,22 +116,20 @@ def _row_ahead(rows, n_rows, j, mv, k, c2, mem_move, mem_conj, table, fc_flat, m
 
 
 @njit(cache=True, nogil=True, inline="always")
-def _row_turn(j, rows, n_rows, active, mv, k, c2, mem_move, flip_move, mem_conj, flip_conj,
-              table, fc_flat, m1s, m2s, g):
-    """Row rows[j]'s turn under move mv and symmetry k: (m, m1, m2, its destination row's
-    first word, whether g holds the composed flip map), with the rows AHEAD further on
-    prefetched."""
-    if j == 0:
-        for i in range(AHEAD):
-            _row_ahead(rows, n_rows, i, mv, k, c2, mem_move, mem_conj, table, fc_flat, m1s, m2s)
-    m = rows[j]
+def _rows_first(rows, n_rows, mv, k, c2, mem_move, mem_conj, table, fc_flat, m1s, m2s):
+    """The first AHEAD rows' destinations, noted and prefetched before the first turn."""
+    for i in range(AHEAD):
+        _row_ahead(rows, n_rows, i, mv, k, c2, mem_move, mem_conj, table, fc_flat, m1s, m2s)
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _row_turn(j, rows, n_rows, mv, k, c2, mem_move, mem_conj, table, fc_flat, m1s, m2s):
+    """Row rows[j]'s turn: (m1, m2) as noted AHEAD rows before, with the row AHEAD further on
+    noted and prefetched in its turn."""
     m1 = m1s[j % AHEAD]
     m2 = m2s[j % AHEAD]
     _row_ahead(rows, n_rows, j + AHEAD, mv, k, c2, mem_move, mem_conj, table, fc_flat, m1s, m2s)
-    composed = active[m] >= COMPOSE_AT
-    if composed:
-        _compose(flip_move, flip_conj, mv, m, k, m1, g)
-    return m, m1, m2, (c2 * N_MEMBER + m2) * 8, composed
+    return m1, m2
 
 
 @njit(cache=True, nogil=True)
@@ -186,10 +184,15 @@ def _forward(table, words, d, lo, hi, part, parts, trans, stabs, n_stab, mem_mov
                 continue
             k = t & 63
             ns = n_stab[c2]
+            _rows_first(rows, n_rows, mv, k, c2, mem_move, mem_conj, table, fc_flat, m1s, m2s)
             for j in range(n_rows):
-                m, m1, m2, dw, composed = _row_turn(j, rows, n_rows, active, mv, k, c2, mem_move,
-                                                    flip_move, mem_conj, flip_conj, table,
-                                                    fc_flat, m1s, m2s, g)
+                m = rows[j]
+                m1, m2 = _row_turn(j, rows, n_rows, mv, k, c2, mem_move, mem_conj, table, fc_flat,
+                                   m1s, m2s)
+                dw = (c2 * N_MEMBER + m2) * 8
+                composed = active[m] >= COMPOSE_AT
+                if composed:
+                    _compose(flip_move, flip_conj, mv, m, k, m1, g)
                 for q in range(8):
                     rest = masks[m, q]
                     while rest:
@@ -236,10 +239,15 @@ def _backward(table, words, d, lo, hi, trans, mem_move, flip_move, mem_conj, fli
             t = trans[c, mv]
             c2 = t >> 6
             k = t & 63
+            _rows_first(rows, n_rows, mv, k, c2, mem_move, mem_conj, table, fc_flat, m1s, m2s)
             for j in range(n_rows):
-                m, m1, _, dw, composed = _row_turn(j, rows, n_rows, active, mv, k, c2, mem_move,
-                                                   flip_move, mem_conj, flip_conj, table,
-                                                   fc_flat, m1s, m2s, g)
+                m = rows[j]
+                m1, m2 = _row_turn(j, rows, n_rows, mv, k, c2, mem_move, mem_conj, table, fc_flat,
+                                   m1s, m2s)
+                composed = active[m] >= COMPOSE_AT
+                if composed:
+                    _compose(flip_move, flip_conj, mv, m, k, m1, g)
+                dw = (c2 * N_MEMBER + m2) * 8
                 rw = (c * N_MEMBER + m) * 8
                 for q in range(8):
                     u = masks[m, q]
