@@ -149,3 +149,59 @@ def test_the_status_listing_says_the_same(fresh_dirs, capsys):
         line = next(x for x in out.splitlines() if x.split()[:2] == [row.solver, row.name])
         assert ("not built" in line) == (not row.built)
         assert line.endswith("(default)") == row.default
+
+
+# ---- choosing at launch: cubelab --tables, cubelab repl --tables --------------------------
+
+def test_the_workbench_starts_with_the_set_given_on_the_command_line(fresh_dirs, monkeypatch):
+    from cubelab.tui import app, cli
+    started = {}
+    monkeypatch.setattr(app, "run_app", lambda **kw: started.update(kw) or 0)
+    assert cli.main(["--tables", "layers-small"]) == 0
+    assert started["tables"] == {"korf": "layers-small"}
+    assert cli.main(["--tables", DEFAULT_SET]) == 0      # the default: nothing to choose
+    assert started["tables"] == {}
+    assert cli.main([]) == 0
+    assert started["tables"] == {}
+    # the app's session holds the choice, as :tables would leave it
+    assert CubeLabApp(KorfStandIn(), tables={"korf": "strong"}).session.table_sets == \
+        {"korf": "strong"}
+
+
+@pytest.mark.parametrize("argv, says", [
+    (["--tables", "nope"], "unknown table set 'nope' (choose from"),
+    (["--tables", "strong", "solve", "R"], "give it after the command (cubelab solve --tables"),
+    (["repl", "--tables", "nope"], "unknown table set 'nope'"),
+])
+def test_a_bad_launch_choice_is_one_line_and_exit_2(fresh_dirs, monkeypatch, capsys, argv, says):
+    from cubelab.tui import app, cli
+    monkeypatch.setattr(app, "run_app", lambda **kw: pytest.fail("the workbench started"))
+    assert cli.main(argv) == 2
+    err = capsys.readouterr().err
+    assert says in err and err.count("\n") == 1
+
+
+def test_a_launch_choice_the_memory_cannot_hold_is_refused(fresh_dirs, monkeypatch, capsys):
+    from cubelab.tui import app, cli
+    monkeypatch.setattr("cubelab.tables.korf.specs.available_bytes", lambda: 4 * 10**9)
+    monkeypatch.setattr(app, "run_app", lambda **kw: pytest.fail("the workbench started"))
+    assert cli.main(["--tables", "layers-h48"]) == 2
+    err = capsys.readouterr().err
+    assert "the layers-h48 tables need 10.3 GB" in err and "'cubelab tables status'" in err
+
+
+def test_the_repl_starts_with_the_set_given(fresh_dirs, monkeypatch, capsys):
+    import io
+    from cubelab.tui import cli
+    monkeypatch.setattr("sys.stdin", io.StringIO(":tables\n"))
+    assert cli.main(["repl", "--no-net", "--tables", "layers-small"]) == 0
+    out = capsys.readouterr().out
+    assert "layers-small 99.5 MB not built (in use)" in " ".join(out.split())
+
+
+def test_a_served_workbench_passes_the_choice_on():
+    pytest.importorskip("textual_serve")
+    from cubelab.tui.serve import make_server
+    server = make_server(8765, "3x3", {"korf": "layers-h48"})
+    assert server.command.endswith("--puzzle 3x3 --tables layers-h48")
+    assert make_server(8765).command.endswith("--puzzle 3x3")

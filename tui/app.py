@@ -67,13 +67,14 @@ class CubeLabApp(App):
 
     def __init__(self, solvers=None, history: InputHistory | None = None,
                  compare_time_limit: float | None = COMPARE_TIME_LIMIT, *,
-                 puzzle: str = "3x3"):
+                 puzzle: str = "3x3", tables: dict[str, str] | None = None):
         super().__init__()
         if solvers is None:
             from cubelab.solvers import REGISTRY as solvers
         self.registry = solvers
         self.runner = Runner(solvers)
         self.session = Session(solver_names=solvers.solver_names, puzzle=puzzle)
+        self.session.table_sets.update(tables or {})
         self.history = history if history is not None else InputHistory()
         self.compare_time_limit = compare_time_limit
         self._auto_letters = False
@@ -462,17 +463,15 @@ class CubeLabApp(App):
         yield from palette_commands(self)
 
 
-def run_app(serve: bool = False, port: int = 8000, puzzle: str = "3x3") -> int:
-    """Run the workbench in this terminal, or serve it to a browser on localhost."""
+def run_app(serve: bool = False, port: int = 8000, puzzle: str = "3x3",
+            tables: dict[str, str] | None = None) -> int:
+    """Run the workbench in this terminal, or serve it to a browser on localhost; `tables`:
+    the table set chosen for a solver (solver -> set), as :tables would."""
     if serve:
-        return _serve(port, puzzle)
-    CubeLabApp(puzzle=puzzle).run()
+        from .serve import serve as serve_app   # the origin check and session limit live there
+        return serve_app(port, puzzle, tables)
+    CubeLabApp(puzzle=puzzle, tables=tables).run()
     return 0
-
-
-def _serve(port: int, puzzle: str = "3x3") -> int:
-    from .serve import serve     # the origin check and session limit live there
-    return serve(port, puzzle)
 
 
 if __name__ == "__main__":

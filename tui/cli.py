@@ -54,6 +54,9 @@ def build_parser() -> argparse.ArgumentParser:
     # its own dest: a sub-command's --puzzle default must not overwrite it, nor it theirs
     parser.add_argument("--puzzle", dest="app_puzzle", choices=("3x3", "2x2"), default="3x3",
                         help="the cube the TUI starts with (default %(default)s; F4 switches)")
+    parser.add_argument("--tables", dest="app_tables", metavar="SET",
+                        help="the table set the TUI's optimal solver reads (names and sizes: "
+                             "cubelab tables status; :tables switches)")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     for name in _COMMAND_MODULES:
         try:
@@ -72,8 +75,15 @@ def main(argv: list[str] | None = None) -> int:
         args = build_parser().parse_args(argv)
         if args.command is None:
             from cubelab.tui.app import run_app
+            from .table_commands import chosen_tables
+            tables = chosen_tables(args.app_tables, "'cubelab tables status'")
             restore_sigterm()   # the workbench ends on SIGTERM its own way
-            return run_app(serve=args.serve, port=args.port, puzzle=args.app_puzzle) or 0
+            return run_app(serve=args.serve, port=args.port, puzzle=args.app_puzzle,
+                           tables=tables) or 0
+        if args.app_tables:
+            raise InputError(f"--tables before a command is for the workbench: give it after "
+                             f"the command (cubelab {args.command} --tables "
+                             f"{args.app_tables})")
         return args.func(args) or 0
     except InputError as e:
         print(f"cubelab: {e}", file=sys.stderr)

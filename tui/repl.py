@@ -31,6 +31,9 @@ def register(sub) -> None:
                         "its solution is proven optimal; building tables never counts)")
     p.add_argument("--puzzle", choices=("3x3", "2x2"), default="3x3",
                    help="the cube to start with (default %(default)s; :puzzle switches)")
+    p.add_argument("--tables", metavar="SET",
+                   help="the table set the optimal solver reads (names and sizes: cubelab "
+                        "tables status; :tables switches)")
     p.set_defaults(func=run)
 
 
@@ -39,13 +42,14 @@ class Repl:
 
     def __init__(self, console, json_mode: bool = False, letters: bool = False,
                  show_net: bool = True, time_limit: float = 10.0, registry=None,
-                 puzzle: str = "3x3"):
+                 puzzle: str = "3x3", tables: dict[str, str] | None = None):
         from cubelab.solvers import REGISTRY
         from .runner import Runner
         from .session import Session
         self.registry = registry or REGISTRY
         self.runner = Runner(self.registry)     # kept: loaded tables stay loaded
         self.session = Session(solver_names=self.registry.solver_names, puzzle=puzzle)
+        self.session.table_sets.update(tables or {})
         self.console = console
         self.json_mode = json_mode
         self.letters = letters
@@ -257,9 +261,11 @@ def run(args) -> int:
     from rich.console import Console
     if args.time_limit <= 0:
         raise InputError("--time-limit must be positive")
+    from .table_commands import chosen_tables
+    tables = chosen_tables(args.tables, "'cubelab tables status'")
     interactive = sys.stdin.isatty() and sys.stdout.isatty() and not args.json
     repl = Repl(Console(), json_mode=args.json, letters=args.letters, show_net=not args.no_net,
-                time_limit=args.time_limit, puzzle=args.puzzle)
+                time_limit=args.time_limit, puzzle=args.puzzle, tables=tables)
     if interactive:
         return _prompt_loop(repl, args.vi)
     for number, raw in enumerate(sys.stdin, start=1):

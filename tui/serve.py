@@ -53,8 +53,9 @@ def check_port_free(port: int) -> None:
             raise InputError(f"cannot serve on port {port}: {e.strerror}") from None
 
 
-def make_server(port: int, puzzle: str = "3x3"):
-    """A textual-serve Server of the workbench on localhost:port that checks each websocket."""
+def make_server(port: int, puzzle: str = "3x3", tables: dict[str, str] | None = None):
+    """A textual-serve Server of the workbench on localhost:port that checks each websocket;
+    each session starts on `puzzle` with the table sets `tables` (solver -> set)."""
     from aiohttp import web
     from textual_serve.server import Server
 
@@ -62,6 +63,8 @@ def make_server(port: int, puzzle: str = "3x3"):
     # end) reaches the app itself rather than a shell that would leave it running
     command = (f"exec {shlex.quote(sys.executable)} -m cubelab.tui.cli "
                f"--puzzle {shlex.quote(puzzle)}")
+    for name in (tables or {}).values():    # one set per solver; the names say whose
+        command += f" --tables {shlex.quote(name)}"
 
     class GuardedServer(Server):
         sessions = 0
@@ -81,7 +84,7 @@ def make_server(port: int, puzzle: str = "3x3"):
     return GuardedServer(command, host="localhost", port=port, title="cubelab")
 
 
-def serve(port: int, puzzle: str = "3x3") -> int:
+def serve(port: int, puzzle: str = "3x3", tables: dict[str, str] | None = None) -> int:
     """Serve the workbench until Ctrl-C; exit status 2 when it cannot (no textual-serve, the
     port taken)."""
     import importlib.util
@@ -90,7 +93,7 @@ def serve(port: int, puzzle: str = "3x3") -> int:
                          "'cubelab[serve]')")
     check_port_free(port)
     try:
-        make_server(port, puzzle).serve()
+        make_server(port, puzzle, tables).serve()
     except OSError as e:
         raise InputError(f"cannot serve on port {port}: {e.strerror or e}") from None
     return 0
