@@ -41,4 +41,4 @@ def test_the_bar_weighs_each_table_by_its_expected_time():
 def test_the_h48_table_announces_its_measured_time():
     from cubelab.tables.korf.specs import h48_spec
     text = describe_build([h48_spec()], compile_seconds=0)
-    assert text == "1 table, 7,524 MB, about 7 min the first time"
+    assert text == "1 table, 7,524 MB, about 6 min the first time"

@@ -22,7 +22,7 @@ import cubelab.tables  # noqa: F401  (numba cache location, before numba)
 from numba import njit
 
 from ..bfs import LevelStats, run_levels
-from ..packed import get2, new_packed2, set2, settle2
+from ..packed import get2, lowest_bit, new_packed2, set2, settle2
 from ..ranks import N_FLIP, N_TWIST
 from ..store import load_or_build
 from .. import movetables
@@ -38,6 +38,10 @@ PER_LINE = 254
 LINES_PER_ROW = -(-N_TWIST // PER_LINE)
 SLOTS_PER_ROW = LINES_PER_ROW * 256
 ROW_BYTES = LINES_PER_ROW * 64
+ROW_WORDS = ROW_BYTES // 8
+_M5 = np.uint64(0x5555555555555555)
+_MIN_BITS = np.uint64(0xF) << np.uint64(60)
+"""A line's last 4 bits (its last word's top bits): the line's minimum, not entries."""
 UNSET_MIN = 15
 """A line minimum not known yet (the packed table starts as all ones)."""
 FRONTIER, NEXT, UNKNOWN = 1, 2, 3
@@ -111,20 +115,26 @@ def _set_variants(table, c, f, t, value, stab, n_stab, rep_fmask, flip_conj, tsl
 
 
 @njit(cache=True, nogil=True, inline="always")
-def _row_has(table, r, unknown):
-    """Whether row r holds an UNKNOWN entry (unknown) or a FRONTIER one, read a byte at a time
-    (the padding after a row's last twist is 0, see _clear_padding)."""
-    b0 = r * ROW_BYTES
-    for b in range(ROW_BYTES):
-        x = np.int64(table[b0 + b])
-        if (b & 63) == 63:
-            x &= 15
-        if unknown:
-            if (x & (x >> 1) & 0x55) != 0:
-                return True
-        elif (x & ~(x >> 1) & 0x55) != 0:
-            return True
-    return False
+def _row_mask(words, r, unknown, mask):
+    """mask[w]: row r's entries in its word w that are UNKNOWN (unknown) or FRONTIER, one bit
+    at each entry's low bit (a line's last 4 bits, its minimum, never count; the padding after
+    a row's last twist is 0, see _clear_padding); returns whether any are."""
+    any_ = np.uint64(0)
+    for w in range(ROW_WORDS):
+        x = words[r * ROW_WORDS + w]
+        if (w & 7) == 7:
+            x &= ~_MIN_BITS
+        e = x & (x >> np.uint64(1)) if unknown else x & ~(x >> np.uint64(1))
+        mask[w] = e & _M5
+        any_ |= e & _M5
+    return any_ != 0
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _twist_at(w, b):
+    """The twist of the entry at bit b of a row's word w (254 twists to a 256-slot line)."""
+    s = w * 32 + np.int64(b >> np.uint64(1))
+    return (s >> 8) * PER_LINE + (s & 255)
 
 
 @njit(cache=True, nogil=True)
@@ -148,26 +158,29 @@ def layer_level(table, lo, hi, forward, c_lo, c_hi, rep, stab, n_stab, rep_fmask
     rows1 = np.empty(18, np.int64)
     syms1 = np.empty(18, np.int64)
     todo = np.empty(N_TWIST, np.int64)
+    mask = np.empty(ROW_WORDS, np.uint64)
+    words = table.view(np.uint64)
     n = 0
     for r in range(lo, hi):
         if (r & (_CHECK_EVERY - 1)) == 0 and cancel[0]:
             break
-        if not _row_has(table, r, not forward):
+        if not _row_mask(words, r, not forward, mask):
             continue
         _neighbour_rows(r >> 11, r & 2047, rep, layer_move, flip_move, info, flip_conj, rows1,
                         syms1)
         if forward:
-            n += _expand_row(table, r, c_lo, c_hi, rows1, syms1, stab, n_stab, rep_fmask,
+            n += _expand_row(table, mask, c_lo, c_hi, rows1, syms1, stab, n_stab, rep_fmask,
                              flip_conj, twist_conj, tslot_conj, twist_move)
         else:
-            n += _fill_row(table, r, rows1, syms1, todo, tslot_conj, twist_move)
+            n += _fill_row(table, r, mask, rows1, syms1, todo, tslot_conj, twist_move)
     return n
 
 
 @njit(cache=True, nogil=True)
-def _expand_row(table, r, c_lo, c_hi, rows1, syms1, stab, n_stab, rep_fmask, flip_conj,
+def _expand_row(table, mask, c_lo, c_hi, rows1, syms1, stab, n_stab, rep_fmask, flip_conj,
                 twist_conj, tslot_conj, twist_move):
-    """Forward from row r's frontier entries into the neighbour rows this thread owns."""
+    """Forward from the frontier entries in `mask` (a row's) into the neighbour rows this
+    thread owns."""
     owned = False
     for m in range(18):
         if c_lo <= (rows1[m] >> 11) < c_hi:
@@ -176,34 +189,36 @@ def _expand_row(table, r, c_lo, c_hi, rows1, syms1, stab, n_stab, rep_fmask, fli
             rows1[m] = -1
     if not owned:
         return 0
-    base = r * SLOTS_PER_ROW
-    tslot = tslot_conj[0]
     n = 0
-    for t in range(N_TWIST):
-        if get2(table, base + tslot[t]) != FRONTIER:
-            continue
-        for m in range(18):
-            if rows1[m] < 0:
-                continue
-            t1 = twist_move[t, m]
-            j = rows1[m] * SLOTS_PER_ROW + tslot_conj[syms1[m], t1]
-            if get2(table, j) == UNKNOWN:
-                n += _set_variants(table, rows1[m] >> 11, rows1[m] & 2047,
-                                   twist_conj[syms1[m], t1], NEXT, stab, n_stab, rep_fmask,
-                                   flip_conj, tslot_conj)
+    for w in range(ROW_WORDS):
+        rest = mask[w]
+        while rest:
+            t = _twist_at(w, lowest_bit(rest))
+            rest &= rest - np.uint64(1)
+            for m in range(18):
+                if rows1[m] < 0:
+                    continue
+                t1 = twist_move[t, m]
+                j = rows1[m] * SLOTS_PER_ROW + tslot_conj[syms1[m], t1]
+                if get2(table, j) == UNKNOWN:
+                    n += _set_variants(table, rows1[m] >> 11, rows1[m] & 2047,
+                                       twist_conj[syms1[m], t1], NEXT, stab, n_stab, rep_fmask,
+                                       flip_conj, tslot_conj)
     return n
 
 
 @njit(cache=True, nogil=True)
-def _fill_row(table, r, rows1, syms1, todo, tslot_conj, twist_move):
-    """Backward: row r's unknown entries with a frontier neighbour become NEXT."""
+def _fill_row(table, r, mask, rows1, syms1, todo, tslot_conj, twist_move):
+    """Backward: row r's unknown entries (in `mask`) with a frontier neighbour become NEXT."""
+    k = 0
+    for w in range(ROW_WORDS):
+        rest = mask[w]
+        while rest:
+            todo[k] = _twist_at(w, lowest_bit(rest))
+            rest &= rest - np.uint64(1)
+            k += 1
     base = r * SLOTS_PER_ROW
     tslot = tslot_conj[0]
-    k = 0
-    for t in range(N_TWIST):
-        if get2(table, base + tslot[t]) == UNKNOWN:
-            todo[k] = t
-            k += 1
     n = 0
     for m in range(18):
         left = settle2(table, todo, k, base, tslot, rows1[m] * SLOTS_PER_ROW,

@@ -107,9 +107,9 @@ def phase_spec(max_depth: int | None = None) -> TableSpec:
         description="Korf strong: flip x exact slice x twist, 16 symmetries, 3 axes, mod 3"))
 
 
-LAYERS_SECONDS = 330.0
-"""The full layer table's build on two cores (measured: about 5.5 min; its size at the usual
-rate would say 7.6)."""
+LAYERS_SECONDS = 195.0
+"""The full layer table's build on two cores (measured: 3 min 16 s; its size at the usual rate
+would say 7.6 min)."""
 
 
 @lru_cache(maxsize=None)
@@ -117,7 +117,7 @@ def layer_spec(max_depth: int | None = None, corners: bool = True) -> TableSpec:
     """The layer table (2,329 layer classes x 2,048 flips x 2,187 twists, 2 bits above a base,
     each line's minimum beside its entries); corners=False is the small variant without the
     corner layers (45 classes); max_depth builds it that deep only (tests). The full one is
-    2.75 GB and builds in about 5.5 minutes on two cores (one breadth-first level at a time).
+    2.75 GB and builds in about 3 minutes on two cores (one breadth-first level at a time).
     """
     def build(ctx):
         table, stats = build_layers(ctx, max_depth, corners)
@@ -137,15 +137,15 @@ def layer_spec(max_depth: int | None = None, corners: bool = True) -> TableSpec:
                     f"a base"))
 
 
-H48_SECONDS = 420.0
-"""The H48 build's time on two cores (measured: 7 min 08 s, 400 s of it the levels); its bytes
-fill about 3x faster than the usual rate, which would announce 21 minutes."""
+H48_SECONDS = 380.0
+"""The H48 build's time on two cores (measured: 6 min 17 s); its bytes fill about 3x faster
+than the usual rate, which would announce 21 minutes."""
 
 
 @lru_cache(maxsize=None)
 def h48_spec() -> TableSpec:
     """The H48 table (3,393 corner classes x 34,650 slice memberships x 256 flip classes, the
-    distance mod 3 in 2 bits): 7.5 GB, built in about 7 minutes on two cores. Only built in
+    distance mod 3 in 2 bits): 7.5 GB, built in about 6 minutes on two cores. Only built in
     full: its layout does not shrink, so a depth-limited build would cost as much memory."""
     def build(ctx):
         table, stats = build_h48(ctx)
