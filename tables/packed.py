@@ -16,6 +16,8 @@ from numba.extending import intrinsic
 
 UNKNOWN4 = 15
 UNKNOWN2 = 3
+LOW_BITS = np.uint64(0x5555555555555555)
+"""The low bit of each 2-bit entry of a word: masks of a word's entries are made with it."""
 
 
 def new_packed4(n: int) -> np.ndarray:
@@ -63,6 +65,8 @@ def settle2(table, todo, k, base, own, nb, conj, twist_move, m, want, value):
         j = base + own[t]
         shift = (j & 3) << 1
         b = table[j >> 2]
+        # a select written out: numba's `value if hit else ...` compiles to the branch this
+        # avoids (measured: the layers build's backward level 100 s against 150 s)
         keep = np.uint8(0) - np.uint8(not hit)          # 0xFF: leave the byte as it was
         table[j >> 2] = (b & keep) | (((b & ~(3 << shift)) | (value << shift)) & ~keep)
         todo[left] = t

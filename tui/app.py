@@ -73,8 +73,8 @@ class CubeLabApp(App):
             from cubelab.solvers import REGISTRY as solvers
         self.registry = solvers
         self.runner = Runner(solvers)
-        self.session = Session(solver_names=solvers.solver_names, puzzle=puzzle)
-        self.session.table_sets.update(tables or {})
+        self.session = Session(solver_names=solvers.solver_names, puzzle=puzzle,
+                               table_sets=tables)
         self.history = history if history is not None else InputHistory()
         self.compare_time_limit = compare_time_limit
         self._auto_letters = False

@@ -76,7 +76,7 @@ def main(argv: list[str] | None = None) -> int:
         if args.command is None:
             from cubelab.tui.app import run_app
             from .table_commands import chosen_tables
-            tables = chosen_tables(args.app_tables, "'cubelab tables status'")
+            tables = chosen_tables(args.app_tables)
             restore_sigterm()   # the workbench ends on SIGTERM its own way
             return run_app(serve=args.serve, port=args.port, puzzle=args.app_puzzle,
                            tables=tables) or 0

@@ -48,8 +48,8 @@ class Repl:
         from .session import Session
         self.registry = registry or REGISTRY
         self.runner = Runner(self.registry)     # kept: loaded tables stay loaded
-        self.session = Session(solver_names=self.registry.solver_names, puzzle=puzzle)
-        self.session.table_sets.update(tables or {})
+        self.session = Session(solver_names=self.registry.solver_names, puzzle=puzzle,
+                               table_sets=tables)
         self.console = console
         self.json_mode = json_mode
         self.letters = letters
@@ -262,7 +262,7 @@ def run(args) -> int:
     if args.time_limit <= 0:
         raise InputError("--time-limit must be positive")
     from .table_commands import chosen_tables
-    tables = chosen_tables(args.tables, "'cubelab tables status'")
+    tables = chosen_tables(args.tables)
     interactive = sys.stdin.isatty() and sys.stdout.isatty() and not args.json
     repl = Repl(Console(), json_mode=args.json, letters=args.letters, show_net=not args.no_net,
                 time_limit=args.time_limit, puzzle=args.puzzle, tables=tables)

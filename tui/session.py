@@ -31,11 +31,13 @@ class Session:
     interpreter of lines.
 
     `solver_names(puzzle)` says which solvers a puzzle has (a callable, so solvers installed
-    later appear); `puzzle` is the cube to start with.
+    later appear); `puzzle` is the cube to start with; `table_sets` the sets chosen before the
+    session starts (`cubelab --tables`).
     """
 
     def __init__(self, solver_names: Callable[[str], list[str]] | None = None,
-                 saves_dir=None, *, puzzle: str = "3x3"):
+                 saves_dir=None, *, puzzle: str = "3x3",
+                 table_sets: dict[str, str] | None = None):
         self._names_of = solver_names or (lambda puzzle: [])
         self._saves_dir = saves_dir
         start = puzzle_named(puzzle)
@@ -48,7 +50,7 @@ class Session:
         """How the cube is drawn: "net", or in 3-D "front" (U F R) or "back" (D L B)."""
         self.painting: Painting | None = None
         self.recorder = None                # a recording.Recorder while :record runs
-        self.table_sets: dict[str, str] = {}
+        self.table_sets: dict[str, str] = dict(table_sets or {})
         """Solver name -> the table set `:tables` chose for it (absent: the solver's default)."""
 
     # ---- the current position ------------------------------------------------------------

@@ -58,7 +58,7 @@ def choose(table_sets: dict[str, str], name: str, listing: str):
     return row
 
 
-def chosen_tables(name: str | None, listing: str) -> dict[str, str]:
+def chosen_tables(name: str | None, listing: str = "'cubelab tables status'") -> dict[str, str]:
     """The session's table choice for a --tables option on the command line (solver -> set;
     {} for none), with the checks of :tables; a refusal is an InputError (exit 2 before
     anything starts)."""

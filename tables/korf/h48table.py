@@ -25,7 +25,7 @@ from numba import njit
 
 from ..bfs import LevelStats, run_levels
 from ..memory import prefetch, zeroed
-from ..packed import bit_count, get2, lowest_bit, set2
+from ..packed import LOW_BITS, bit_count, get2, lowest_bit, set2
 from .h48coords import N_CCLASS, N_ERAW, N_MEMBER, N_SYM, coords_of, corner_tables, edge_affine
 
 ROW_BYTES = 64
@@ -33,7 +33,6 @@ MAX_DISTANCE = 14
 """The largest distance in the table (1,603 entries; measured by the build)."""
 TABLE_BYTES = N_CCLASS * N_MEMBER * ROW_BYTES
 UNKNOWN = 0
-_M5 = np.uint64(0x5555555555555555)
 COMPOSE_AT = 24
 """Rows with at least this many entries to map get the composed flip map (measured: 15 % off a
 backward level; the maps' 32 evaluations cost more on sparser rows)."""
@@ -84,7 +83,7 @@ def _masks(words, c, pattern, masks, active):
         count = 0
         for q in range(8):
             x = words[base + q] ^ pattern
-            eq = ~(x | (x >> np.uint64(1))) & _M5
+            eq = ~(x | (x >> np.uint64(1))) & LOW_BITS
             masks[m, q] = eq
             count += bit_count(eq)
         active[m] = count
@@ -166,7 +165,7 @@ def _forward(table, words, d, lo, hi, part, parts, trans, stabs, n_stab, mem_mov
     code only find known neighbours), setting the neighbours in classes c2 = part mod parts;
     returns the entries set to d + 1. One move at a time, so the writes stay in one class's
     2.2 MB; each row's entries are walked by their set bits."""
-    pattern = np.uint64(d % 3 + 1) * _M5
+    pattern = np.uint64(d % 3 + 1) * LOW_BITS
     new = np.uint64((d + 1) % 3 + 1)
     n = 0
     masks, active, rows, m1s, m2s, g = _scratch()
@@ -227,7 +226,7 @@ def _backward(table, words, d, lo, hi, trans, mem_move, flip_move, mem_conj, fli
     n = 0
     masks, active, rows, m1s, m2s, g = _scratch()
     fc_flat = flip_conj.reshape(-1)
-    unknown = np.uint64(UNKNOWN) * _M5
+    unknown = np.uint64(UNKNOWN) * LOW_BITS
     for c in range(lo, hi):
         if cancel[0]:
             return n

@@ -22,7 +22,7 @@ import cubelab.tables  # noqa: F401  (numba cache location, before numba)
 from numba import njit
 
 from ..bfs import LevelStats, run_levels
-from ..packed import get2, lowest_bit, new_packed2, set2, settle2
+from ..packed import LOW_BITS, get2, lowest_bit, new_packed2, set2, settle2
 from ..ranks import N_FLIP, N_TWIST
 from ..store import load_or_build
 from .. import movetables
@@ -39,7 +39,6 @@ LINES_PER_ROW = -(-N_TWIST // PER_LINE)
 SLOTS_PER_ROW = LINES_PER_ROW * 256
 ROW_BYTES = LINES_PER_ROW * 64
 ROW_WORDS = ROW_BYTES // 8
-_M5 = np.uint64(0x5555555555555555)
 _MIN_BITS = np.uint64(0xF) << np.uint64(60)
 """A line's last 4 bits (its last word's top bits): the line's minimum, not entries."""
 UNSET_MIN = 15
@@ -125,8 +124,8 @@ def _row_mask(words, r, unknown, mask):
         if (w & 7) == 7:
             x &= ~_MIN_BITS
         e = x & (x >> np.uint64(1)) if unknown else x & ~(x >> np.uint64(1))
-        mask[w] = e & _M5
-        any_ |= e & _M5
+        mask[w] = e & LOW_BITS
+        any_ |= e & LOW_BITS
     return any_ != 0
 
 
