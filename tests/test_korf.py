@@ -109,7 +109,7 @@ def test_bounds_below_the_split_run_in_the_calling_thread(solver, distance, monk
 @pytest.mark.parametrize("alg", ["U2 D2 R2 L2", "R2 L2 U2 D2 F2 B2", "U D' R L' F B'",
                                  "F2 U2 F2 U2 F2 U2"])
 def test_symmetric_positions_search_one_start_node_of_each_orbit(solver, distance, alg):
-    from cubelab.solvers.korf.symstarts import distinct_starts
+    from cubelab.solvers.korf.startnodes import distinct_starts
     state = alg_state(alg)
     result = solver.solve(state)
     assert result.optimal and result.verified and result.length["htm"] == distance(state)
@@ -120,7 +120,7 @@ def test_symmetric_positions_search_one_start_node_of_each_orbit(solver, distanc
 
 
 def test_the_superflip_keeps_one_start_node_in_six():
-    from cubelab.solvers.korf.symstarts import distinct_starts, order_keeping_symmetries
+    from cubelab.solvers.korf.startnodes import distinct_starts, order_keeping_symmetries
     superflip = CubeState(range(8), [0] * 8, range(12), [1] * 12)
     paths = np.array([(a, b, c) for a in range(18) for b in range(18) for c in range(18)
                       if a // 3 != b // 3 != c // 3 and (a // 3 % 3 != b // 3 % 3 or a < b)
@@ -265,6 +265,29 @@ def _lying(solver, kernel, heuristic):
     return s
 
 
+def test_start_nodes_costly_at_the_last_bound_are_searched_first(solver):
+    """Each bound hands the start nodes out in the order of the nodes their subtrees took at
+    the bound before (most first, ties kept in place)."""
+    seen: dict[int, list] = {}
+
+    def cost_of(path):
+        return (path[-1] % 5) * 7 + path[0] % 3      # many ties: the order within must hold
+
+    def records(items, paths, i0, i1, g0, bound, *rest):
+        costs = rest[-1]
+        for i in range(i0, i1):
+            seen.setdefault(bound, []).append(tuple(paths[i].tolist()))
+            costs[i] = cost_of(seen[bound][-1])
+        return 0, 0
+
+    from cubelab.tables.spec import TableError
+    with pytest.raises(TableError):
+        _lying(solver, records, 18).solve(alg_state("R U F"))
+    assert len(seen[18]) == 3240 and sorted(seen[18]) == sorted(seen[19])
+    assert seen[19] == sorted(seen[18], key=lambda p: -cost_of(p))
+    assert seen[20] == sorted(seen[19], key=lambda p: -cost_of(p))
+
+
 def test_a_bound_beyond_gods_number_says_the_tables_are_wrong(solver):
     bounds = []
 
@@ -275,7 +298,8 @@ def test_a_bound_beyond_gods_number_says_the_tables_are_wrong(solver):
     from cubelab.tables.spec import TableError
     with pytest.raises(TableError, match="God's number"):
         _lying(solver, finds_nothing, 18).solve(alg_state("R U"))
-    assert bounds == [18, 19, 20]
+    # (each bound is searched in chunks of start nodes: one call per chunk)
+    assert list(dict.fromkeys(bounds)) == [18, 19, 20]
 
 
 def test_a_search_answer_that_does_not_solve_is_refused(solver):

@@ -61,12 +61,12 @@ def korf_h(state, ctab, etab_a, etab_b, unknown):
 
 @njit(cache=True, nogil=True)
 def korf_search(items, paths, i0, i1, g0, bound, move_lists, n_moves, cperm_move, twist_move,
-                edge_cubie, ctab, etab_a, etab_b, unknown, live, slot, stop, cancel, sol):
+                edge_cubie, ctab, etab_a, etab_b, unknown, live, slot, stop, cancel, sol, costs):
     """The korf1997 search: the max of the corner and the two six-edge databases, in LANES
     interleaved depth-first searches (as lanes.py explains): a lane's select stage computes
     its children's three entries and prefetches them, its next stage probes and descends."""
     nl = LANES
-    D, dmove, kidx, nk, ki, path, depth, cur, stage, cnt = new_lanes(K_LEN, g0)
+    D, dmove, kidx, nk, ki, path, depth, cur, stage, cnt, owner = new_lanes(K_LEN, g0)
     sc = np.empty((nl, 3, 18), np.int64)
     pos = np.empty(6, np.int64)
     next_item = i0
@@ -86,7 +86,7 @@ def korf_search(items, paths, i0, i1, g0, bound, move_lists, n_moves, cperm_move
                             stage[l] = IDLE
                             active -= 1
                             break
-                        load_start(l, next_item, items, paths, D, path, g0, K_LEN)
+                        load_start(l, next_item, items, paths, D, path, g0, K_LEN, owner)
                         next_item += 1
                         if g0 + korf_h(D[l, g0, 0], ctab, etab_a, etab_b, unknown) <= bound:
                             begin(l, g0, depth, nk, ki, kidx)
@@ -125,6 +125,7 @@ def korf_search(items, paths, i0, i1, g0, bound, move_lists, n_moves, cperm_move
                                 prefetch(etab_b, e >> 1)
                     cnt[l] = nm
                     nodes += nm
+                    costs[owner[l]] += nm
                     stage[l] = PROBED
                     break
             else:

@@ -19,8 +19,9 @@ stops at depth `bound` (a solution: every lower bound is 0 there), or expands th
 Layout of a search (what the solver hands every kernel): `items` are start nodes at depth g0
 (each with the g0 moves that reach it), the search looks for a path of exactly `bound` moves,
 every generated child counts as a node, `live[slot]` receives the node count every few thousand
-nodes, and the kernel stops when `stop[0]` or `cancel[0]` is raised. A kernel that finds a
-solution writes it to `sol` and raises `stop[0]` so the other threads stop too.
+nodes, `costs[i]` the nodes generated below start node i (the order of the next bound's
+start nodes: solver.py), and the kernel stops when `stop[0]` or `cancel[0]` is raised. A kernel
+that finds a solution writes it to `sol` and raises `stop[0]` so the other threads stop too.
 """
 
 from __future__ import annotations
@@ -48,7 +49,8 @@ NEED_START = -1
 
 @njit(cache=True, nogil=True)
 def new_lanes(node_len, g0):
-    """The per-lane arrays of a kernel (D, dmove, kidx, nk, ki, path, depth, cur, stage, cnt)."""
+    """The per-lane arrays of a kernel (D, dmove, kidx, nk, ki, path, depth, cur, stage, cnt,
+    owner: the start node each lane is below)."""
     nl = LANES
     return (np.empty((nl, MAX_DEPTH + 1, 18, node_len), np.int64),
             np.empty((nl, MAX_DEPTH + 1, 18), np.int64),
@@ -57,6 +59,7 @@ def new_lanes(node_len, g0):
             np.zeros((nl, MAX_DEPTH + 1), np.int64),
             np.empty((nl, MAX_DEPTH + 1), np.int64),
             np.full(nl, g0 - 1, np.int64),
+            np.zeros(nl, np.int64),
             np.zeros(nl, np.int64),
             np.zeros(nl, np.int64),
             np.zeros(nl, np.int64))
@@ -80,9 +83,10 @@ def advance(l, g0, depth, nk, ki, kidx, path, dmove):
 
 
 @njit(cache=True, nogil=True, inline="always")
-def load_start(l, it, items, paths, D, path, g0, node_len):
+def load_start(l, it, items, paths, D, path, g0, node_len, owner):
     """Copy start node `it` (and the moves reaching it) into lane l; the kernel then checks its
     heuristic and calls `begin` if the node can reach the bound."""
+    owner[l] = it
     for k in range(node_len):
         D[l, g0, 0, k] = items[it, k]
     for k in range(g0):

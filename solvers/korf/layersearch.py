@@ -194,7 +194,7 @@ def _premove_and_fetch(D, sc, l, g, j, r, dmove, pre, axis_of, ccon, econ, slice
 def layer_search(items, paths, i0, i1, g0, bound, move_lists, n_moves, axis_of, cperm_move,
                  twist_move, layer_move, flip_move, axmove, pre, csym, cp_info, twist_conj,
                  corner_unknown, ltab, base, info, flip_conj, cslot, ccon, econ, slice_rank,
-                 csep_rank, n_csep, htab, h48, live, slot, stop, cancel, sol):
+                 csep_rank, n_csep, htab, h48, live, slot, stop, cancel, sol, costs):
     """Search below items[i0:i1] (nodes at depth g0) for a solution of exactly `bound` moves.
     Returns (found, nodes)."""
     _, hcls, hsym_of, _, _, hmem_conj, hfconj, _, hunknown = h48
@@ -202,7 +202,7 @@ def layer_search(items, paths, i0, i1, g0, bound, move_lists, n_moves, axis_of, 
     hmem_conj_flat = hmem_conj.reshape(hmem_conj.size)
     hfconj_flat = hfconj.reshape(hfconj.size)
     nl = LANES
-    D, dmove, kidx, nk, ki, path, depth, cur, stage, cnt = new_lanes(N_LEN, g0)
+    D, dmove, kidx, nk, ki, path, depth, cur, stage, cnt, owner = new_lanes(N_LEN, g0)
     sc = np.empty((nl, 8, 18), np.int64)
     next_item = i0
     active = nl
@@ -221,7 +221,7 @@ def layer_search(items, paths, i0, i1, g0, bound, move_lists, n_moves, axis_of, 
                             stage[l] = IDLE
                             active -= 1
                             break
-                        load_start(l, next_item, items, paths, D, path, g0, N_LEN)
+                        load_start(l, next_item, items, paths, D, path, g0, N_LEN, owner)
                         next_item += 1
                         if g0 + node_bound(D[l, g0, 0], csym, cp_info, twist_conj,
                                            corner_unknown) <= bound:
@@ -262,6 +262,7 @@ def layer_search(items, paths, i0, i1, g0, bound, move_lists, n_moves, axis_of, 
                     prefetch_all(csym, sc[l, 3], c, 1)
                     cnt[l] = c
                     nodes += c
+                    costs[owner[l]] += c
                     stage[l] = PROBED
                     break
             else:

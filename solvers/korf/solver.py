@@ -3,7 +3,8 @@
 The search runs bound after bound from the root's heuristic (in QTM from the heuristic rounded
 up to the position's parity, two by two: quarter.py). Small bounds are searched from the
 root on one thread; larger ones below the nodes SPLIT_DEPTH moves deep, which two threads take
-a few at a time (one bound, one node count, one stop flag between them). A solution found at
+a few at a time (one bound, one node count, one stop flag between them), the start nodes whose
+subtrees cost the most at the last bound first (startnodes.by_past_cost). A solution found at
 bound b is optimal because every bound below b was searched to the end; a search stopped
 earlier (time limit, cancel) reports b as a proven lower bound, and with a time limit it asks
 the two-phase solver, where installed, for a (not proven optimal) solution in the time left:
@@ -33,7 +34,7 @@ from ..protocol import (
 from .fallback import TwoPhaseFallback, two_phase_ready
 from .lanes import LANES, face_turn_order
 from .quarter import GODS_NUMBER, first_bound, quarter_turn_order
-from .symstarts import distinct_starts
+from .startnodes import by_past_cost, distinct_starts
 
 SPLIT_DEPTH = 3
 """Start nodes for the two threads: 3,240 nodes three moves below the root."""
@@ -76,12 +77,14 @@ class KorfSolver:
 
     def __init__(self, tables: str | None = None, *, metric: str = "htm", threads: int = 2,
                  table_depth: int | None = None, fallback: bool = True,
-                 split_from: int | None = None):
+                 split_from: int | None = None, order_starts: bool = True):
         """metric: "htm" or "qtm", the metric whose optimum the search proves; tables: the
         table set (by default the metric's fastest: layers in HTM, strong-qtm in QTM);
         threads: search threads; table_depth: build the tables only that deep (tests);
         fallback: ask the two-phase solver when a time limit stops the search; split_from:
-        the first bound searched below the root by all threads."""
+        the first bound searched below the root by all threads; order_starts: search the
+        start nodes costly at the last bound first (False keeps their fixed order: for
+        measuring what the order gains)."""
         from cubelab.tables.korf.qtm import QTM_SET_NAMES, STRONG_QTM, qtm_table_set
         from cubelab.tables.korf.specs import DEFAULT_SET, TABLE_SET_NAMES, table_set
         if metric == "htm":
@@ -105,6 +108,7 @@ class KorfSolver:
         self.threads = max(1, int(threads))
         self.fallback = fallback
         self.split_from = max(SPLIT_DEPTH + 1, int(split_from or SPLIT_FROM[tables]))
+        self.order_starts = order_starts
         self._prepared: _Prepared | None = None
         self._lock = threading.Lock()
         self._fallback = TwoPhaseFallback()
@@ -175,8 +179,8 @@ class KorfSolver:
                 on_solution(sol)
             counters[BEST] = run.lower_bound
             return SolveResult(self.name, moves, nodes=run.nodes, seconds=seconds, optimal=True,
-                               lower_bound=run.lower_bound, verified=True, status="solved", detail=detail, solutions=[sol],
-                               metric=self.metric)
+                               lower_bound=run.lower_bound, verified=True, status="solved",
+                               detail=detail, solutions=[sol], metric=self.metric)
         result = SolveResult(self.name, None, nodes=run.nodes, seconds=seconds, optimal=False,
                              lower_bound=run.lower_bound, status=run.status, detail=detail,
                              metric=self.metric)
@@ -300,10 +304,11 @@ class _Run:
         # a bound below the split takes milliseconds: searched in this thread, since a thread
         # to watch it would cost more than the search
         short = bound < self.solver.split_from
-        if short or self.solver.threads == 1:
+        if short:
             items, paths, g0 = root[None, :], np.zeros((1, 0), np.int8), 0
             workers = 1
         else:
+            # one thread searches the start nodes too: the order by past cost serves it as well
             if self._start_nodes is None:
                 starts = self.solver.start_nodes(root)
                 # symmetric starts are dropped only where proven: the face-turn move order
@@ -311,6 +316,7 @@ class _Run:
                                      if self.solver.metric == "htm" else starts)
             items, paths = self._start_nodes
             g0, workers = SPLIT_DEPTH, self.solver.threads
+        costs = np.zeros(len(items), np.int64)
         self.live[:] = 0
         base = self.nodes
         lock = threading.Lock()
@@ -326,7 +332,7 @@ class _Run:
                 if i0 >= len(items):
                     return
                 found, _ = p.kernel(items, paths, i0, next_item[0], g0, bound, *p.args,
-                                    self.live, slot, self.stop, self.cancel, sol)
+                                    self.live, slot, self.stop, self.cancel, sol, costs)
                 if found:
                     with lock:
                         solutions.append([int(m) for m in sol[:bound]])
@@ -346,6 +352,8 @@ class _Run:
                 t.join()
         self.nodes = base + int(self.live.sum())
         self.counters[NODES] = self.nodes
+        if not short and not solutions and self.solver.order_starts:
+            self._start_nodes = by_past_cost(items, paths, costs)
         if solutions and not verify(self.target, [FACE_MOVES[m] for m in solutions[0]]):
             # the kernel claims a path that does not solve the cube: its tables or coordinates
             # are wrong, and neither this answer nor the bounds before it can be trusted
@@ -442,7 +450,8 @@ def _warm_up(p: _Prepared) -> None:
     root = p.root(CubeState.identity())
     live = np.zeros(1, np.int64)
     p.kernel(root[None, :], np.zeros((1, 0), np.int8), 0, 1, 0, 1, *p.args,
-             live, 0, np.zeros(1, np.int32), np.zeros(1, np.int32), np.zeros(2, np.int64))
+             live, 0, np.zeros(1, np.int32), np.zeros(1, np.int32), np.zeros(2, np.int64),
+             np.zeros(1, np.int64))
 
 
 if __name__ == "__main__":

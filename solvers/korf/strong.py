@@ -112,12 +112,12 @@ def start_h(state, csym, cp_info, twist_conj, corner_unknown):
 @njit(cache=True, nogil=True)
 def strong_search(items, paths, i0, i1, g0, bound, move_lists, n_moves, rows, cperm_move,
                   twist_move, sslice_move, flip_move, axmove, csym, cp_info, corner_unknown, ptab,
-                  dec, ss_info, flip_conj, twist_conj, live, slot, stop, cancel, sol):
+                  dec, ss_info, flip_conj, twist_conj, live, slot, stop, cancel, sol, costs):
     """Search below items[i0:i1] (nodes at depth g0) for a solution of exactly `bound` moves of
     the move order (move_lists, n_moves, rows: lanes.face_turn_order, or the quarter turns').
     Returns (found, nodes)."""
     nl = LANES
-    D, dmove, kidx, nk, ki, path, depth, cur, stage, cnt = new_lanes(S_LEN, g0)
+    D, dmove, kidx, nk, ki, path, depth, cur, stage, cnt, owner = new_lanes(S_LEN, g0)
     sc = np.empty((nl, 8, 18), np.int64)
     next_item = i0
     active = nl
@@ -136,7 +136,7 @@ def strong_search(items, paths, i0, i1, g0, bound, move_lists, n_moves, rows, cp
                             stage[l] = IDLE
                             active -= 1
                             break
-                        load_start(l, next_item, items, paths, D, path, g0, S_LEN)
+                        load_start(l, next_item, items, paths, D, path, g0, S_LEN, owner)
                         next_item += 1
                         if g0 + start_h(D[l, g0, 0], csym, cp_info, twist_conj,
                                         corner_unknown) <= bound:
@@ -175,6 +175,7 @@ def strong_search(items, paths, i0, i1, g0, bound, move_lists, n_moves, rows, cp
                         sc[l, 4, i] = e2
                     cnt[l] = nm
                     nodes += nm
+                    costs[owner[l]] += nm
                     stage[l] = PROBED
                     break
             elif st == PROBED:
