@@ -207,17 +207,23 @@ def summarize(rows, threads):
     }
 
 
-def bench_speed(sets, n16, n18, n_random, time_limit, threads):
-    """Each cube is solved by every set in turn (side by side: the machine's load changes
-    slowly, so neighbouring solves see the same load)."""
+def speed_states(n16: int, n18: int, n_random: int) -> dict:
+    """The speed section's cubes by group (fixed seed: every run, and bench_task_order.py,
+    sees the same ones)."""
     from cubelab.cube.random_states import random_state
-    from cubelab.solvers.korf.solver import KorfSolver
     rng = np.random.default_rng(SEED + 2)
-    groups = {
+    return {
         "16-move scrambles": [state_of(scramble(rng, 16)) for _ in range(n16)],
         "18-move scrambles": [state_of(scramble(rng, 18)) for _ in range(n18)],
         "random states": [random_state(rng) for _ in range(n_random)],
     }
+
+
+def bench_speed(sets, n16, n18, n_random, time_limit, threads):
+    """Each cube is solved by every set in turn (side by side: the machine's load changes
+    slowly, so neighbouring solves see the same load)."""
+    from cubelab.solvers.korf.solver import KorfSolver
+    groups = speed_states(n16, n18, n_random)
     solvers = {}
     for name in sets:
         # "SET/fixed": the same tables, the start nodes in their fixed order (what the order

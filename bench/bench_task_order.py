@@ -28,14 +28,13 @@ from pathlib import Path
 import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from bench_korf import SEED, log  # noqa: E402  (the speed section's random states)
+from bench_korf import log, speed_states  # noqa: E402  (the speed section's random states)
 
 
-def exact_costs(p, root, depth: int, bound: int):
-    """(costs, holds): the nodes below each start node at `bound` (up to its first solution
-    where it holds one), and whether it holds one."""
-    from cubelab.solvers.korf.lanes import LANES, expand_items
-    items, paths = expand_items(root, depth, p.child, p.order)
+def exact_costs(p, items, paths, depth: int, bound: int):
+    """(costs, holds): the nodes below each start node (items, paths: `depth` moves deep) at
+    `bound` (up to its first solution where it holds one), and whether it holds one."""
+    from cubelab.solvers.korf.lanes import LANES
     n = len(items)
     live = np.zeros(1, np.int64)
     stop, cancel = np.zeros(1, np.int32), np.zeros(1, np.int32)
@@ -53,7 +52,7 @@ def exact_costs(p, root, depth: int, bound: int):
                 one, _ = p.kernel(items, paths, i, i + 1, depth, bound, *p.args, live, 0, stop,
                                   cancel, sol, costs)
                 holds[i] = bool(one)
-    return costs, holds, paths
+    return costs, holds
 
 
 def to_first(order, costs, holds) -> int:
@@ -83,10 +82,9 @@ def main(argv=None) -> int:
     ap.add_argument("--count", type=int, default=10)
     ap.add_argument("--depth", type=int, default=3, help="depth of the start nodes")
     args = ap.parse_args(argv)
-    from cubelab.cube.random_states import random_state
+    from cubelab.solvers.korf.lanes import expand_items
     from cubelab.solvers.korf.solver import KorfSolver
-    rng = np.random.default_rng(SEED + 2)
-    states = [random_state(rng) for _ in range(args.first + args.count)][args.first:]
+    states = speed_states(0, 0, args.first + args.count)["random states"][args.first:]
     solver = KorfSolver(args.tables, threads=1, fallback=False)
     solver.prepare()
     p = solver._prepared
@@ -94,9 +92,10 @@ def main(argv=None) -> int:
     for k, state in enumerate(states, args.first):
         t0 = time.perf_counter()
         root = p.root(state)
+        items, paths = expand_items(root, args.depth, p.child, p.order)
         per_bound, bound = {}, max(int(p.heuristic(root)), args.depth + 1)
         while True:
-            costs, holds, paths = exact_costs(p, root, args.depth, bound)
+            costs, holds = exact_costs(p, items, paths, args.depth, bound)
             per_bound[bound] = costs
             if holds.any():
                 break

@@ -71,5 +71,5 @@ def by_past_cost(items: np.ndarray, paths: np.ndarray,
                  costs: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """The start nodes (items, paths) reordered for the next bound: the largest cost (nodes
     generated below each at the bound just searched) first, ties in their present order."""
-    order = np.argsort(-np.asarray(costs, np.int64), kind="stable")
+    order = np.argsort(-costs, kind="stable")
     return items[order], paths[order]
