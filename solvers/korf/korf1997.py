@@ -66,7 +66,7 @@ def korf_search(items, paths, i0, i1, g0, bound, move_lists, n_moves, cperm_move
     interleaved depth-first searches (as lanes.py explains): a lane's select stage computes
     its children's three entries and prefetches them, its next stage probes and descends."""
     nl = LANES
-    D, dmove, kidx, nk, ki, path, depth, cur, stage, cnt, owner = new_lanes(K_LEN, g0)
+    D, dmove, kidx, nk, ki, path, depth, cur, stage, cnt, owner = new_lanes(K_LEN, g0, items)
     sc = np.empty((nl, 3, 18), np.int64)
     pos = np.empty(6, np.int64)
     next_item = i0

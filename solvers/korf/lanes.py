@@ -48,11 +48,12 @@ NEED_START = -1
 
 
 @njit(cache=True, nogil=True)
-def new_lanes(node_len, g0):
+def new_lanes(node_len, g0, like):
     """The per-lane arrays of a kernel (D, dmove, kidx, nk, ki, path, depth, cur, stage, cnt,
-    owner: the start node each lane is below)."""
+    owner: the start node each lane is below); the node rows D take like's dtype (a kernel whose
+    node values fit 32 bits halves what its lanes keep in the caches)."""
     nl = LANES
-    return (np.empty((nl, MAX_DEPTH + 1, 18, node_len), np.int64),
+    return (np.empty((nl, MAX_DEPTH + 1, 18, node_len), like.dtype),
             np.empty((nl, MAX_DEPTH + 1, 18), np.int64),
             np.zeros((nl, MAX_DEPTH + 1, 18), np.int64),
             np.zeros((nl, MAX_DEPTH + 1), np.int64),

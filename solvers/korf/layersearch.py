@@ -42,7 +42,7 @@ from cubelab.tables.korf.h48table import entry_index as h48_index, moved as h48_
     neighbour_distance
 from cubelab.tables.korf.layercoords import layer_from_sums
 from cubelab.tables.korf.layertable import entry_index, lower_bound
-from cubelab.tables.memory import prefetch, prefetch_all
+from cubelab.tables.memory import narrowed, prefetch, prefetch_all
 from cubelab.tables.packed import UNKNOWN4, get2, get4
 from cubelab.tables.ranks import N_TWIST
 
@@ -60,6 +60,8 @@ N_MASK = 36         # bit a: a turn of axis a may come next
 N_H48 = 37          # with the H48 table: raw corners, membership, flip class, exact distance
 N_LEN = 41
 ALL_AXES = 7
+_ROW = np.zeros(1, np.int32)
+"""The kernel's node rows are 32-bit (every value fits): half the bytes its lanes keep in L1/L2."""
 
 
 @njit(cache=True, nogil=True, inline="always")
@@ -202,7 +204,7 @@ def layer_search(items, paths, i0, i1, g0, bound, move_lists, n_moves, axis_of, 
     hmem_conj_flat = hmem_conj.reshape(hmem_conj.size)
     hfconj_flat = hfconj.reshape(hfconj.size)
     nl = LANES
-    D, dmove, kidx, nk, ki, path, depth, cur, stage, cnt, owner = new_lanes(N_LEN, g0)
+    D, dmove, kidx, nk, ki, path, depth, cur, stage, cnt, owner = new_lanes(N_LEN, g0, _ROW)
     sc = np.empty((nl, 8, 18), np.int64)
     next_item = i0
     active = nl
@@ -406,6 +408,9 @@ def prepare_layers(arrays, max_depth, corners: bool, h48_depth: int | None = -1)
     ltab, ctab = resident(arrays[0]), arrays[1]
     csym = reduce_corners(ctab)
     mt, lt, cst = move_tables(), layer_tables(corners), corner_sym_tables()
+    # the maps read at every node, 16 bits wide where they fit (memory.narrowed says why)
+    layer_move, cp_info, twist_conj, flip_conj = (
+        narrowed(a) for a in (lt.layer_move, cst.cp_info, lt.twist_conj, lt.flip_conj))
     base = table_base(max_depth)
     corner_unknown = 99 if max_depth is None else max_depth + 1
     axmove = axis_move_maps()
@@ -414,10 +419,10 @@ def prepare_layers(arrays, max_depth, corners: bool, h48_depth: int | None = -1)
     pre = premove_tables()
     ccon, econ = axis_contributions()
     slice_rank, csep_rank = rank_luts()
-    cslot = conj_slots(lt.twist_conj)
+    cslot = narrowed(conj_slots(lt.twist_conj))
     lists, counts = canonical_successors()
     n_csep = lt.n_csep
-    look = (ltab, base, lt.info, lt.flip_conj, cslot, ccon, econ, slice_rank, csep_rank, n_csep)
+    look = (ltab, base, lt.info, flip_conj, cslot, ccon, econ, slice_rank, csep_rank, n_csep)
     with_h48 = len(arrays) > 2
     if with_h48:
         htab = resident(arrays[2])
@@ -426,8 +431,8 @@ def prepare_layers(arrays, max_depth, corners: bool, h48_depth: int | None = -1)
         htab.flags.writeable = False
     h48 = h48table.lookup_arrays(small=not with_h48,
                                  max_depth=max_depth if h48_depth == -1 else h48_depth)
-    args = (lists, counts, axis_of, mt.cperm, mt.twist, lt.layer_move, mt.flip, axmove, pre,
-            csym, cst.cp_info, lt.twist_conj, corner_unknown) + look + (htab, h48)
+    args = (lists, counts, axis_of, mt.cperm, mt.twist, layer_move, mt.flip, axmove, pre,
+            csym, cp_info, twist_conj, corner_unknown) + look + (htab, h48)
 
     def root(state) -> np.ndarray:
         node = np.zeros(N_LEN, np.int64)
@@ -443,10 +448,10 @@ def prepare_layers(arrays, max_depth, corners: bool, h48_depth: int | None = -1)
         return node
 
     def child(node, m, out):
-        layer_child(node, m, out, mt.cperm, lt.layer_move, mt.flip, mt.twist, axmove, pre, *look,
+        layer_child(node, m, out, mt.cperm, layer_move, mt.flip, mt.twist, axmove, pre, *look,
                     htab, h48)
 
     def bound(node) -> int:
-        return node_bound(node, csym, cst.cp_info, lt.twist_conj, corner_unknown)
+        return node_bound(node, csym, cp_info, twist_conj, corner_unknown)
 
     return layer_search, args, root, child, bound, max(base + 4, h48[-1])

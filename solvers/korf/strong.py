@@ -117,7 +117,7 @@ def strong_search(items, paths, i0, i1, g0, bound, move_lists, n_moves, rows, cp
     the move order (move_lists, n_moves, rows: lanes.face_turn_order, or the quarter turns').
     Returns (found, nodes)."""
     nl = LANES
-    D, dmove, kidx, nk, ki, path, depth, cur, stage, cnt, owner = new_lanes(S_LEN, g0)
+    D, dmove, kidx, nk, ki, path, depth, cur, stage, cnt, owner = new_lanes(S_LEN, g0, items)
     sc = np.empty((nl, 8, 18), np.int64)
     next_item = i0
     active = nl
