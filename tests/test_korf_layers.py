@@ -120,3 +120,13 @@ def test_the_table_base_keeps_a_truncated_table_admissible():
     with pytest.raises(ValueError):
         ltab.table_base(1)
 
+
+
+def test_narrowed_keeps_values_and_refuses_what_does_not_fit():
+    from cubelab.tables.memory import narrowed
+    a = np.array([[0, 7, 65535], [34649, 1, 2]], np.int32)
+    n = narrowed(a)
+    assert n.dtype == np.uint16 and not n.flags.writeable
+    assert np.array_equal(n.astype(np.int64), a)
+    for wide in (np.array([-1, 3], np.int32), np.array([65536, 0], np.int64)):
+        assert narrowed(wide) is wide
