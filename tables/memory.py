@@ -75,8 +75,9 @@ def narrowed(arr: np.ndarray) -> np.ndarray:
 
     For the small tables a search reads at every node (move and symmetry maps): each probe of a
     big table evicts a line of the caches, so the small tables' lines are often gone by the next
-    node, and half the bytes keeps twice as many of them. Measured on the layers kernel: moving
-    its int32 maps to uint16 took 20 % off the CPU time of the same searches."""
+    node, and half the bytes keeps twice as many of them. Measured on the layers kernel, one
+    thread, the same searches interleaved: its five int32 maps as uint16 took 11-13 % off the
+    CPU time (its 32-bit node rows, lanes.new_lanes, another 8 %)."""
     if arr.dtype == np.uint16 or arr.size == 0 or arr.min() < 0 or arr.max() > 0xFFFF:
         return arr
     out = np.ascontiguousarray(arr, dtype=np.uint16)

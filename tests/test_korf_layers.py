@@ -121,7 +121,6 @@ def test_the_table_base_keeps_a_truncated_table_admissible():
         ltab.table_base(1)
 
 
-
 def test_narrowed_keeps_values_and_refuses_what_does_not_fit():
     from cubelab.tables.memory import narrowed
     a = np.array([[0, 7, 65535], [34649, 1, 2]], np.int32)
