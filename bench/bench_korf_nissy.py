@@ -93,9 +93,9 @@ class Nissy:
 
 def summary(rows: list[dict], who: str) -> dict:
     seconds = [r[who]["seconds"] for r in rows]
+    nodes = [r[who]["nodes"] for r in rows]
     return {"mean_s": statistics.fmean(seconds), "median_s": statistics.median(seconds),
-            "max_s": max(seconds), "nodes_per_cube": statistics.fmean(r[who]["nodes"]
-                                                                      for r in rows)}
+            "max_s": max(seconds), "nodes_per_cube": statistics.fmean(nodes)}
 
 
 def main(argv=None) -> int:
