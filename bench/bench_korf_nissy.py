@@ -69,7 +69,7 @@ class Nissy:
                              f"'./build.sh tool gendata {solver}'")
         t = time.perf_counter()
         # a mapping starts on a page boundary: 64-byte aligned, as nissy's reader requires
-        self.data = zeroed(size, huge_pages=True)[:size]
+        self.data = zeroed(size, huge_pages=True)
         with open(table, "rb") as f:
             f.readinto(memoryview(self.data))
         if lib.nissy_checkdata(self.solver, size, self.data.ctypes.data) != 0:
@@ -113,7 +113,7 @@ def main(argv=None) -> int:
     sys.path.insert(0, str(Path(__file__).resolve().parent))
     from bench_korf import speed_states
     from cubelab.cube.moves import apply_moves
-    from cubelab.cube.notation import format_moves, parse_moves
+    from cubelab.cube.notation import format_moves, invert_moves, parse_moves
     from cubelab.solvers import get_solver
     from cubelab.solvers.korf.solver import KorfSolver
 
@@ -125,16 +125,15 @@ def main(argv=None) -> int:
     print(f"nissy ({args.solver}): table loaded and checked in {peer.load_seconds:.1f} s")
     two_phase = get_solver("kociemba")
     states = speed_states(0, 0, args.first + args.random)["random states"][args.first:]
+    scrambles = [format_moves(invert_moves(two_phase.solve(s).moves)) for s in states]
     # compile and fault in both before the clock runs
-    warm = states[0]
-    ours.solve(warm)
-    peer.solve(format_moves([m.inverse() for m in reversed(two_phase.solve(warm).moves)]))
+    ours.solve(states[0])
+    peer.solve(scrambles[0])
 
     print(f"{'#':>4} {'len':>3} {'ours s':>8} {'nissy s':>8} {'n/ours':>7} "
           f"{'ours Mnodes':>11} {'nissy Mnodes':>12}")
     rows = []
-    for i, state in enumerate(states, start=args.first):
-        scramble = format_moves([m.inverse() for m in reversed(two_phase.solve(state).moves)])
+    for i, (state, scramble) in enumerate(zip(states, scrambles), start=args.first):
         if apply_moves(type(state).identity(), parse_moves(scramble)) != state:
             raise AssertionError(f"state {i}: the scramble handed to nissy is wrong")
         row = {"state": i, "scramble": scramble}
