@@ -1,9 +1,6 @@
 """Memory for tables probed at random: private huge-page copies, narrow copies of the small ones
 read at every node, and a software prefetch.
 
-Memory for tables that searches probe at random: private copies on transparent huge pages, and
-a software prefetch for numba kernels.
-
 A search probes its tables at random: with 4 KiB pages nearly every probe of a table of tens or
 hundreds of megabytes also misses the TLB, and the first probe of each page of a file mapping
 faults. A private copy the kernel may back with 2 MiB pages costs one copy at load, once per
