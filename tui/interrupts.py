@@ -3,7 +3,7 @@
 Python runs signal handlers only in the main thread and only between bytecodes, so a main
 thread inside a numba kernel (or a table's checksum, or a compile) would not see Ctrl-C until
 the work ended. Every long command therefore hands its work to `run_interruptible`, which waits
-on an Event (a wait Python interrupts); on a signal it raises the work's cancel flag, gives the
+on a `Latch` (a wait Python interrupts, and one an interrupt cannot leave half undone); on a signal it raises the work's cancel flag, gives the
 work `GRACE` seconds to wind down and hand back what it has, and re-raises, so the command ends
 within half a second whatever the work is doing. SIGTERM raises `Terminated`, a KeyboardInterrupt,
 so the same clean-up runs; `cli.main` turns them into exit statuses 130 and 143.
@@ -22,6 +22,42 @@ GRACE = 0.2
 within milliseconds; a compile or a build step may not, and is abandoned)."""
 
 POLL = 0.05
+
+
+class Latch:
+    """A one-way flag the main thread can wait on through Ctrl-C: set once, by any thread.
+
+    threading.Event.wait is not safe there. Its Condition releases its lock, waits, and takes
+    the lock back in a `finally`; a signal whose handler raises at the start of that `finally`
+    leaves the lock released, and the `with` around it then fails with "RuntimeError: release
+    unlocked lock", which hides the KeyboardInterrupt (CPython 3.11; seen in CI as an internal
+    error instead of exit 130). Here the waiter only tries a raw lock that `set` releases: an
+    interrupt anywhere leaves the flag true or false, never a lock half taken."""
+
+    __slots__ = ("_flag", "_gate")
+
+    def __init__(self) -> None:
+        self._flag = False
+        self._gate = threading.Lock()
+        self._gate.acquire()
+
+    def set(self) -> None:
+        if not self._flag:
+            self._flag = True
+            self._gate.release()
+
+    def is_set(self) -> bool:
+        return self._flag
+
+    def wait(self, timeout: float | None = None) -> bool:
+        """True once set; False when `timeout` seconds pass first (None: wait for ever)."""
+        if self._flag:
+            return True
+        if self._gate.acquire(timeout=-1 if timeout is None else max(0.0, timeout)):
+            # pass the gate on to any other waiter; an interrupt before this line leaves it
+            # taken, which only the flag (already true) is read past
+            self._gate.release()
+        return self._flag
 
 
 class Terminated(KeyboardInterrupt):
@@ -73,7 +109,7 @@ def run_interruptible(work: Callable[[], T], cancel, *, grace: float = GRACE,
     work to return and raises Interrupted carrying that value (or None). A work that ignores the
     flag is left behind: its thread is a daemon and dies with the process."""
     box: dict = {}
-    done = threading.Event()
+    done = Latch()
 
     def target():
         try:

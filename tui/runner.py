@@ -6,8 +6,9 @@ tables through a hook, prepare them with progress and log, solve with counters, 
 time limit, solutions streamed as they improve), `search(...)` a `SearchRun`. A run's thread
 only writes its fields and sets `done` at the end; the other side reads them (the workbench's
 panels ten times a second) or waits (the REPL), and raises the cancel flag with `stop()`.
-Waiting goes through the `done` Event, never Thread.join: on Python 3.11 a Ctrl-C that interrupts
-join() can leave a thread marked finished while it still runs.
+Waiting goes through the `done` Latch, never Thread.join or an Event: on Python 3.11 a Ctrl-C that
+interrupts join() can leave a thread marked finished while it still runs, and one that interrupts
+Event.wait can leave its lock released twice (see interrupts.Latch).
 """
 
 from __future__ import annotations
@@ -21,7 +22,7 @@ import numpy as np
 
 from cubelab.solvers.protocol import BOUND, NODES, SOLUTIONS, SolverError, new_cancel, new_counters
 
-from .interrupts import GRACE, Terminated
+from .interrupts import GRACE, Latch, Terminated
 from .records import SearchRequest, SolutionRow
 
 POLL_SECONDS = 0.1
@@ -41,7 +42,7 @@ class Run:
     error: str = ""
     started: float = 0.0
     finished_at: float = 0.0
-    done: threading.Event = field(default_factory=threading.Event)
+    done: Latch = field(default_factory=Latch)
     thread: threading.Thread | None = None
 
     thread_name = "run"

@@ -7,7 +7,7 @@ import sys
 import threading
 
 from cubelab.tui.errors import InputError
-from cubelab.tui.interrupts import GRACE
+from cubelab.tui.interrupts import GRACE, Latch
 
 _MAX_LENGTH = 20
 
@@ -87,9 +87,9 @@ def run(args) -> int:
               f"{', classes up to AUF too' if args.auf else ''}")
         print(f"{'len':>3}  {'first sequence found':<34} {'cycles':<24}")
     outcome: dict = {}
-    # waited on instead of Thread.join: on Python 3.11 a Ctrl-C landing inside join() can mark
-    # a still-running thread as finished
-    done = threading.Event()
+    # waited on instead of Thread.join (on Python 3.11 a Ctrl-C landing inside join() can mark
+    # a still-running thread as finished) or an Event (see Latch)
+    done = Latch()
 
     def work():
         try:
