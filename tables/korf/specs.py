@@ -40,8 +40,8 @@ LAYERS = "layers"
 LAYERS_SMALL = "layers-small"
 LAYERS_H48 = "layers-h48"
 DEFAULT_SET = LAYERS
-"""Chosen by measurement: on the same 10 uniformly random states, `layers` took 0.39x the time
-of `strong` (bench/bench_korf.py --speed-sets strong,layers --random 10)."""
+"""Chosen by measurement: on the same 20 uniformly random states, `layers` took 0.25x the time
+of `strong` and 0.11x its nodes (bench/bench_korf.py --speed-sets strong,layers --random 20)."""
 LAYER_FORMAT = 1
 """The layer table's own format."""
 
