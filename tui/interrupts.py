@@ -3,10 +3,11 @@
 Python runs signal handlers only in the main thread and only between bytecodes, so a main
 thread inside a numba kernel (or a table's checksum, or a compile) would not see Ctrl-C until
 the work ended. Every long command therefore hands its work to `run_interruptible`, which waits
-on a `Latch` (a wait Python interrupts, and one an interrupt cannot leave half undone); on a signal it raises the work's cancel flag, gives the
-work `GRACE` seconds to wind down and hand back what it has, and re-raises, so the command ends
-within half a second whatever the work is doing. SIGTERM raises `Terminated`, a KeyboardInterrupt,
-so the same clean-up runs; `cli.main` turns them into exit statuses 130 and 143.
+on a `Latch` (a wait Python interrupts, and one an interrupt cannot leave half done); on a signal
+it raises the work's cancel flag, gives the work `GRACE` seconds to wind down and hand back what
+it has, and re-raises, so the command ends within half a second whatever the work is doing.
+SIGTERM raises `Terminated`, a KeyboardInterrupt, so the same clean-up runs; `cli.main` turns
+them into exit statuses 130 and 143.
 """
 
 from __future__ import annotations
@@ -28,11 +29,12 @@ class Latch:
     """A one-way flag the main thread can wait on through Ctrl-C: set once, by any thread.
 
     threading.Event.wait is not safe there. Its Condition releases its lock, waits, and takes
-    the lock back in a `finally`; a signal whose handler raises at the start of that `finally`
-    leaves the lock released, and the `with` around it then fails with "RuntimeError: release
-    unlocked lock", which hides the KeyboardInterrupt (CPython 3.11; seen in CI as an internal
-    error instead of exit 130). Here the waiter only tries a raw lock that `set` releases: an
-    interrupt anywhere leaves the flag true or false, never a lock half taken."""
+    the lock back in a `finally`; a signal whose handler raises between that release and the
+    re-acquire leaves the lock released, and the `with` around it then fails with
+    "RuntimeError: release unlocked lock", which hides the KeyboardInterrupt (CPython 3.11;
+    seen in CI as an internal error instead of exit 130). Here the waiter only tries a raw lock
+    that `set` releases: an interrupt anywhere leaves the flag true or false, never a lock half
+    taken."""
 
     __slots__ = ("_flag", "_gate")
 
