@@ -2,8 +2,9 @@
 cube, beside one-face CFOP (yellow cross only) and, if installed, pycuber's CFOP.
 
 Per step kind (cross, F2L in the order solved, OLL, PLL with its pre-AUF, final AUF): mean and
-max HTM; in total: mean, median, max; time per cube: median, 90th percentile, max (tables and
-compilation excluded: prepared first). Run:
+max HTM of the steps as performed (each ending at its milestone), and what the merges at the
+joins save; in total (the solution, merges cancelled): mean, median, max; time per cube:
+median, 90th percentile, max (tables and compilation excluded: prepared first). Run:
 
     CUBELAB_DATA_DIR=... .venv/bin/python bench/bench_cfop.py                # 1,000 states
     .venv/bin/python bench/bench_cfop.py --count 200 --pycuber 50
@@ -50,14 +51,15 @@ def run_cubelab(states, faces: str):
         times.append(time.perf_counter() - t)
         assert r.verified
         totals.append(r.length["htm"])
-        kinds: dict[str, int] = {}
+        kinds: dict[str, int] = {"merges saved": 0}
         f2l = 0
         for st in r.detail["steps"]:
+            kinds["merges saved"] += st.get("merge", {}).get("saved", 0)
             kinds[step_kind(st["step"])] = kinds.get(step_kind(st["step"]), 0) + st["length"]
             if st["step"].startswith("f2l"):
                 pairs[min(f2l, 3)].append(st["length"])
                 f2l += 1
-        for k in ("cross", "f2l (all)", "oll", "pll", "auf"):
+        for k in ("cross", "f2l (all)", "oll", "pll", "auf", "merges saved"):
             per_step.setdefault(k, []).append(kinds.get(k, 0))
     return prep, per_step, pairs, totals, times
 

@@ -1,10 +1,18 @@
-"""CFOP in the front ends: the steps on their lines in `cubelab solve`, playback pausing
-between steps and saying which is playing."""
+"""CFOP in the front ends: the steps on their lines in `cubelab solve` (the rotation that holds
+the cross on D, the merges at the joins), the workbench's row detail, playback pausing at the
+end of each step (at its milestone) and saying which is playing."""
 
+from cubelab.cube.facelets import state_colours
 from cubelab.cube.moves import alg_state
-from cubelab.cube.notation import parse_moves
+from cubelab.cube.notation import format_moves, parse_moves
+from cubelab.cube.pieces import FACES
+from cubelab.solvers.cfop.solver import CfopSolver
 from cubelab.tui.records import Playback
 from cubelab.tui.solve_cmd import format_result
+
+from helpers_apps import run_app
+from helpers_cfop import ISSUE_SCRAMBLE, cross_face, milestone_problem
+from helpers_solvers import prepared_solver
 
 RECORD = {
     "solver": "cfop", "solution": "D R U R' U' R U2 R' U", "length": {"htm": 9, "qtm": 10},
@@ -77,3 +85,78 @@ def test_playing_a_cfop_row_carries_its_steps():
     assert pb.steps == steps
     session.step(10**6)
     assert pb.index == 1 and pb.describe().startswith("[cross]")
+
+
+# ---- the real solver in the front ends ----------------------------------------------------------
+
+solver = prepared_solver(CfopSolver)
+
+
+def test_solve_prints_the_rotation_and_the_merges(solver):
+    record = solver.solve(alg_state(ISSUE_SCRAMBLE)).to_json()
+    text = format_result(record)
+    assert f"hold with the cross on D: {record['rotation']}" in text and record["rotation"]
+    assert text.splitlines()[0].startswith(record["rotation"] + " ")
+    merges = [st for st in record["steps"] if "merge" in st]
+    assert merges
+    for st in merges:
+        m = st["merge"]
+        assert f"merged with {m['with']}: {m['tail']} + {m['head']} -> " in text
+
+
+def test_a_cross_on_d_needs_no_rotation():
+    record = dict(RECORD, rotation="")
+    assert "hold" not in format_result(record)
+
+
+class CfopRegistry:
+    """The workbench's solver source with the one real CFOP solver, prepared."""
+
+    def __init__(self, solver):
+        self.solver = solver
+
+    def solver_names(self, puzzle: str = "3x3") -> list[str]:
+        return ["cfop"] if puzzle == "3x3" else []
+
+    def get_solver(self, name: str, puzzle: str = "3x3", **options):
+        return self.solver
+
+
+def test_the_workbench_row_shows_every_step_and_plays_to_each_milestone(solver, tmp_path):
+    async def body(app, pilot):
+        await pilot.press(*ISSUE_SCRAMBLE)
+        await pilot.press("enter")
+        await pilot.press(*":solve")
+        await pilot.press("enter")
+        for _ in range(1200):
+            await pilot.pause(0.05)
+            if app.session.solutions and app.session.solutions[0].status == "solved":
+                break
+        row = app.session.solutions[0]
+        record = solver.solve(alg_state(ISSUE_SCRAMBLE)).to_json()
+        assert format_moves(row.moves) == record["solution"]
+        # the row detail holds the rotation and every step (a merge under its step)
+        detail = app.solver_panel.detail(0).plain
+        assert f"hold with the cross on D: {record['rotation']}" in detail
+        for st in record["steps"]:
+            assert f"  {st['step']:<22} {st['length']:>2}  {st['moves'] or '-'}" in detail
+            if "merge" in st:
+                assert f"merged with {st['merge']['with']}" in detail
+        # played step by step, each pause is where the step's name says
+        await pilot.press(*":play")
+        await pilot.press("enter")
+        await pilot.pause()
+        pb = app.session.playback
+        colour = "URFDLB".index(record["cross_face"])
+        names = []
+        while app.session.step(10**6):
+            name = pb.step_name()
+            names.append(name)
+            if name == "hold with the cross on D":
+                assert cross_face(state_colours(pb.state), colour) == FACES.index("D")
+            else:
+                assert milestone_problem(pb.state, name, colour) is None, name
+        assert names[0] == "hold with the cross on D" and names[-1] == record["steps"][-1]["step"]
+        assert pb.state.is_solved()
+
+    run_app(tmp_path, body, size=(160, 48), registry=CfopRegistry(solver))

@@ -176,10 +176,8 @@ class SolverPanel(RunPanel):
             # the count says how much is there when the text runs past the lines shown
             text.append(f"{index + 1} {row.solver} ({len(row.moves)} moves): ", style="bold")
             text.append(format_moves(row.moves) or "(already solved)")
-            at = 0
-            for name, n in row.steps:      # a human method: each named step on its line
-                text.append(f"\n  {name:<20} {n:>2}  {format_moves(row.moves[at:at + n]) or '-'}")
-                at += n
+            for line in row.step_lines:    # a human method: how it is held, each step's line
+                text.append("\n" + line)
         else:
             text.append(f"{index + 1} {row.solver}: ", style="bold")
             text.append(row.message or row.status, style="dim")

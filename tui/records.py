@@ -98,7 +98,13 @@ class SolutionRow:
     message: str = ""
     solutions: int = 0        # how many improving solutions arrived
     steps: tuple[tuple[str, int], ...] = ()
-    """A human method's named steps (name, number of moves), which playback pauses between."""
+    """A human method's named steps (name, number of moves in `played`), which playback pauses
+    between."""
+    played: list[Move] | None = None
+    """A human method's moves as its steps do them (its rotation first, turns that cancel at the
+    joins not yet cancelled), which playback steps through; None: `moves`."""
+    step_lines: tuple[str, ...] = ()
+    """The row detail's lines for the steps (tui.method_steps.method_lines)."""
 
 
 @dataclass

@@ -17,6 +17,7 @@ import sys
 from .argtypes import seconds
 from .errors import InputError
 from .interrupts import Terminated
+from .method_steps import method_lines
 
 
 def register(sub) -> None:
@@ -194,10 +195,9 @@ class Repl:
                     + (f", optimal in {sol.get('metric', 'htm').upper()}" if sol["optimal"]
                        else "") + f", {sol['status']}]",
                     highlight=False, markup=False)
-                for st in sol.get("steps") or []:
-                    if isinstance(st, dict) and "step" in st:    # a human method's steps
-                        self.console.print(f"    {st['step']:<20} {st['length']:>2}  "
-                                           f"{st['moves'] or '-'}", highlight=False, markup=False)
+                for ln in method_lines(sol, indent="    "):   # a human method's steps
+                    self.console.print(ln if ln.startswith(" ") else "    " + ln,
+                                       highlight=False, markup=False)
         if "search" in record:
             self.console.print(record["search"]["summary"], highlight=False, markup=False)
         if "facelets" in record:

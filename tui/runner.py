@@ -23,6 +23,7 @@ import numpy as np
 from cubelab.solvers.protocol import BOUND, NODES, SOLUTIONS, SolverError, new_cancel, new_counters
 
 from .interrupts import GRACE, Latch, Terminated
+from .method_steps import method_lines, performed
 from .records import SearchRequest, SolutionRow
 
 POLL_SECONDS = 0.1
@@ -261,8 +262,8 @@ class SolverRun(Run):
         row.nodes = int(result.nodes)
         row.seconds = float(result.seconds)
         row.optimal = bool(result.optimal)
-        row.steps = tuple((st["step"], int(st["length"])) for st in result.detail.get("steps", ())
-                          if isinstance(st, dict) and "step" in st)
+        row.played, row.steps = performed(result.detail)
+        row.step_lines = tuple(method_lines(result.detail))
 
 
 @dataclass(eq=False)

@@ -258,7 +258,11 @@ class Session:
             self.puzzle.apply(self.state, moves)
         except ValueError as e:
             return Outcome(str(e), error=True)
-        steps = self.solutions[index].steps if (listing or self.listing) != "search" else ()
+        steps = ()
+        if (listing or self.listing) != "search" and self.solutions[index].steps:
+            # a human method's steps, played as they are done, each pause at a milestone
+            row = self.solutions[index]
+            moves, steps = row.played or moves, row.steps
         self.playback = Playback(self.state, list(moves), 0, label, steps)
         return Outcome(f"playing {name}: left/right step, Enter keeps, Esc leaves", changed=True)
 

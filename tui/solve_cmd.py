@@ -10,6 +10,7 @@ from .errors import InputError
 from . import solve_file
 from .inputs import add_position_arguments, single_position
 from .interrupts import Interrupted, run_interruptible
+from .method_steps import method_lines
 from .targets import add_target_argument, target_record
 
 MAX_LENGTH = 1000
@@ -236,12 +237,9 @@ def format_result(record: dict) -> str:
                  + ("; " + ", ".join(extra) if extra else ""))
     for ph in phases if phases and isinstance(phases[0], dict) else []:
         lines.append(f"  -> {ph['subgroup']:<30} {ph['length']:>2}  {ph['moves'] or '-'}")
-    if "cross_face" in record:
-        lines.append(f"cross on  {record['cross_face']} ({record['cross_colour']})")
+    lines += method_lines(record)     # a human method's named steps (CFOP)
     for st in record.get("steps") or []:
-        if "step" in st:     # a human method's named steps (CFOP)
-            lines.append(f"  {st['step']:<22} {st['length']:>2}  {st['moves'] or '-'}")
-        else:
+        if "step" not in st:
             lines.append(f"  {st['does']:<34} {st['alg']}")
     if record.get("solution_note"):
         lines.append(f"note      {record['solution_note']}")

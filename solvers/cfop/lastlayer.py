@@ -147,11 +147,13 @@ def best_pll(s: CubeState):
     return None if best is None else best[1:]
 
 
-def solve_last_layer(s: CubeState) -> list[tuple[str, tuple[int, ...]]]:
+def solve_last_layer(s: CubeState, before=()) -> list[tuple[str, tuple[int, ...]]]:
     """The OLL, PLL and AUF steps (name, face turns) that solve a cube whose first two layers
     are solved, choosing the U turn before OLL and the OLL algorithm that make the whole last
-    layer shortest. ValueError if the last layer is no case of the book."""
+    layer shortest, counted after the turns `before` it (the steps so far), with which it may
+    cancel. ValueError if the last layer is no case of the book."""
     lib = book()
+    before = cancel(before)
     options = []
     for k in range(4):
         turned = s * _u(k)
@@ -167,7 +169,7 @@ def solve_last_layer(s: CubeState) -> list[tuple[str, tuple[int, ...]]]:
             if p is None:
                 continue
             pre, palg, post = p
-            total = len(cancel(oll_moves + pre + (palg.moves if palg else ()) + post))
+            total = len(cancel(before + oll_moves + pre + (palg.moves if palg else ()) + post))
             options.append((total, k, alg, oll_moves, pre, palg, post))
     if not options:
         raise ValueError("the last layer is not a case of the OLL/PLL book")

@@ -6,12 +6,17 @@
   order is the greedy cheapest one).
 - OLL and PLL from the book of 57 + 21 algorithms (lastlayer.py), recognised from the pieces;
   the U turn before OLL, the OLL algorithm and the PLL's U turns are chosen together to make the
-  last layer shortest.
+  solution shortest.
 
-The whole method is run with the cross on each of the six faces (by conjugating the position
-with a rotation, so the search always builds a D cross, and turning the moves back) and the
-shortest total is kept: colour neutrality, as strong cubers do. Every step is reported with its
-name, moves and length; the steps together are the solution.
+The whole method is run with the cross on each of the six faces and the shortest solution is
+kept: colour neutrality, as strong cubers do. The solution is held as a cuber holds it: a
+rotation first (x2, x, x', z, z' or none) brings the cross face to D, so the last layer is U
+and the named algorithms read as they are learnt (`R U R' U R U2 R'`, not `D2 R D R' D R D`).
+
+Every step is reported with its name, moves and length, and ends at its milestone: the cross;
+the cross and k pairs; the first two layers with the last layer oriented; solved up to a U
+turn; solved. Where the end of one step and the start of the next cancel, the solution is the
+cancelled sequence and the step records the merge (joins.py); the step keeps its own moves.
 """
 
 from __future__ import annotations
@@ -20,18 +25,20 @@ import time
 
 import numpy as np
 
-from cubelab.cube.moves import FACE_MOVES, move_state
+from cubelab.cube.alg import Move
+from cubelab.cube.moves import FACE_MOVES, alg_state, apply_moves, move_state
+from cubelab.cube.notation import format_moves, parse_moves
 from cubelab.cube.pieces import COLOUR_OF_FACE, FACES
 from cubelab.cube.state import CubeState
-from cubelab.cube.symmetry import conjugate, is_mirrored, move_conjugation, symmetry_inverse_index
 from cubelab.tables.cfop.coords import (CROSS_GOAL, PAIR_CORNERS, PAIR_EDGES, corner_code,
                                         cross_of, edge_code)
 from cubelab.tables.cfop.specs import SPECS, CfopTables, load_tables
-from cubelab.tables.sequences import cancel
+from cubelab.tables.sequences import cancel as cancel_turns
 
 from ..protocol import (BEST, NODES, PHASE, Deadline, PrepareOnce, Solution, SolveResult,
                         SolverError, new_cancel, new_counters,
                         open_solve, verify)
+from .joins import joined
 from .lastlayer import solve_last_layer
 from .search import MAX_DEPTH, search
 
@@ -41,33 +48,18 @@ CROSS_FACES = "DULRFB"
 """The faces tried for the cross, D (yellow) first."""
 
 
-def _frames() -> dict[str, int]:
-    """For each face, a rotation (index of cubelab.cube.symmetry) carrying it to D."""
-    conj = move_conjugation()
-    d_turn = FACES.index("D") * 3
+HOLD_ROTATIONS = ("", "x2", "x'", "x", "z", "z'")
+"""The whole-cube turns a cuber starts with to hold the cross face on D (z2 would do as x2)."""
+
+
+def _holds() -> dict[str, tuple[Move, ...]]:
+    """For each face, the rotation of HOLD_ROTATIONS that brings its centre to D."""
     out = {}
-    for k in range(48):
-        if is_mirrored(k):
-            continue
-        for f in FACES:
-            if f not in out and int(conj[k, FACES.index(f) * 3]) == d_turn:
-                out[f] = k
+    for text in HOLD_ROTATIONS:
+        centres = alg_state(text).cc
+        out[FACES[int(centres[FACES.index("D")])]] = tuple(parse_moves(text))
+    assert sorted(out) == sorted(FACES)
     return out
-
-
-def join_steps(steps: list[tuple[str, tuple[int, ...]]]) -> list[tuple[str, tuple[int, ...]]]:
-    """Steps whose boundary turns are on the same face merged into the earlier step, so that
-    the steps, put end to end, are the solution with nothing left to cancel at the joins."""
-    out: list[tuple[str, list[int]]] = []
-    for name, seq in steps:
-        seq = list(seq)
-        while seq:
-            prev = next((p for _, p in reversed(out) if p), None)
-            if prev is None or prev[-1] // 3 != seq[0] // 3:
-                break
-            prev[-1:] = cancel((prev[-1], seq.pop(0)))
-        out.append((name, seq))
-    return [(name, tuple(seq)) for name, seq in out]
 
 
 class CfopSolver(PrepareOnce):
@@ -84,9 +76,7 @@ class CfopSolver(PrepareOnce):
     def __init__(self, faces: str = CROSS_FACES):
         self.faces = faces
         self._tables: CfopTables | None = None
-        self._frames = _frames()
-        self._conj = move_conjugation()
-        self._inv = symmetry_inverse_index()
+        self._holds = _holds()
 
     def table_specs(self) -> tuple:
         return SPECS
@@ -125,10 +115,12 @@ class CfopSolver(PrepareOnce):
                    if codes[1][j] == PAIR_CORNERS[j] * 3 and codes[2][j] == PAIR_EDGES[j] * 2)
 
     def _solve_frame(self, s: CubeState, face: str, cancel, counters):
-        """The steps (name, moves in the original frame) of CFOP with the cross on `face`, or
-        None when cancelled."""
-        k = self._frames[face]
-        p = conjugate(s, k)
+        """CFOP with the cross on `face`: the rotation that holds that face on D, and the steps
+        (name, face turns, each step's own turns cancelled) done after it, each ending at its
+        milestone; None when cancelled."""
+        hold = self._holds[face]
+        # the position as held after the rotation, its face turns named where the centres are
+        p = apply_moves(s, hold).normalized()
         codes = (cross_of(p.ep, p.eo),
                  np.array([corner_code(p.cp, p.co, c) for c in PAIR_CORNERS], np.int64),
                  np.array([edge_code(p.ep, p.eo, e) for e in PAIR_EDGES], np.int64))
@@ -151,12 +143,15 @@ class CfopSolver(PrepareOnce):
             steps.append((f"f2l {after}" if after == before + 1 else f"f2l {before + 1}-{after}",
                           seq))
         assert codes[0] == CROSS_GOAL
-        for _, seq in steps:
-            for m in seq:
-                p = p * move_state(FACE_MOVES[m])
-        steps += solve_last_layer(p)
-        back = self._conj[self._inv[k]]
-        return [(name, tuple(int(back[m]) for m in seq)) for name, seq in join_steps(steps)]
+        done = [m for _, seq in steps for m in seq]
+        for m in done:
+            p = p * move_state(FACE_MOVES[m])
+        steps += solve_last_layer(p, before=done)
+        return hold, [(name, cancel_turns(seq)) for name, seq in steps]
+
+    @staticmethod
+    def _moves(hold, solution) -> list[Move]:
+        return list(hold) + [FACE_MOVES[m] for m in solution]
 
     def solve(self, state: CubeState, *, max_length=None, time_limit=None, on_solution=None,
               counters=None, cancel=None) -> SolveResult:
@@ -168,32 +163,42 @@ class CfopSolver(PrepareOnce):
         with Deadline(cancel, time_limit) as clock:
             for i, face in enumerate(self.faces):
                 counters[PHASE] = i
-                steps = self._solve_frame(s, face, cancel, counters)
-                if steps is None:
+                found = self._solve_frame(s, face, cancel, counters)
+                if found is None:
                     break
-                total = sum(len(seq) for _, seq in steps)
-                if best is None or total < best[0]:
-                    best = (total, face, steps)
-                    counters[BEST] = total
+                hold, steps = found
+                solution, merges = joined(steps)
+                if best is None or len(solution) < len(best[3]):
+                    best = (face, hold, steps, solution, merges)
+                    counters[BEST] = len(solution)
                     if on_solution is not None:
-                        moves = [FACE_MOVES[m] for _, seq in steps for m in seq]
-                        on_solution(Solution(moves, time.perf_counter() - started,
+                        on_solution(Solution(self._moves(hold, solution),
+                                             time.perf_counter() - started,
                                              int(counters[NODES])))
         seconds = time.perf_counter() - started
         nodes = int(counters[NODES])
-        if best is None or (max_length is not None and best[0] > max_length):
+        if best is None or (max_length is not None and len(best[3]) > max_length):
             status = ("time limit" if clock.expired else "cancelled") if cancel[0] else "not found"
             return SolveResult(self.name, None, nodes=nodes, seconds=seconds, status=status)
-        _, face, steps = best
-        moves = [FACE_MOVES[m] for _, seq in steps for m in seq]
+        face, hold, steps, solution, merges = best
+        moves = self._moves(hold, solution)
         if not verify(state, moves):
             raise RuntimeError("CFOP produced a sequence that does not solve the cube")
+        records = []
+        for i, (name, seq) in enumerate(steps):
+            if not seq and name.startswith("auf"):
+                continue
+            record = {"step": name, "moves": format_moves(FACE_MOVES[m] for m in seq),
+                      "length": len(seq)}
+            if i in merges:
+                record["merge"] = merges[i].to_json()
+            records.append(record)
         detail = {
             "cross_face": face,
             "cross_colour": COLOUR_NAMES[COLOUR_OF_FACE[face]],
-            "steps": [{"step": name, "moves": " ".join(str(FACE_MOVES[m]) for m in seq),
-                       "length": len(seq)}
-                      for name, seq in steps if seq or not name.startswith("auf")],
+            # the solution's first move: the steps' turns are named as the cube is then held
+            "rotation": format_moves(hold),
+            "steps": records,
         }
         status = "cancelled" if cancel[0] and not clock.expired else "solved"
         return SolveResult(self.name, moves, nodes=nodes, seconds=seconds, verified=True,
