@@ -256,7 +256,7 @@ class SolverPanel(RunPanel):
         if run is None:
             return
         build = run.build
-        if build is not None and build.building:
+        if self.is_building(run):
             # one bar over every table the solver builds, not one per table
             label.update(f"{run.name}: {build.line()} (the rest stays usable; F9 cancels)")
             bar.update(total=1000, progress=int(1000 * build.fraction))

@@ -382,7 +382,9 @@ class CubeLabApp(App):
             else:
                 self.say(head + " · Enter on a row applies it, P plays it")
         elif cancelled:
-            self.say("cancelled before any solution was found")
+            early = any(r.message == "cancelled before the search began" for r in rows)
+            self.say("cancelled before any solution was found"
+                     + (" (the tables already built stay on disk)" if early else ""))
         else:
             failed = [r for r in rows if r.message]
             # a solver's limit ("too deep for bfs") is a status; only a failure is red
