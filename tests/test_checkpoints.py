@@ -216,3 +216,13 @@ def test_a_table_that_cannot_be_saved_keeps_no_checkpoint(tables, monkeypatch):
     log = []
     assert load_or_build(s, log=log.append).max() == 6
     assert not any("checkpoint" in m for m in log)
+
+
+def test_tables_status_says_a_stopped_build_will_go_on(tables, capsys):
+    from cubelab.tui.cli import main
+    s = spec_register.register(twist_spec())
+    stopped_build(s, depth=3)
+    assert main(["tables", "status"]) == 0
+    line = next(l for l in capsys.readouterr().out.splitlines() if l.startswith(s.name))
+    assert "not built (a stopped build kept depth 3; the next goes on from there)" in line
+    assert main(["tables", "clear", s.name]) == 0 and not partial_of(s).exists()
