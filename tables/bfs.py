@@ -84,15 +84,16 @@ class LevelStats:
 
 CHECKPOINT_KIND = "bfs-levels/1"
 """What the driver's checkpoints hold (the state array after its last complete level, and
-LevelStats.notes()): a change of either needs a new kind, so old checkpoints are not read."""
+LevelStats.notes()): a change of either needs a new kind, so old checkpoints are not read. The
+builder's `state_format` follows it in a checkpoint's kind."""
 
 
-def _resume(ctx, state, total: int) -> LevelStats | None:
+def _resume(ctx, state, total: int, kind: str) -> LevelStats | None:
     """The levels an earlier build kept in a checkpoint, copied into `state`; None if none."""
     checkpoints = getattr(ctx, "checkpoints", None)
     if checkpoints is None:
         return None
-    return checkpoints.resume(state, CHECKPOINT_KIND,
+    return checkpoints.resume(state, kind,
                               read=lambda notes: LevelStats.from_notes(notes, total))
 
 
@@ -106,7 +107,7 @@ def run_levels(ctx, *, n_rows: int, total: int, initial: int, chunk_rows: int,
                max_depth: int | None = None, threads: int = 2,
                forward_parts: int = 1,
                after_level: Callable[[int], None] | None = None,
-               state=None) -> LevelStats:
+               state=None, state_format: str = "") -> LevelStats:
     """Fill a table level by level. `initial` entries (depth 0) are already set.
 
     backward(d, lo, hi) sets the entries of depth d + 1 among rows [lo, hi); forward(d, lo, hi,
@@ -117,10 +118,15 @@ def run_levels(ctx, *, n_rows: int, total: int, initial: int, chunk_rows: int,
     after_level(d), if given, runs once level d is complete (a table that relabels its frontier
     between levels does it there). `state`: the array holding the whole build between levels
     (everything else the kernels read is made the same way every time), for checkpoints: the
-    build goes on from one an earlier build kept, and keeps its own (ctx.checkpoints)."""
+    build goes on from one an earlier build kept, and keeps its own (ctx.checkpoints);
+    `state_format` names what the array holds between levels (a builder changes it whenever
+    that changes, even if the finished table does not: older checkpoints are then not read)."""
+    if state is not None and not state_format:
+        raise ValueError("a build that keeps checkpoints names the format of its state")
+    kind = f"{CHECKPOINT_KIND} {state_format}"
     stats = LevelStats(counts=[initial], modes=["seed"], seconds=[0.0])
     if state is not None and ctx is not None:
-        resumed = _resume(ctx, state, total)
+        resumed = _resume(ctx, state, total, kind)
         if resumed is not None:
             stats = resumed
             ctx.log(f"resuming {ctx.spec.name} from its checkpoint: depth "
@@ -193,7 +199,7 @@ def run_levels(ctx, *, n_rows: int, total: int, initial: int, chunk_rows: int,
                     f"{stats.seconds[-1]:.1f} s)")
         checkpoints = getattr(ctx, "checkpoints", None)
         if state is not None and checkpoints is not None and filled < total:
-            if checkpoints.keep(state, stats.notes(), CHECKPOINT_KIND, sum(stats.seconds)):
+            if checkpoints.keep(state, stats.notes(), kind, sum(stats.seconds)):
                 ctx.log(f"kept a checkpoint of {ctx.spec.name}: depth {d} done "
                         f"({filled:,} of {total:,} entries)")
     return stats

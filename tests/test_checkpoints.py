@@ -28,7 +28,7 @@ def _twist_levels(ctx):
                                                           False, ctx.cancel),
                backward=lambda d, lo, hi: pair_sweep(dist, d, lo, hi, twist_move, still, True,
                                                      ctx.cancel),
-               state=dist)
+               state=dist, state_format="twist-distances/1")
     return dist
 
 
@@ -86,7 +86,8 @@ def test_a_stopped_build_keeps_its_levels_and_the_next_goes_on_from_them(tables)
     stopped_build(s, depth=3)
     assert partial_of(s).exists() and not table_path(s).exists()
     notes = table_status(s)["checkpoint"]
-    assert notes["kind"] == CHECKPOINT_KIND and notes["counts"][:2] == [1, 4]
+    assert notes["kind"] == f"{CHECKPOINT_KIND} twist-distances/1"
+    assert notes["counts"][:2] == [1, 4]
     assert len(notes["counts"]) == 4                    # depths 0..3 done
     log = []
     table = load_or_build(s, log=log.append)
@@ -144,9 +145,13 @@ def test_a_checkpoint_of_other_parameters_is_not_trusted(tables):
 
 @pytest.mark.parametrize("notes, said", [
     ({"kind": "other/1", "counts": [1]}, "written by another builder ('other/1')"),
-    ({"kind": CHECKPOINT_KIND, "counts": [1, 5000], "modes": ["seed", "forward"],
-      "seconds": [0, 0]}, "damaged (its notes: levels that do not add up)"),
-    ({"kind": CHECKPOINT_KIND, "counts": [1]}, "damaged (its notes: 'modes')"),
+    ({"kind": f"{CHECKPOINT_KIND} twist-distances/0", "counts": [1]},
+     "written by another builder"),
+    ({"kind": f"{CHECKPOINT_KIND} twist-distances/1", "counts": [1, 5000],
+      "modes": ["seed", "forward"], "seconds": [0, 0]},
+     "damaged (its notes: levels that do not add up)"),
+    ({"kind": f"{CHECKPOINT_KIND} twist-distances/1", "counts": [1]},
+     "damaged (its notes: 'modes')"),
 ])
 def test_a_checkpoint_of_another_builder_or_with_bad_notes_is_not_trusted(tables, notes, said):
     from cubelab.tables.fileformat import write_table

@@ -22,7 +22,7 @@ async def start_slow_build(pilot, app) -> None:
 
 @pilot_test
 async def test_escape_empties_the_line_and_leaves_a_table_build_alone(make_app):
-    app = make_app(tables_built=False, build_steps=4, build_seconds=5)
+    app = make_app(tables_built=False, build_steps=4, build_seconds=30)
     async with app.run_test(size=(80, 24)) as pilot:
         await start_slow_build(pilot, app)
         run = app.solver_panel.runs[0]
@@ -39,7 +39,7 @@ async def test_escape_empties_the_line_and_leaves_a_table_build_alone(make_app):
 
 @pilot_test
 async def test_f9_asks_before_it_cancels_a_build(make_app):
-    app = make_app(tables_built=False, build_steps=4, build_seconds=5)
+    app = make_app(tables_built=False, build_steps=4, build_seconds=30)
     async with app.run_test(size=(80, 24)) as pilot:
         assert not app.active_bindings.get("f9")             # no build: no F9 in the footer
         await start_slow_build(pilot, app)

@@ -63,6 +63,8 @@ class RunPanel(Vertical):
         # True from posting the end of the runs until the app has said how they ended: the
         # message passes through several queues, and whoever waits on the outcome waits on this
         self.unreported = False
+        self.caption = ""
+        self._cut = ""
 
     def compose(self) -> ComposeResult:
         yield from self.heading()
@@ -140,9 +142,15 @@ class RunPanel(Vertical):
     def _mark_cut(self) -> None:
         """The bottom edge says when the row's text runs past its space, and how to see it."""
         box = self.detail_area
-        hidden = round(box.max_scroll_y - box.scroll_y) if box.display else 0
-        self.border_subtitle = (f"row text: {hidden} more line{'s' if hidden != 1 else ''} "
-                                "(V or a click shows it)") if hidden > 0 else ""
+        hidden = round(box.max_scroll_y) if box.display else 0
+        self._cut = (f"row text: {hidden} more line{'s' if hidden != 1 else ''} "
+                     "(V or a click shows it)") if hidden > 0 else ""
+        self.border_subtitle = " · ".join(filter(None, (self.caption, self._cut)))
+
+    def set_caption(self, caption: str) -> None:
+        """What the panel's bottom edge says besides the sign of a row's text cut short."""
+        self.caption = caption
+        self._mark_cut()
 
     def on_resize(self) -> None:
         self.call_after_refresh(self._mark_cut)

@@ -47,6 +47,9 @@ UNSET_MIN = 15
 """A line minimum not known yet (the packed table starts as all ones)."""
 FRONTIER, NEXT, UNKNOWN = 1, 2, 3
 _CHECK_EVERY = 256
+LEVEL_STATE = "korf-layers/1"
+"""What the table holds between levels (the codes above, the line minima set so far): change
+it with them, so that a checkpoint of the old meaning is never resumed."""
 
 
 def twist_slots() -> np.ndarray:
@@ -352,7 +355,8 @@ def build_layers(ctx=None, max_depth: int | None = None,
     # checkpoints of it and the next one goes on from there
     stats = run_levels(ctx, n_rows=rows, total=rows * N_TWIST, initial=initial,
                        chunk_rows=4096, max_depth=depth, forward=forward, backward=backward,
-                       forward_parts=parts, after_level=after_level, state=table)
+                       forward_parts=parts, after_level=after_level, state=table,
+                       state_format=LEVEL_STATE)
     over_rows(layer_finish, base + 1)
     return table, stats
 
