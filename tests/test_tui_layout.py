@@ -10,6 +10,7 @@ import re
 
 from cubelab.cube.notation import parse_moves
 from cubelab.cube.patterns import PATTERNS
+from cubelab.tui._help_screen import HelpScreen
 from cubelab.tui._output_screen import OutputScreen
 from cubelab.tui.records import SolutionRow
 from test_tui_app import make_app, message, pilot_test, screen_text, type_line  # noqa: F401
@@ -73,6 +74,9 @@ async def test_a_long_answer_opens_in_a_pane_and_a_short_one_stays_on_the_line(m
         await type_line(pilot, ":case UF UR UB")
         assert not isinstance(app.screen, OutputScreen)
         assert "position set" in message(app)
+        await type_line(pilot, ":help")                       # the help screen, alone
+        assert isinstance(app.screen, HelpScreen) and len(app.screen_stack) == 2
+        await pilot.press("escape")
         await pilot.resize_terminal(240, 40)                  # where :tables fits the line
         await pilot.pause()
         await type_line(pilot, ":tables")

@@ -245,6 +245,29 @@ class SolverPanel(RunPanel):
             text.append(row.message or row.status, style="dim")
         return text
 
+    def summary(self) -> tuple[str, bool]:
+        """How the runs ended, for the message line: the best solution, or why there is none
+        (and whether that is an error)."""
+        rows = self.session.solutions
+        found = [r for r in rows if r.moves is not None]
+        cancelled = any(r.status == "cancelled" for r in rows)
+        if found:
+            best = min(found, key=lambda r: len(r.moves))
+            opt = ", optimal" if best.optimal else ""
+            head = ("cancelled · best so far" if cancelled else "best") + \
+                f": {best.solver}, {len(best.moves)} moves{opt}"
+            if rows[0].for_state != self.session.state:
+                return head + " · for the previous position (F5 solves this one)", False
+            return head + " · Enter on a row applies it, P plays it", False
+        if cancelled:
+            early = any(r.message == "cancelled before the search began" for r in rows)
+            return ("cancelled before any solution was found"
+                    + (" (the tables already built stay on disk)" if early else "")), False
+        failed = [r for r in rows if r.message]
+        # a solver's limit ("too deep for bfs") is a status; only a failure is red
+        return (failed[0].message if failed else "no solution",
+                not failed or failed[0].status == "error")
+
     def refresh_rows(self) -> None:
         """Redraw the table from the session (after a position change marks rows stale)."""
         self._rebuild_table()

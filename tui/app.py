@@ -216,11 +216,13 @@ class CubeLabApp(App):
 
     def handle(self, outcome: Outcome, source: str = "") -> None:
         """Show what executing a line (`source`, if typed) did, and start what it asks for."""
-        if outcome.message or outcome.error:
+        request = outcome.request
+        if isinstance(request, HelpRequest):
+            self.say("the help is open (Esc, F1 or q closes it)")   # its text is for the REPL
+        elif outcome.message or outcome.error:
             self.say(outcome.message, outcome.error, outcome.column, source=source)
         if outcome.changed:
             self.solver_panel.refresh_rows()    # rows of the previous position go dim
-        request = outcome.request
         if isinstance(request, SolveRequest):
             self.start_solvers(request)
         elif isinstance(request, SearchRequest):
@@ -365,31 +367,10 @@ class CubeLabApp(App):
                      "applies it, P plays it")
 
     def on_solver_panel_finished(self, event: SolverPanel.Finished) -> None:
-        self.solver_panel.reported()
-        rows = self.session.solutions
-        if not rows:
-            return          # the rows went with a switch of puzzle
-        found = [r for r in rows if r.moves is not None]
-        cancelled = any(r.status == "cancelled" for r in rows)
-        stale = rows[0].for_state != self.session.state
-        if found:
-            best = min(found, key=lambda r: len(r.moves))
-            opt = ", optimal" if best.optimal else ""
-            head = ("cancelled · best so far" if cancelled else "best") + \
-                f": {best.solver}, {len(best.moves)} moves{opt}"
-            if stale:
-                self.say(head + " · for the previous position (F5 solves this one)")
-            else:
-                self.say(head + " · Enter on a row applies it, P plays it")
-        elif cancelled:
-            early = any(r.message == "cancelled before the search began" for r in rows)
-            self.say("cancelled before any solution was found"
-                     + (" (the tables already built stay on disk)" if early else ""))
-        else:
-            failed = [r for r in rows if r.message]
-            # a solver's limit ("too deep for bfs") is a status; only a failure is red
-            self.say(failed[0].message if failed else "no solution",
-                     error=not failed or failed[0].status == "error")
+        panel = self.solver_panel
+        panel.reported()
+        if self.session.solutions:      # (the rows go with a switch of puzzle)
+            self.say(*panel.summary())
 
     # ---- actions ----------------------------------------------------------------------------
     def prefill(self, text: str) -> None:
