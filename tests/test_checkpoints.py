@@ -231,3 +231,19 @@ def test_tables_status_says_a_stopped_build_will_go_on(tables, capsys):
     line = next(l for l in capsys.readouterr().out.splitlines() if l.startswith(s.name))
     assert "not built (a stopped build kept depth 3; the next goes on from there)" in line
     assert main(["tables", "clear", s.name]) == 0 and not partial_of(s).exists()
+
+
+def test_a_cancelled_set_keeps_the_tables_it_finished(tables):
+    """A solver's prepare() builds its tables one after another: cancelling the second leaves
+    the first on disk (each is written the moment it is done), and the second's checkpoint."""
+    first, second = twist_spec("test.first"), twist_spec("test.second")
+    stop = StopAfter(depth=2)
+
+    def prepare(log):
+        for spec in (first, second):
+            load_or_build(spec, cancel=stop.cancel, log=log)
+
+    with pytest.raises(BuildCancelled):
+        prepare(lambda m: stop(m) if "test.second" in m else None)
+    assert table_status(first)["built"] and not table_status(second)["built"]
+    assert table_status(second)["checkpoint"]["counts"][:3] == [1, 4, 34]
