@@ -65,6 +65,7 @@ class RunPanel(Vertical):
         self.unreported = False
         self.caption = ""
         self._cut = ""
+        self._detail_of: int | None = None     # the row whose text is shown
 
     def compose(self) -> ComposeResult:
         yield from self.heading()
@@ -161,6 +162,9 @@ class RunPanel(Vertical):
 
     def refresh_detail(self) -> None:
         index = self.cursor_index()
+        if index != self._detail_of:            # another row: its text from the top
+            self._detail_of = index
+            self.detail_area.scroll_home(animate=False)
         self.show_detail(None if index is None else self.detail(index))
 
     def on_data_table_row_highlighted(self, event: DataTable.RowHighlighted) -> None:
