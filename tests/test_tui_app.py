@@ -218,7 +218,10 @@ async def test_escape_cancels_a_running_solver(make_app):
         await pilot.press("f5")
         await wait_for(pilot, lambda: any(r.phase == "search" for r in app.solver_panel.runs))
         assert app.solver_panel.running
-        await pilot.press("escape")
+        await type_line(pilot, "F", enter=False)
+        await pilot.press("escape")                      # the line's text goes first...
+        assert app.solver_panel.running and app.line.value == ""
+        await pilot.press("escape")                      # ...then the search
         await wait_solvers(pilot, app, limit=5)
         assert app.session.solutions[0].status == "cancelled"
         assert app.session.state == alg_state("R U")

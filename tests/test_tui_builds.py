@@ -1,12 +1,12 @@
 """Pilot tests of Esc and F9 while tables are built: Esc empties the line first and never stops a
-build (it still stops searches); F9 asks, N keeps the build going, Y cancels it."""
+build (it still stops searches: test_tui_app.py); F9 asks, N keeps the build going, Y cancels
+it."""
 
 from __future__ import annotations
 
-from cubelab.cube.moves import alg_state
 from cubelab.tui._confirm_screen import ConfirmScreen
 from test_tui_app import (make_app, message, pilot_test, type_line, wait_for,  # noqa: F401
-                          wait_offer, wait_solvers)
+                          wait_offer)
 
 
 async def start_slow_build(pilot, app) -> None:
@@ -64,19 +64,3 @@ async def test_f9_asks_before_it_cancels_a_build(make_app):
         await wait_for(pilot, lambda: app.session.solutions[0].status == "cancelled")
         assert app.session.solutions[0].status == "cancelled"
         assert "tables already built stay on disk" in message(app)
-
-
-@pilot_test
-async def test_escape_still_stops_a_search_beside_a_build(make_app):
-    app = make_app(step_seconds=30)
-    async with app.run_test(size=(80, 24)) as pilot:
-        await type_line(pilot, "R U")
-        await pilot.press("f5")
-        await wait_for(pilot, lambda: any(r.phase == "search" for r in app.solver_panel.runs))
-        await type_line(pilot, "F", enter=False)
-        await pilot.press("escape")                          # the line first...
-        assert app.solver_panel.running and app.line.value == ""
-        await pilot.press("escape")                          # ...then the search
-        await wait_solvers(pilot, app, limit=10)
-        assert app.session.solutions[0].status == "cancelled"
-        assert app.session.state == alg_state("R U")
