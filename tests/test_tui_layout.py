@@ -91,9 +91,14 @@ STEPS = (("cross", 6), ("F2L 1", 4), ("F2L 2", 6), ("F2L 3", 8), ("F2L 4", 10), 
 
 
 def show_cfop_row(app) -> None:
+    """A CFOP row as the runner fills it: the solution, its named steps and their lines."""
     s = app.session
+    words, lines = CFOP.split(), []
+    for name, n in STEPS:
+        lines.append(f"  {name:<22} {n:>2}  {' '.join(words[:n])}")
+        words = words[n:]
     s.solutions.append(SolutionRow("cfop", s.state, parse_moves(CFOP), 0.5, 1000, False,
-                                   "solved", steps=STEPS))
+                                   "solved", steps=STEPS, step_lines=tuple(lines)))
     app.solver_panel.refresh_rows()
 
 
