@@ -34,6 +34,7 @@ class MoveInput(Input):
 
     def __init__(self, session: Session, history: InputHistory, **kwargs):
         super().__init__(suggester=CommandSuggester(session), **kwargs)
+        self.session = session
         self.history = history
         self._walking = False
 
@@ -47,8 +48,10 @@ class MoveInput(Input):
         self._walking = False
 
     def action_complete(self) -> None:
-        if self._suggestion and self._suggestion != self.value:
-            self.value = self._suggestion
+        # the suggester's own answer, asked afresh (the suggestion Input shows is its private)
+        options = self.session.completions(self.value)
+        if options and options[0] != self.value:
+            self.value = options[0]
             self.cursor_position = len(self.value)
         else:
             self.screen.focus_next()
