@@ -52,7 +52,7 @@ def run_cubelab(states, faces: str):
         totals.append(r.length["htm"])
         kinds: dict[str, int] = {}
         f2l = 0
-        for st in r.detail["steps"]:
+        for st in r.to_json()["steps"]:
             kinds[step_kind(st["step"])] = kinds.get(step_kind(st["step"]), 0) + st["length"]
             if st["step"].startswith("f2l"):
                 pairs[min(f2l, 3)].append(st["length"])

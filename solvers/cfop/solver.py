@@ -16,7 +16,6 @@ name, moves and length; the steps together are the solution.
 
 from __future__ import annotations
 
-import time
 
 import numpy as np
 
@@ -29,9 +28,8 @@ from cubelab.tables.cfop.coords import (CROSS_GOAL, PAIR_CORNERS, PAIR_EDGES, co
 from cubelab.tables.cfop.specs import SPECS, CfopTables, load_tables
 from cubelab.tables.sequences import cancel
 
-from ..protocol import (BEST, NODES, PHASE, Deadline, PrepareOnce, Solution, SolveResult,
-                        SolverError, new_cancel, new_counters,
-                        open_solve, verify)
+from ..protocol import PHASE, Answer, Parts, SolveJob, SolverBase, Step, new_cancel, new_counters
+from .about import CFOP
 from .lastlayer import solve_last_layer
 from .search import MAX_DEPTH, search
 
@@ -70,16 +68,11 @@ def join_steps(steps: list[tuple[str, tuple[int, ...]]]) -> list[tuple[str, tupl
     return [(name, tuple(seq)) for name, seq in out]
 
 
-class CfopSolver(PrepareOnce):
-    """Cross, F2L pair by pair, OLL, PLL: a human method whose steps a cuber can follow."""
+class CfopSolver(SolverBase):
+    """Cross, F2L pair by pair, OLL, PLL: a human method whose steps a cuber can follow. It
+    counts half turns as one move (its steps are not optimal in any metric)."""
 
-    name = "cfop"
-    description = ("CFOP as a cuber does it: an optimal cross (best of the six colours), each F2L "
-                   "pair by search for the cheapest next one, then OLL and PLL from the 57 + 21 "
-                   "algorithms; every step named with its moves.")
-    puzzle = "3x3"
-    metrics = ("htm",)
-    """Counts half turns as one move (its steps are not optimal in any metric)."""
+    description = CFOP
 
     def __init__(self, faces: str = CROSS_FACES):
         self.faces = faces
@@ -158,44 +151,26 @@ class CfopSolver(PrepareOnce):
         back = self._conj[self._inv[k]]
         return [(name, tuple(int(back[m]) for m in seq)) for name, seq in join_steps(steps)]
 
-    def solve(self, state: CubeState, *, max_length=None, time_limit=None, on_solution=None,
-              counters=None, cancel=None) -> SolveResult:
-        s, counters, cancel, early = open_solve(self, state, counters, cancel, {"steps": []})
-        if early is not None:
-            return early
-        started = time.perf_counter()
+    def solved_parts(self) -> dict:
+        return {"steps": Parts()}
+
+    def search(self, job: SolveJob) -> Answer:
         best = None
-        with Deadline(cancel, time_limit) as clock:
-            for i, face in enumerate(self.faces):
-                counters[PHASE] = i
-                steps = self._solve_frame(s, face, cancel, counters)
-                if steps is None:
-                    break
-                total = sum(len(seq) for _, seq in steps)
-                if best is None or total < best[0]:
-                    best = (total, face, steps)
-                    counters[BEST] = total
-                    if on_solution is not None:
-                        moves = [FACE_MOVES[m] for _, seq in steps for m in seq]
-                        on_solution(Solution(moves, time.perf_counter() - started,
-                                             int(counters[NODES])))
-        seconds = time.perf_counter() - started
-        nodes = int(counters[NODES])
-        if best is None or (max_length is not None and best[0] > max_length):
-            status = ("time limit" if clock.expired else "cancelled") if cancel[0] else "not found"
-            return SolveResult(self.name, None, nodes=nodes, seconds=seconds, status=status)
+        for i, face in enumerate(self.faces):
+            job.counters[PHASE] = i
+            steps = self._solve_frame(job.position, face, job.cancel, job.counters)
+            if steps is None:
+                break
+            total = sum(len(seq) for _, seq in steps)
+            if best is None or total < best[0]:
+                best = (total, face, steps)
+                # the last one is verified by the template, once
+                job.offer([FACE_MOVES[m] for _, seq in steps for m in seq], verify=False)
+        if best is None or (job.max_length is not None and best[0] > job.max_length):
+            return Answer(None)
         _, face, steps = best
-        moves = [FACE_MOVES[m] for _, seq in steps for m in seq]
-        if not verify(state, moves):
-            raise RuntimeError("CFOP produced a sequence that does not solve the cube")
-        detail = {
-            "cross_face": face,
-            "cross_colour": COLOUR_NAMES[COLOUR_OF_FACE[face]],
-            "steps": [{"step": name, "moves": " ".join(str(FACE_MOVES[m]) for m in seq),
-                       "length": len(seq)}
-                      for name, seq in steps if seq or not name.startswith("auf")],
-        }
-        status = "cancelled" if cancel[0] and not clock.expired else "solved"
-        return SolveResult(self.name, moves, nodes=nodes, seconds=seconds, verified=True,
-                           status=status, detail=detail,
-                           solutions=[Solution(moves, seconds, nodes)])
+        return Answer(
+            [FACE_MOVES[m] for _, seq in steps for m in seq],
+            detail={"cross_face": face, "cross_colour": COLOUR_NAMES[COLOUR_OF_FACE[face]]},
+            steps=Parts(Step(name, " ".join(str(FACE_MOVES[m]) for m in seq), len(seq))
+                        for name, seq in steps if seq or not name.startswith("auf")))
