@@ -3,22 +3,28 @@ between steps and saying which is playing."""
 
 from cubelab.cube.moves import alg_state
 from cubelab.cube.notation import parse_moves
+from cubelab.solvers.results import Parts, SolveResult, Step
 from cubelab.tui.records import Playback
-from cubelab.tui.solve_cmd import format_result
+from cubelab.tui.result_text import format_result
 
-RECORD = {
-    "solver": "cfop", "solution": "D R U R' U' R U2 R' U", "length": {"htm": 9, "qtm": 10},
-    "optimal": False, "nodes": 10, "seconds": 0.01, "verified": True, "status": "solved",
-    "cross_face": "D", "cross_colour": "yellow",
-    "steps": [{"step": "cross", "moves": "D", "length": 1},
-              {"step": "f2l 1", "moves": "R U R' U'", "length": 4},
-              {"step": "oll 27 (Sune)", "moves": "R U2 R'", "length": 3},
-              {"step": "auf", "moves": "U", "length": 1}],
-}
+RESULT = SolveResult(
+    "cfop", parse_moves("D R U R' U' R U2 R' U"), nodes=10, seconds=0.01, verified=True,
+    detail={"cross_face": "D", "cross_colour": "yellow"},
+    steps=Parts([Step("cross", "D", 1), Step("f2l 1", "R U R' U'", 4),
+                 Step("oll 27 (Sune)", "R U2 R'", 3), Step("auf", "U", 1)]))
+RECORD = RESULT.to_json()
+
+
+def test_the_steps_keep_their_json():
+    assert RECORD["steps"] == [{"step": "cross", "moves": "D", "length": 1},
+                               {"step": "f2l 1", "moves": "R U R' U'", "length": 4},
+                               {"step": "oll 27 (Sune)", "moves": "R U2 R'", "length": 3},
+                               {"step": "auf", "moves": "U", "length": 1}]
+    assert RECORD["length"] == {"htm": 9, "qtm": 10} and RECORD["cross_face"] == "D"
 
 
 def test_solve_prints_each_step_on_its_line():
-    text = format_result(RECORD)
+    text = format_result(RESULT)
     lines = text.splitlines()
     assert "cross on  D (yellow)" in lines
     step_lines = [ln.split() for ln in lines if ln.startswith("  ")]
