@@ -24,12 +24,6 @@ from cubelab.solvers.protocol import (
 
 RANDOM_DEPTH = 0
 """The depth recorded for uniformly random states (their depth is unknown)."""
-STUDY_SOLVERS = ("kociemba", "thistlethwaite", "threecycle", "cfop")
-"""The method solvers the seed study compares (cubelab bench by default)."""
-COMPETITION_PLAYERS = ("idastar:misplaced", "idastar:manhattan", "idastar:manhattan-raw",
-                       "idastar:pdb", "astar", "greedy:manhattan-raw", "greedy:pdb")
-"""The informed-search competition's players: a solver, and after a colon the heuristic it
-searches with (cubelab bench --competition)."""
 
 
 def scramble(rng: np.random.Generator, depth: int) -> list[Move]:

@@ -20,7 +20,7 @@ from cubelab.cube.moves import FACE_MOVES, apply_moves
 from cubelab.cube.notation import Move, invert_moves
 from cubelab.cube.state import CubeState
 from cubelab.tables.spec import BuildCancelled, TableSpec
-from cubelab.solvers.description import SolverDescription
+from cubelab.solvers.fake_about import FAKE
 from cubelab.solvers.protocol import BOUND, NODES, Answer, SolveJob, SolverBase, SolverError
 
 HALF_DEPTH = 3
@@ -73,13 +73,6 @@ def _build_nothing(ctx):
 
 _PRETEND_TABLE = TableSpec("fake.pretend", "fake", {}, _build_nothing,
                            description="the fake solver's pretend table", expected_bytes=1 << 20)
-
-
-FAKE = SolverDescription(
-    name="fake",
-    summary="test stand-in: shortest solution within 6 moves, streamed with padding",
-    hidden=True,
-)
 
 
 class FakeSolver(SolverBase):

@@ -6,7 +6,7 @@ implementing the protocol) and one line here; `tests/test_solver_contract.py` th
 
 from . import baselines_about, pocket_about
 from .cfop.about import CFOP
-from .fake import FAKE
+from .fake_about import FAKE
 from .informed.about import GREEDY, IDASTAR
 from .kociemba.about import TWO_PHASE
 from .korf.about import KORF, KORF_QTM

@@ -18,6 +18,7 @@ from __future__ import annotations
 import importlib
 import importlib.util
 from dataclasses import dataclass, replace
+from functools import lru_cache
 from typing import TYPE_CHECKING, Callable
 
 from cubelab.cube.metrics import Metric
@@ -40,9 +41,7 @@ class Entry:
 
     def present(self) -> bool:
         """Whether its module is installed (a build may leave a solver package out)."""
-        if not isinstance(self.solver, str):
-            return True
-        return importlib.util.find_spec(self.solver) is not None
+        return not isinstance(self.solver, str) or _installed(self.solver)
 
     def load(self) -> type:
         if not isinstance(self.solver, str):
@@ -54,6 +53,12 @@ class Entry:
                 raise KeyError(f"solver {self.description.name!r} is not available in this "
                                f"build") from None
             raise
+
+
+@lru_cache(maxsize=None)
+def _installed(module: str) -> bool:
+    """Whether a module can be imported (looked up once: the front ends ask often)."""
+    return importlib.util.find_spec(module) is not None
 
 
 class Registry:

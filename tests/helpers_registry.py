@@ -6,7 +6,8 @@ from dataclasses import replace
 import pytest
 
 from cubelab.solvers import REGISTRY
-from cubelab.solvers.fake import FAKE, FakeSolver
+from cubelab.solvers.fake import FakeSolver
+from cubelab.solvers.fake_about import FAKE
 
 
 @contextmanager

@@ -9,7 +9,7 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
-from cubelab.solvers.experiment import COMPETITION_PLAYERS, STUDY_SOLVERS
+from cubelab.solvers.study import COMPETITION_PLAYERS, STUDY_SOLVERS
 from cubelab.tui.argtypes import count, seconds
 from cubelab.tui.errors import InputError
 

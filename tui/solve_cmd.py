@@ -13,9 +13,6 @@ from .errors import InputError
 from . import solve_file
 from .inputs import add_position_arguments
 from .interrupts import Interrupted, run_interruptible
-from .preparing import prepare
-from .result_text import format_result
-from .solve_task import SolveTask
 from .targets import add_target_argument, read_target
 
 MAX_LENGTH = 1000
@@ -111,6 +108,7 @@ def _best_so_far(solver, state, result, found):
 
 def print_interrupted(stop: Interrupted, as_json: bool, line: int | None = None) -> None:
     """Print the best solution an interrupted solve had found, if any, before the command ends."""
+    from .result_text import format_result
     result = stop.partial
     if result is None:
         return
@@ -121,6 +119,10 @@ def print_interrupted(stop: Interrupted, as_json: bool, line: int | None = None)
 
 
 def run(args) -> int:
+    # (read here, not at import: `cubelab solve --help` loads only the declarations)
+    from .preparing import prepare
+    from .result_text import format_result
+    from .solve_task import SolveTask
     task = SolveTask.from_args(args)
     if task.given.file:
         return solve_file.solve_file(task)
