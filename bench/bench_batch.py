@@ -130,12 +130,12 @@ def run_mode(args, mode: str) -> dict:
                 sampler.start()
                 records = [solve_one(solver, s, args.max_length, None) for s in states]
             else:
-                solved = solve_many(args.solver, {}, states, jobs=int(mode[4:]), solver=solver,
-                                    max_length=args.max_length)
+                solved = solve_many(settings, states, jobs=int(mode[4:]), solver=solver)
                 records = [next(solved)]
                 sampler.start()
                 records += list(solved)
             seconds = time.perf_counter() - t
+    records = [r if isinstance(r, dict) else r.to_json() for r in records]
     return {"seconds": seconds, "pss": sampler.pss, "rss": sampler.rss, "count": len(states),
             "solving": sum(rec.get("seconds", 0.0) for rec in records),
             "lengths": [rec.get("length", {}).get("htm") for rec in records]}

@@ -53,7 +53,7 @@ def run_cubelab(states, faces: str):
         totals.append(r.length["htm"])
         kinds: dict[str, int] = {"merges saved": 0}
         f2l = 0
-        for st in r.detail["steps"]:
+        for st in r.to_json()["steps"]:
             kinds["merges saved"] += st.get("merge", {}).get("saved", 0)
             kinds[step_kind(st["step"])] = kinds.get(step_kind(st["step"]), 0) + st["length"]
             if st["step"].startswith("f2l"):

@@ -65,12 +65,12 @@ def log(*args):
 # ---- tables ------------------------------------------------------------------------------
 
 def bench_tables(sets):
-    from cubelab.tables.korf.specs import table_set
+    from cubelab.solvers.korf.sets import korf_set
     from cubelab.tables.fileformat import read_header
     from cubelab.tables.store import table_path, load_or_build
     out = {}
     for name in sets:
-        ts = table_set(name)
+        ts = korf_set(name).tables()
         rows = []
         for spec in ts.specs:
             start = time.perf_counter()
@@ -93,11 +93,11 @@ def bench_heuristic(sets, samples):
     from cubelab.cube.random_states import random_state
     from cubelab.solvers.korf.solver import KorfSolver
     from cubelab.tables.korf.coords import N_CORNERS, N_EDGE6
-    from cubelab.tables.korf.specs import table_set
+    from cubelab.solvers.korf.sets import korf_set
     from cubelab.tables.packed import unpack4
     out = {}
     if "korf1997" in sets:
-        corners, ea, eb = table_set("korf1997").load()
+        corners, ea, eb = korf_set("korf1997").tables().load()
         means = {}
         for label, tab, n in (("corners", corners, N_CORNERS), ("edges_a", ea, N_EDGE6),
                               ("edges_b", eb, N_EDGE6)):

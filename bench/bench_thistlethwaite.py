@@ -42,7 +42,7 @@ def main(argv=None) -> int:
         r = solver.solve(state)
         assert r.verified
         lengths.append(r.length["htm"])
-        phase_lengths.append([p["length"] for p in r.detail["phases"]])
+        phase_lengths.append([p["length"] for p in r.to_json()["phases"]])
         textbook.append(sum(textbook_lengths(solver._tables, state)))
         seconds.append(r.seconds)
         nodes.append(r.nodes)

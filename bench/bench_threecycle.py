@@ -17,7 +17,7 @@ def main(argv=None) -> int:
         assert r.verified
         htm.append(r.length["htm"])
         qtm.append(r.length["qtm"])
-        steps.append(len(r.detail["steps"]))
+        steps.append(len(r.to_json()["steps"]))
         seconds.append(r.seconds)
     htm, qtm = np.array(htm), np.array(qtm)
     print(f"{args.n} random states (seed {args.seed}), all verified")

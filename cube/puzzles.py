@@ -3,17 +3,21 @@
 The command line, the REPL and the workbench ask their puzzle for everything that differs
 between the cubes: applying moves, scrambles and random positions, reading a position (an alg,
 or stickers after 'facelets:'), facelets and the colours of the net, what makes a position
-unreachable, how long a sequence is, its facts record, which solver to use, and how a position
-carries over when the user switches cubes. Solvers are named here, never imported: the solver
-registry (`cubelab.solvers`) knows each puzzle by its `name`.
+unreachable, how long a sequence is, its facts (one record shape for both), what it can do
+(its capabilities: cycle notation, the algorithm search, the pattern gallery, how deep a count
+goes) and how a position carries over when the user switches cubes. Solvers are not named
+here: the solver registry (`cubelab.solvers`) knows each puzzle by its `name`.
 """
 
 from __future__ import annotations
+
+from dataclasses import dataclass
 
 from . import facelets, pocket, positions, symmetry
 from .alg import Move
 from .facts import facts, unreachable_reason
 from .facts_report import alg_record
+from .metrics import Metric, gods_number
 from .moves import apply_moves
 from .notation import metric_lengths
 from .pocket import PocketState
@@ -22,9 +26,24 @@ from .random_states import face_scramble, random_state
 from .state import CubeState
 
 
+@dataclass(frozen=True)
+class Counting:
+    """What `cubelab count` does on a puzzle: the depth it counts to by default and at most,
+    whether a complete distance table answers every depth at once (no counting), and whether
+    a Dask cluster can share the work."""
+
+    default_depth: int
+    max_depth: int
+    complete: bool = False
+    cluster: bool = False
+    metrics: tuple[Metric, ...] = (Metric.QTM, Metric.HTM)
+    """The metrics it counts in, the default first."""
+
+
 class Puzzle:
     """One cube as the front ends see it: its model's parts under the same names for both
-    cubes, and what is done alike with them. Use `PUZZLES`, `puzzle_named` or `puzzle_of`."""
+    cubes, and what is done alike with them. Use `PUZZLES`, `puzzle_named` or `puzzle_of`.
+    The front ends ask its capabilities, never its name."""
 
     name = ""
     """How users, the solver registry and saved files name the puzzle ('3x3', '2x2')."""
@@ -36,20 +55,40 @@ class Puzzle:
     """Face turns in a :scramble."""
     scramble_faces = "URFDLB"
     """The faces a scramble turns."""
-    metrics: tuple[str, ...] = ()
-    """The keys of `lengths`."""
+    metrics: tuple[Metric, ...] = ()
+    """The metrics of `lengths` (its keys)."""
     formats: dict = {}
     """Sticker formats a position may be given in, by the prefix of the line."""
     parallel_solves = True
     """Whether a file of positions is worth one solving process per core."""
+    cycle_notation = False
+    """Its positions are read and written as Singmaster cycles (--cycles, :cycles, :case)."""
+    alg_search: tuple[Metric, ...] = ()
+    """The metrics the algorithm search (cubelab search, :search) counts in on it (none: it
+    does not search this cube)."""
+    patterns = False
+    """The gallery of named patterns (:pattern, targets by pattern name) holds its positions."""
+    counting: Counting | None = None
+    """How `cubelab count` counts its positions (None: it does not)."""
+    player_puzzle: str | None = None
+    """How the cubing.js player names it (None: the player's default cube)."""
 
     # The model's parts, named by each cube: apply(state, moves) (a ValueError for a move the
-    # cube lacks), random(seed), parse_facelets(text) and from_colours(face ids) (FaceletError
+    # cube lacks), is_solved(state) (solved however it is held), random(seed), parse_facelets(text) and from_colours(face ids) (FaceletError
     # says what is wrong), to_facelets(state), state_colours(state), unreachable(state) (the
     # reason, or None), lengths(moves) (by metric), facts(state) (a dict), morph_class(state).
 
     def identity(self):
         return self.state_type.identity()
+
+    def gods_number(self, metric: Metric | str) -> int | None:
+        """The most moves any position needs in the metric (None where not known)."""
+        return gods_number(self.name, metric)
+
+    def length_text(self, moves) -> str:
+        """'8 HTM  10 QTM ...': a sequence's length in each of the puzzle's metrics."""
+        n = self.lengths(moves)
+        return "  ".join(f"{n[m.value]} {m.title}" for m in self.metrics)
 
     def owns(self, state) -> bool:
         return isinstance(state, self.state_type)
@@ -73,6 +112,10 @@ class Puzzle:
         """An alg, or a sticker format's prefix ('facelets:') and stickers; PositionError."""
         return positions.parse_position(line, self.apply, self.identity(), self.formats)
 
+    def solves(self, state, moves) -> bool:
+        """Whether the moves take the position to solved (however the cube is then held)."""
+        return self.is_solved(self.apply(state, moves))
+
     def facts_record(self, position: Position, show_class: bool = False) -> dict:
         """What `cubelab facts --json` prints: the state's facts, then its alg's (if any), then
         with `show_class` the facelets of the positions in its morph class."""
@@ -90,10 +133,14 @@ class Cube3(Puzzle):
     title = "3x3x3"
     state_type = CubeState
     scramble_length = 20
-    metrics = ("htm", "qtm", "stm", "etm")
+    metrics = (Metric.HTM, Metric.QTM, Metric.STM, Metric.ETM)
     formats = CUBE_FORMATS
+    cycle_notation = patterns = True
+    alg_search = (Metric.HTM, Metric.QTM)
+    counting = Counting(default_depth=7, max_depth=20, cluster=True)
 
     apply = staticmethod(apply_moves)
+    is_solved = staticmethod(CubeState.is_solved)
     random = staticmethod(random_state)
     parse_facelets = staticmethod(facelets.parse_facelets)
     from_colours = staticmethod(facelets.state_from_colours)
@@ -114,10 +161,6 @@ class Cube3(Puzzle):
         for face in range(6):
             colours[face * 9 + 4] = face
         return colours
-
-    def default_solver(self, metric: str = "htm") -> str:
-        """The solver to use when none is named (the two-phase search, whatever the metric)."""
-        return "kociemba"
 
     def carry(self, state, moves: tuple[Move, ...]) -> tuple[CubeState, tuple[Move, ...], str]:
         """A 2x2x2 position on the 3x3x3: its sequence replayed when that gives the same corners
@@ -141,12 +184,16 @@ class Cube2(Puzzle):
     scramble_length = 11
     scramble_faces = "URF"
     """U, R and F reach every position with DLB held still, so the scramble does too."""
-    metrics = ("htm", "qtm")
+    metrics = (Metric.HTM, Metric.QTM)
     formats = {"facelets:": pocket.parse_facelets}
     parallel_solves = False
     """Its solver walks a table in microseconds: worker processes would only add start-up."""
+    counting = Counting(default_depth=14, max_depth=14, complete=True)
+    """Its complete distance table holds every depth (14, God's number in QTM)."""
+    player_puzzle = "2x2x2"
 
     apply = staticmethod(pocket.apply_moves)
+    is_solved = staticmethod(PocketState.is_rotation)
     random = staticmethod(pocket.random_state)
     parse_facelets = staticmethod(pocket.parse_facelets)
     from_colours = staticmethod(pocket.state_from_colours)
@@ -161,13 +208,6 @@ class Cube2(Puzzle):
 
     def blank(self) -> list[int]:
         return [-1] * pocket.N_FACELETS    # no centres: nothing is given
-
-    def default_solver(self, metric: str = "htm") -> str:
-        """The optimal solver for `metric`."""
-        if metric not in self.metrics:
-            raise ValueError(f"the 2x2x2 solvers are optimal in {' or '.join(self.metrics)}, "
-                             f"not {metric}")
-        return f"pocket-{metric}"
 
     def carry(self, state, moves: tuple[Move, ...]) -> tuple[PocketState, tuple[Move, ...], str]:
         """A 3x3x3 position on the 2x2x2: its corners, with its sequence when that sequence
@@ -187,6 +227,8 @@ CUBE3, CUBE2 = Cube3(), Cube2()
 
 PUZZLES = {p.name: p for p in (CUBE3, CUBE2)}
 """Puzzle name (as typed after :puzzle and --puzzle) -> puzzle."""
+DEFAULT_PUZZLE = CUBE3
+"""The cube commands take when none is named, and the workbench's layout is sized for."""
 
 
 def puzzle_of(state) -> Puzzle:

@@ -24,8 +24,8 @@ from cubelab.tables.ranks import N_FLIP, flip_of, rank_perm, twist_of
 from cubelab.tables.sequences import NO_MOVE, products, sequence_counts, successor_table
 from cubelab.tables.store import load_or_build
 
-from .protocol import (NODES, BOUND, Deadline, PrepareOnce, Solution, SolveResult, SolverError,
-                       begin_solve, open_solve, verify, watched)
+from .baselines_about import ASTAR, BFS, BFS_DEPTH
+from .protocol import NODES, BOUND, Answer, SolveJob, SolverBase, Status, watched
 
 
 def _successor_lists() -> list[list[int]]:
@@ -58,64 +58,38 @@ def _positions_within(depth: int) -> int:
 
 # ---- breadth-first search ----------------------------------------------------------------------
 
-class BFSSolver:
+class BFSSolver(SolverBase):
     """Plain breadth-first search from the position, level by level, with a depth bound."""
 
-    name = "bfs"
-    puzzle = "3x3"
-    metrics = ("htm",)
-    description = ("Breadth-first search: every position 1, 2, 3... moves away until the solved "
-                   "one appears; optimal, and refuses positions deeper than its bound.")
+    description = BFS
 
-    def __init__(self, max_depth: int = 5):
+    def __init__(self, max_depth: int = BFS_DEPTH):
         self.max_depth = max_depth
+        self._prepared = True       # nothing to load or build
 
-    def table_specs(self) -> tuple:
-        return ()
-
-    def missing_tables(self) -> list:
-        return []
-
-    def prepare(self, progress=None, cancel=None, log=None) -> None:
-        """Nothing to load or build."""
-
-    def solve(self, state: CubeState, *, max_length=None, time_limit=None, on_solution=None,
-              counters=None, cancel=None) -> SolveResult:
-        s, counters, cancel = begin_solve(state, counters, cancel)
-        limit = self.max_depth if max_length is None else min(self.max_depth, max_length)
-        if s.is_identity():
-            return SolveResult(self.name, [], optimal=True, lower_bound=0, verified=True)
-        with Deadline(cancel, time_limit) as clock:
-            # one level's numpy steps take up to a second and cannot look at the flag
-            finished, outcome = watched(lambda: self._search(state_row(s), limit, cancel,
-                                                             counters), cancel, name="bfs")
-        seconds = clock.elapsed()
+    def search(self, job: SolveJob) -> Answer:
+        limit = self.max_depth if job.max_length is None else min(self.max_depth, job.max_length)
+        cancel, counters = job.cancel, job.counters
+        # one level's numpy steps take up to a second and cannot look at the flag
+        finished, outcome = watched(lambda: self._search(state_row(job.position), limit, cancel,
+                                                         counters), cancel, name="bfs")
         if not finished:
             outcome = None, int(counters[NODES]), max(0, int(counters[BOUND]) - 1)
         found, nodes, depth = outcome
         if found is None and cancel[0]:
-            return SolveResult(self.name, None, nodes=nodes, seconds=seconds, lower_bound=depth,
-                               status="time limit" if clock.expired else "cancelled")
+            return Answer(None, lower_bound=depth, nodes=nodes)
         if found is None:
             if limit < self.max_depth:
-                return SolveResult(self.name, None, nodes=nodes, seconds=seconds,
-                                   lower_bound=limit + 1, status="not found")
+                return Answer(None, lower_bound=limit + 1, status=Status.NOT_FOUND, nodes=nodes)
             # a limit of the method, not a fault of the position: a status, as for a time limit
-            return SolveResult(self.name, None, nodes=nodes, seconds=seconds,
-                               lower_bound=self.max_depth + 1, status="too deep",
-                               detail={"message": f"too deep for bfs: needs > {self.max_depth} "
-                                                  f"(it explores about "
-                                                  f"{_positions_within(self.max_depth):,} "
-                                                  "positions)"})
-        moves = [FACE_MOVES[m] for m in found]
-        ok = verify(state, moves)
-        if not ok:
-            raise RuntimeError("bfs produced a sequence that does not solve the cube")
-        sol = Solution(moves, seconds, nodes)
-        if on_solution is not None:
-            on_solution(sol)
-        return SolveResult(self.name, moves, nodes=nodes, seconds=seconds, optimal=True,
-                           lower_bound=len(moves), verified=True, solutions=[sol])
+            return Answer(None, lower_bound=self.max_depth + 1, status=Status.TOO_DEEP,
+                          nodes=nodes,
+                          detail={"message": f"too deep for bfs: needs > {self.max_depth} "
+                                             f"(it explores about "
+                                             f"{_positions_within(self.max_depth):,} "
+                                             "positions)"})
+        return Answer([FACE_MOVES[m] for m in found], optimal=True, lower_bound=len(found),
+                      nodes=nodes)
 
     @staticmethod
     def _search(start: np.ndarray, limit: int, cancel, counters):
@@ -228,14 +202,10 @@ def _code_moves():
     return out
 
 
-class AStarSolver(PrepareOnce):
+class AStarSolver(SolverBase):
     """A* over positions, f = moves so far + max(twist x flip, corner permutation) databases."""
 
-    name = "astar"
-    puzzle = "3x3"
-    metrics = ("htm",)
-    description = ("A* search with an admissible pattern-database heuristic (corner twist x edge "
-                   "flip, corner permutation); optimal, bounded by a number of expanded nodes.")
+    description = ASTAR
 
     def __init__(self, max_nodes: int = 60_000):
         self.max_nodes = max_nodes
@@ -251,35 +221,20 @@ class AStarSolver(PrepareOnce):
         self._pdb = PatternDatabases(progress, cancel, log)
         self._code_moves = _code_moves()
 
-    def solve(self, state: CubeState, *, max_length=None, time_limit=None, on_solution=None,
-              counters=None, cancel=None) -> SolveResult:
-        s, counters, cancel, early = open_solve(self, state, counters, cancel)
-        if early is not None:
-            return early
-        with Deadline(cancel, time_limit) as clock:
-            path, nodes, bound, why = self._search(s, max_length, cancel, counters)
-        counters[NODES] = nodes
-        seconds = clock.elapsed()
+    def search(self, job: SolveJob) -> Answer:
+        path, nodes, bound, why = self._search(job.position, job.max_length, job.cancel,
+                                               job.counters)
+        job.counters[NODES] = nodes
         if path is None:
             if why == "budget":
-                return SolveResult(self.name, None, nodes=nodes, seconds=seconds,
-                                   lower_bound=bound, status="too deep",
-                                   detail={"message": f"too deep for astar: needs >= {bound} "
-                                                      f"(it expands at most {self.max_nodes:,} "
-                                                      "nodes, enough for most positions up to "
-                                                      "depth 10)"})
-            status = {"cancel": "time limit" if clock.expired else "cancelled",
-                      "length": "not found"}[why]
-            return SolveResult(self.name, None, nodes=nodes, seconds=seconds, lower_bound=bound,
-                               status=status)
-        moves = [FACE_MOVES[m] for m in path]
-        if not verify(state, moves):
-            raise RuntimeError("astar produced a sequence that does not solve the cube")
-        sol = Solution(moves, seconds, nodes)
-        if on_solution is not None:
-            on_solution(sol)
-        return SolveResult(self.name, moves, nodes=nodes, seconds=seconds, optimal=True,
-                           lower_bound=len(moves), verified=True, solutions=[sol])
+                return Answer(None, lower_bound=bound, status=Status.TOO_DEEP,
+                              detail={"message": f"too deep for astar: needs >= {bound} "
+                                                 f"(it expands at most {self.max_nodes:,} "
+                                                 "nodes, enough for most positions up to "
+                                                 "depth 10)"})
+            return Answer(None, lower_bound=bound,
+                          status=Status.NOT_FOUND if why == "length" else None)
+        return Answer([FACE_MOVES[m] for m in path], optimal=True, lower_bound=len(path))
 
     def _search(self, s: CubeState, max_length, cancel, counters):
         """(path, nodes expanded, best lower bound, why it stopped without a path)."""

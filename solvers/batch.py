@@ -46,21 +46,23 @@ class BatchSettings:
     time_limit: float | None = None
 
     def make_solver(self):
-        """A new solver (the command line checked the name; tests use the hidden stand-in)."""
-        from cubelab.solvers import get_solver
-        return get_solver(self.solver, self.puzzle, include_hidden=True, **self.options)
+        """A new solver (the command line checked the name and the options against its
+        declaration; tests use the hidden stand-in)."""
+        from .registry import REGISTRY
+        return REGISTRY.get_solver(self.solver, self.puzzle, include_hidden=True,
+                                   **self.options)
 
-    def solve(self, solver, state) -> dict:
+    def solve(self, solver, state):
         return solve_one(solver, state, self.max_length, self.time_limit)
 
 
-def solve_one(solver, state, max_length, time_limit) -> dict:
-    """A JSON-ready record of one solve. A refused position becomes an error record, and so
+def solve_one(solver, state, max_length, time_limit):
+    """One solve's SolveResult. A refused position becomes an error record (a dict), and so
     does a failure of the solver itself (marked "internal"), so one position never ends a
     batch of thousands."""
     from cubelab.solvers.protocol import SolverError
     try:
-        return solver.solve(state, max_length=max_length, time_limit=time_limit).to_json()
+        return solver.solve(state, max_length=max_length, time_limit=time_limit)
     except SolverError as e:
         return {"error": str(e)}
     except Exception as e:  # noqa: BLE001 - reported in the record, the batch goes on
@@ -103,12 +105,11 @@ def counted(pairs: Iterable[tuple[int, dict]],
         yield pair
 
 
-def solve_many(name: str, options: dict, states: Iterable, *, jobs: int, max_length=None,
-               time_limit=None, on_done: Callable[[int], None] | None = None,
-               solver=None) -> Iterator[dict]:
-    """One record per state, in input order, solved by `jobs` worker processes. `solver`, if
-    given, is a solver already prepared in this process for the workers to inherit."""
-    settings = BatchSettings(name, dict(options), max_length=max_length, time_limit=time_limit)
+def solve_many(settings: BatchSettings, states: Iterable, *, jobs: int,
+               on_done: Callable[[int], None] | None = None, solver=None) -> Iterator:
+    """One result per state (a SolveResult, or an error record), in input order, solved by
+    `jobs` worker processes. `solver`, if given, is a solver already prepared in this process
+    for the workers to inherit."""
     return in_order(counted(solve_unordered(enumerate(states), settings, jobs=jobs,
                                             solver=solver), on_done))
 

@@ -19,11 +19,9 @@ import numpy as np
 from cubelab.cube.moves import FACE_MOVES, apply_moves
 from cubelab.cube.notation import Move, invert_moves
 from cubelab.cube.state import CubeState
-from cubelab.tables.spec import TableSpec
-from cubelab.solvers.protocol import (
-    BEST, BOUND, NODES, SOLUTIONS, Deadline, Solution, SolveResult, SolverError, begin_solve,
-    verify,
-)
+from cubelab.tables.spec import BuildCancelled, TableSpec
+from cubelab.solvers.fake_about import FAKE
+from cubelab.solvers.protocol import BOUND, NODES, Answer, SolveJob, SolverBase, SolverError
 
 HALF_DEPTH = 3
 _PAD = (Move("U", 1), Move("U", 3))
@@ -77,13 +75,10 @@ _PRETEND_TABLE = TableSpec("fake.pretend", "fake", {}, _build_nothing,
                            description="the fake solver's pretend table", expected_bytes=1 << 20)
 
 
-class FakeSolver:
+class FakeSolver(SolverBase):
     """Implements the solver protocol quickly and predictably (see the module docstring)."""
 
-    name = "fake"
-    description = "test stand-in: shortest solution within 6 moves, streamed with padding"
-    puzzle = "3x3"
-    metrics = ("htm",)
+    description = FAKE
 
     def __init__(self, step_seconds: float = 0.05, improvements: int = 2,
                  tables_built: bool = True, build_steps: int = 5, build_seconds: float = 0.02,
@@ -94,7 +89,7 @@ class FakeSolver:
         that is inside a numba compile when the flag goes up)."""
         self.step_seconds = step_seconds
         self.improvements = improvements
-        self._built = tables_built
+        self._prepared = tables_built
         self.build_steps = build_steps
         self.build_seconds = build_seconds
         self._table = _PRETEND_TABLE
@@ -119,28 +114,21 @@ class FakeSolver:
 
     def missing_tables(self) -> list:
         """The pretend table until prepare() has "built" it (the UI offers to build it)."""
-        return [] if self._built else [self._table]
+        return [] if self.prepared else [self._table]
 
-    def prepare(self, progress: Callable[[int, int], None] | None = None,
-                cancel: np.ndarray | None = None, log=None) -> None:
-        if self._built:
-            return
+    def _prepare(self, progress, cancel, log) -> None:
+        """Pretend to build the table in build_steps steps (BuildCancelled on a cancel), or
+        build the real tiny one through the store (store_build)."""
         if self._table is not _PRETEND_TABLE:
-            from cubelab.tables.spec import BuildCancelled
             from cubelab.tables.store import load_or_build
-            try:
-                load_or_build(self._table, progress=progress, cancel=cancel, log=log)
-            except BuildCancelled:
-                return
-            self._built = True
+            load_or_build(self._table, progress=progress, cancel=cancel, log=log)
             return
         for step in range(self.build_steps):
             if cancel is not None and cancel[0]:
-                return
+                raise BuildCancelled("the fake build was cancelled")
             time.sleep(self.build_seconds)
             if progress is not None:
                 progress(step + 1, self.build_steps)
-        self._built = True
 
     def _wait(self, seconds: float, cancel: np.ndarray, counters: np.ndarray) -> bool:
         """Sleep, counting pretend nodes; False as soon as cancel is raised."""
@@ -152,67 +140,24 @@ class FakeSolver:
             counters[NODES] += 1000
         return not cancel[0]
 
-    def solve(self, state: CubeState, *, max_length: int | None = None,
-              time_limit: float | None = None,
-              on_solution: Callable[[Solution], None] | None = None,
-              counters: np.ndarray | None = None,
-              cancel: np.ndarray | None = None) -> SolveResult:
-        target, counters, cancel = begin_solve(state, counters, cancel)
-        self.prepare(cancel=cancel)
-        if not self._built:
-            return SolveResult(self.name, None, status="cancelled")
-        with Deadline(cancel, time_limit) as clock:
-            best = shortest_solution(target, counters)
-            if best is None:
-                raise SolverError("the fake solver only solves positions within "
-                                  f"{2 * HALF_DEPTH} moves of solved")
-            found: list[Solution] = []
-            status = "solved"
-            for pads in range(self.improvements, -1, -1):
-                counters[BOUND] = len(best) + 2 * pads
-                if not self._wait(self.step_seconds, cancel, counters):
-                    status = "time limit" if clock.expired else "cancelled"
-                    break
-                moves = best + list(_PAD) * pads
-                if max_length is not None and len(moves) > max_length:
-                    continue
-                sol = Solution(moves, clock.elapsed(), int(counters[NODES]))
-                found.append(sol)
-                counters[BEST] = len(moves)
-                counters[SOLUTIONS] += 1
-                if on_solution is not None:
-                    on_solution(sol)
-            final = found[-1] if found else None
-            if final is None and status == "solved":
-                status = "not found"
-            moves = final.moves if final else None
-            return SolveResult(
-                solver=self.name, moves=moves, nodes=int(counters[NODES]),
-                seconds=clock.elapsed(), optimal=status == "solved" and moves == best,
-                lower_bound=len(best) if status == "solved" else None,
-                verified=moves is not None and verify(state, moves), status=status,
-                solutions=found)
-
-
-class FakeRegistry:
-    """A solver source for the UI that offers the fake solver for the 3x3x3 (one shared
-    instance, so a "built" table stays built across solves) and the real solvers of the 2x2x2
-    (they are fast), with the same two functions as cubelab.solvers.Registry."""
-
-    def __init__(self, **options):
-        self.solver = FakeSolver(**options)
-
-    def solver_names(self, puzzle: str = "3x3") -> list[str]:
-        from cubelab.solvers import solver_names
-        return ["fake"] if puzzle == "3x3" else solver_names(puzzle)
-
-    def get_solver(self, name: str, puzzle: str = "3x3", **options):
-        if puzzle != "3x3":
-            from cubelab.solvers import get_solver
-            return get_solver(name, puzzle, **options)
-        if name != "fake":
-            raise KeyError(f"unknown solver {name!r} (choose from fake)")
-        return self.solver
+    def search(self, job: SolveJob) -> Answer:
+        best = shortest_solution(job.position, job.counters)
+        if best is None:
+            raise SolverError("the fake solver only solves positions within "
+                              f"{2 * HALF_DEPTH} moves of solved")
+        final = None
+        for pads in range(self.improvements, -1, -1):
+            job.counters[BOUND] = len(best) + 2 * pads
+            if not self._wait(self.step_seconds, job.cancel, job.counters):
+                break
+            moves = best + list(_PAD) * pads
+            if job.max_length is not None and len(moves) > job.max_length:
+                continue
+            job.offer(moves)
+            final = moves
+        done = job.stopped() is None
+        return Answer(final, optimal=done and final == best,
+                      lower_bound=len(best) if done else None)
 
 
 if __name__ == "__main__":

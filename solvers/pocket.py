@@ -8,22 +8,18 @@ state exactly as given: afterwards the cube is solved, possibly rotated in hand.
 
 from __future__ import annotations
 
-import time
-from typing import Callable
-
 import numpy as np
 
+from cubelab.cube.metrics import Metric
 from cubelab.cube.notation import Move, simplify
-from cubelab.cube.pocket import (
-    PocketState, apply_moves, holding_rotation, is_reachable, move_state, rename_moves, twist,
-)
-from cubelab.solvers.protocol import (
-    BEST, BOUND, LOWER_BOUND, NODES, SOLUTIONS, Solution, SolveResult, SolverError,
-    PrepareOnce, new_counters, prepare_before_solving,
-)
+from cubelab.cube.pocket import PocketState, holding_rotation, move_state, rename_moves
+from cubelab.solvers.protocol import BOUND, LOWER_BOUND, NODES, Answer, SolveJob, SolverBase, \
+    SolverError, Status
 from cubelab.tables.pocket_tables import (
     SPECS, corner_index, distance_table, index_of, metric_moves,
 )
+
+from .pocket_about import BY_METRIC
 
 
 def as_pocket(state) -> PocketState:
@@ -34,57 +30,52 @@ def as_pocket(state) -> PocketState:
     raise SolverError(f"the 2x2x2 solver solves the 2x2x2, not a {type(state).__name__}")
 
 
-class PocketSolver(PrepareOnce):
+class PocketSolver(SolverBase):
     """Optimal 2x2x2 solutions in the chosen metric ('htm' or 'qtm') from the distance table."""
 
     name = "pocket"
-    description = "2x2x2: optimal from the complete distance table (3,674,160 positions)"
-    puzzle = "2x2"
+    """Its results say "pocket" whichever metric's entry made it (the metric says which)."""
 
     def __init__(self, metric: str = "htm"):
         if metric not in SPECS:
             raise ValueError(f"unknown metric {metric!r} (choose htm or qtm)")
-        self.metric = metric
-        self.metrics = (metric,)
+        self.description = BY_METRIC[Metric(metric)]
         self._table: np.ndarray | None = None
         self._moves = metric_moves(metric)
         self._move_states = [move_state(m) for m in self._moves]
 
     def table_specs(self) -> tuple:
-        return (SPECS[self.metric],)
+        return (SPECS[self.metric.value],)
 
     def _prepare(self, progress, cancel, log) -> None:
         """Load (or build, under a second) the metric's distance table."""
-        self._table = distance_table(self.metric, progress=progress, cancel=cancel, log=log)
+        self._table = distance_table(self.metric.value, progress=progress, cancel=cancel,
+                                     log=log)
 
     def distance(self, state) -> int:
         """Optimal length of a reachable position in the solver's metric."""
         self.prepare()
         return int(self._table[index_of(as_pocket(state))])
 
-    def solve(self, state, *, max_length: int | None = None, time_limit: float | None = None,
-              on_solution: Callable[[Solution], None] | None = None,
-              counters: np.ndarray | None = None,
-              cancel: np.ndarray | None = None) -> SolveResult:
-        start = time.perf_counter()
+    def check(self, state):
+        """The position as given (the walk holds it itself); SolverError for a position of
+        another puzzle or one no turns reach."""
         given = as_pocket(state)
-        if not is_reachable(given):
-            raise SolverError(f"cannot solve: unreachable: one corner twisted "
-                              f"(twist sum {twist(given)} mod 3)")
-        counters = new_counters() if counters is None else counters
-        refused = prepare_before_solving(self, cancel)
-        if refused is not None:
-            return refused
-        table = self._table
+        super().check(given)
+        return given
+
+    def solved(self, job: SolveJob) -> Answer | None:
+        return None     # the walk answers a solved cube too (one probe)
+
+    def search(self, job: SolveJob) -> Answer:
+        table, given, counters = self._table, job.position, job.counters
         holding = holding_rotation(given)
         current = given * holding.inverse()
         depth = int(table[index_of(current)])
         counters[LOWER_BOUND] = counters[BOUND] = depth
-        if max_length is not None and depth > max_length:
-            return SolveResult(solver=self.name, moves=None, nodes=1,
-                               seconds=time.perf_counter() - start, optimal=False,
-                               lower_bound=depth, status="not found",
-                               detail={"puzzle": "2x2"}, metric=self.metric)
+        if job.max_length is not None and depth > job.max_length:
+            return Answer(None, lower_bound=depth, status=Status.NOT_FOUND, nodes=1,
+                          detail={"puzzle": "2x2"})
         path: list[Move] = []
         probes = 1
         while depth > 0:
@@ -99,24 +90,13 @@ class PocketSolver(PrepareOnce):
             else:  # a damaged table: no neighbour is one closer
                 raise RuntimeError("2x2x2 distance table inconsistent; rebuild it")
         counters[NODES] += probes
-        moves = simplify(rename_moves(path, holding))
-        if not apply_moves(given, moves).is_rotation():
-            raise RuntimeError("the 2x2x2 solver produced a sequence that does not solve the cube")
-        seconds = time.perf_counter() - start
-        sol = Solution(moves, seconds, probes)
-        counters[BEST] = len(moves)
-        counters[SOLUTIONS] += 1
-        if on_solution is not None:
-            on_solution(sol)
-        return SolveResult(
-            solver=self.name, moves=moves, nodes=probes, seconds=seconds, optimal=True,
-            lower_bound=len(path), verified=True, status="solved",
-            detail={"puzzle": "2x2"}, solutions=[sol], metric=self.metric)
+        return Answer(simplify(rename_moves(path, holding)), optimal=True,
+                      lower_bound=len(path), nodes=probes, detail={"puzzle": "2x2"})
 
 
 if __name__ == "__main__":
     import sys
     from cubelab.cube.pocket import from_alg
     pos = from_alg(" ".join(sys.argv[1:]) or "R U R' U' F2 R U2")
-    for metric in ("htm", "qtm"):
+    for metric in BY_METRIC:
         print(PocketSolver(metric).solve(pos.state).to_json())

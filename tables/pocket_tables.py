@@ -17,6 +17,7 @@ import cubelab.tables  # noqa: F401  (numba cache location, before numba)
 from numba import njit
 
 from cubelab.cube.pocket import DLB, N_POSITIONS, SOLVER_MOVES, move_state, rotations
+from cubelab.cube.metrics import Metric
 from cubelab.tables.bfs import pair_distances
 from cubelab.tables.cubies import conjugate_into, invert, multiply, symmetry_rows
 from cubelab.tables.cubies import metric_moves as cube_metric_moves
@@ -128,7 +129,7 @@ SPECS = {
         build=_build(metric),
         description=f"2x2x2 distance to solved of every position, {metric.upper()}",
         expected_bytes=N_POSITIONS))
-    for metric in ("htm", "qtm")
+    for metric in (Metric.HTM, Metric.QTM)
 }
 
 
@@ -221,6 +222,6 @@ def distribution(metric: str) -> tuple[dict, ...]:
 
 
 if __name__ == "__main__":
-    for metric in ("htm", "qtm"):
+    for metric in SPECS:
         for row in distribution(metric):
             print(metric, row)

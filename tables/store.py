@@ -370,6 +370,19 @@ def table_status(spec) -> dict:
     }
 
 
+def check_memory(specs, what: str, advice: str) -> None:
+    """TableError, in one line, when the memory available now cannot hold the tables (a
+    search reads its tables at random, so they must all be resident); what this process holds
+    already costs nothing more. `what` names them ("the layers tables"), `advice` says what to
+    do instead."""
+    from .memory import available_bytes
+    need = sum(s.expected_bytes or 0 for s in specs if not is_loaded(s))
+    have = available_bytes()
+    if have is not None and need > have:
+        raise TableError(f"{what} need {need / 1e9:.1f} GB of memory and {have / 1e9:.1f} GB is "
+                         f"available: {advice}")
+
+
 def verify_table(spec) -> str | None:
     """None if the file is complete and its checksum matches, else the reason."""
     spec = resolve(spec)

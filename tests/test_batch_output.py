@@ -7,15 +7,14 @@ import pytest
 from cubelab.tables.cluster import ClusterError, parse_address
 from cubelab.tui.cli import main
 from cubelab.tui.solve_file import Progress
+from helpers_registry import visible_fake  # noqa: F401  (a fixture)
 
 ALGS = ["R U F", "R U ]", "D B", "L' U R' F", "F2"]
 
 
 @pytest.fixture
-def fake_solver(monkeypatch):
-    import cubelab.solvers
-    monkeypatch.setitem(cubelab.solvers._REGISTRY, "fake",
-                        cubelab.solvers.Entry("cubelab.solvers.fake", "FakeSolver"))
+def fake_solver(visible_fake):
+    """The stand-in solver offered to the command line."""
 
 
 def _records(path):

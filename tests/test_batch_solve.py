@@ -3,8 +3,9 @@
 import json
 
 from cubelab.cube.moves import alg_state
-from cubelab.solvers.batch import solve_many
+from cubelab.solvers.batch import BatchSettings, solve_many
 from cubelab.tui.cli import main
+from helpers_registry import as_records, visible_fake  # noqa: F401  (a fixture)
 
 ALGS = ["R U F", "R", "U2 F' L", "D B", "L' U R' F"]
 
@@ -12,7 +13,8 @@ ALGS = ["R U F", "R", "U2 F' L", "D B", "L' U R' F"]
 def test_solve_many_keeps_input_order_across_two_processes():
     states = [alg_state(a) for a in ALGS]
     done = []
-    records = list(solve_many("fake", {"step_seconds": 0.0}, states, jobs=2, on_done=done.append))
+    records = as_records(solve_many(BatchSettings("fake", {"step_seconds": 0.0}), states, jobs=2,
+                                    on_done=done.append))
     assert [r["length"]["htm"] for r in records] == [3, 1, 3, 2, 4]
     assert all(r["verified"] for r in records)
     assert sorted(done) == [1, 2, 3, 4, 5]
@@ -20,7 +22,7 @@ def test_solve_many_keeps_input_order_across_two_processes():
 
 def test_refused_positions_come_back_as_error_records():
     states = [alg_state("R"), alg_state("R U F D L B R U F")]
-    records = list(solve_many("fake", {}, states, jobs=2))
+    records = as_records(solve_many(BatchSettings("fake"), states, jobs=2))
     assert records[0]["length"]["htm"] == 1 and "error" in records[1]
 
 
@@ -31,10 +33,7 @@ def test_cli_refuses_hidden_and_other_puzzles_solvers(capsys):
     assert "solves the 2x2" in capsys.readouterr().err
 
 
-def test_cli_file_with_jobs(tmp_path, capsys, monkeypatch):
-    import cubelab.solvers
-    monkeypatch.setitem(cubelab.solvers._REGISTRY, "fake",
-                        cubelab.solvers.Entry("cubelab.solvers.fake", "FakeSolver"))
+def test_cli_file_with_jobs(tmp_path, capsys, visible_fake):
     f = tmp_path / "in.txt"
     f.write_text("\n".join(["R U F", "R U ]", "facelets: XYZ", "D B"]) + "\n")
     status = main(["solve", "--solver", "fake", "--json", "--jobs", "2", "--file", str(f)])

@@ -6,18 +6,17 @@ import json
 import numpy as np
 import pytest
 
-import cubelab.solvers
 from cubelab.cube.moves import apply_moves
 from cubelab.cube.state import CubeState
 from cubelab.solvers.experiment import Positions, scramble
 from cubelab.tui.chart import LineChart
 from cubelab.tui.cli import main
+from helpers_registry import visible_fake  # noqa: F401  (a fixture)
 
 
 @pytest.fixture
-def fake_registered(monkeypatch):
-    monkeypatch.setitem(cubelab.solvers._REGISTRY, "fake",
-                        cubelab.solvers.Entry("cubelab.solvers.fake", "FakeSolver"))
+def fake_registered(visible_fake):
+    """The stand-in solver offered to the command line."""
 
 
 def test_scrambles_never_turn_a_face_twice_in_a_row():

@@ -155,7 +155,7 @@ def test_solutions_are_named_steps_that_add_up(solver):
         s = random_state(seed)
         r = solver.solve(s)
         assert r.verified and r.status == "solved"
-        steps = r.detail["steps"]
+        steps = r.to_json()["steps"]
         names = [st["step"] for st in steps]
         assert names[0] == "cross" and names[-1].split()[0] in ("pll", "auf")
         assert any(n.startswith("oll") for n in names) and any(n.startswith("pll") for n in names)
@@ -178,7 +178,7 @@ def test_one_face_cross_is_optimal_and_f2l_keeps_it(solver):
     one._tables, one._prepared = solver._tables, True
     s = alg_state("R U F' L2 D B' R2 U' F2 L D2 B R' U2 F")
     r = one.solve(s)
-    steps = r.detail["steps"]
+    steps = r.to_json()["steps"]
     cross = parse_moves(steps[0]["moves"])
     # no shorter sequence solves the D cross: compare with the exact table
     from cubelab.tables.cfop.coords import cross_of

@@ -7,26 +7,33 @@ from cubelab.cube.moves import alg_state
 from cubelab.cube.notation import format_moves, parse_moves
 from cubelab.cube.pieces import FACES
 from cubelab.solvers.cfop.solver import CfopSolver
+from cubelab.solvers import StandIn
+from cubelab.solvers.results import Parts, SolveResult, Step
 from cubelab.tui.records import Playback
-from cubelab.tui.solve_cmd import format_result
+from cubelab.tui.result_text import format_result
 
 from helpers_apps import run_app
 from helpers_cfop import ISSUE_SCRAMBLE, cross_face, milestone_problem
 from helpers_solvers import prepared_solver
 
-RECORD = {
-    "solver": "cfop", "solution": "D R U R' U' R U2 R' U", "length": {"htm": 9, "qtm": 10},
-    "optimal": False, "nodes": 10, "seconds": 0.01, "verified": True, "status": "solved",
-    "cross_face": "D", "cross_colour": "yellow",
-    "steps": [{"step": "cross", "moves": "D", "length": 1},
-              {"step": "f2l 1", "moves": "R U R' U'", "length": 4},
-              {"step": "oll 27 (Sune)", "moves": "R U2 R'", "length": 3},
-              {"step": "auf", "moves": "U", "length": 1}],
-}
+RESULT = SolveResult(
+    "cfop", parse_moves("D R U R' U' R U2 R' U"), nodes=10, seconds=0.01, verified=True,
+    detail={"cross_face": "D", "cross_colour": "yellow"},
+    steps=Parts([Step("cross", "D", 1), Step("f2l 1", "R U R' U'", 4),
+                 Step("oll 27 (Sune)", "R U2 R'", 3), Step("auf", "U", 1)]))
+RECORD = RESULT.to_json()
+
+
+def test_the_steps_keep_their_json():
+    assert RECORD["steps"] == [{"step": "cross", "moves": "D", "length": 1},
+                               {"step": "f2l 1", "moves": "R U R' U'", "length": 4},
+                               {"step": "oll 27 (Sune)", "moves": "R U2 R'", "length": 3},
+                               {"step": "auf", "moves": "U", "length": 1}]
+    assert RECORD["length"] == {"htm": 9, "qtm": 10} and RECORD["cross_face"] == "D"
 
 
 def test_solve_prints_each_step_on_its_line():
-    text = format_result(RECORD)
+    text = format_result(RESULT)
     lines = text.splitlines()
     assert "cross on  D (yellow)" in lines
     step_lines = [ln.split() for ln in lines if ln.startswith("  ")]
@@ -93,8 +100,9 @@ solver = prepared_solver(CfopSolver)
 
 
 def test_solve_prints_the_rotation_and_the_merges(solver):
-    record = solver.solve(alg_state(ISSUE_SCRAMBLE)).to_json()
-    text = format_result(record)
+    result = solver.solve(alg_state(ISSUE_SCRAMBLE))
+    record = result.to_json()
+    text = format_result(result)
     assert f"hold with the cross on D: {record['rotation']}" in text and record["rotation"]
     assert text.splitlines()[0].startswith(record["rotation"] + " ")
     merges = [st for st in record["steps"] if "merge" in st]
@@ -105,21 +113,24 @@ def test_solve_prints_the_rotation_and_the_merges(solver):
 
 
 def test_a_cross_on_d_needs_no_rotation():
-    record = dict(RECORD, rotation="")
-    assert "hold" not in format_result(record)
+    result = SolveResult(RESULT.solver, RESULT.moves, detail=dict(RESULT.detail, rotation=""),
+                         steps=RESULT.steps)
+    assert "hold" not in format_result(result)
 
 
-class CfopRegistry:
+class CfopRegistry(StandIn):
     """The workbench's solver source with the one real CFOP solver, prepared."""
 
     def __init__(self, solver):
-        self.solver = solver
+        super().__init__()
+        self.cfop = solver
 
     def solver_names(self, puzzle: str = "3x3") -> list[str]:
         return ["cfop"] if puzzle == "3x3" else []
 
     def get_solver(self, name: str, puzzle: str = "3x3", **options):
-        return self.solver
+        assert name == "cfop", "only CFOP is asked for"
+        return self.cfop
 
 
 def test_the_workbench_row_shows_every_step_and_plays_to_each_milestone(solver, tmp_path):

@@ -15,6 +15,7 @@ from cubelab.tables import counting  # noqa: E402
 from cubelab.tables.cluster import connect, workers  # noqa: E402
 from cubelab.tables.counting.sharded import count_on_cluster, owners  # noqa: E402
 from cubelab.tui.cli import main  # noqa: E402
+from helpers_registry import as_records, visible_fake  # noqa: E402,F401  (a fixture)
 
 pytestmark = pytest.mark.cluster
 
@@ -28,7 +29,7 @@ def client():
 
 
 def _lengths(records):
-    return [r["length"]["htm"] for r in records]
+    return [r["length"]["htm"] for r in as_records(records)]
 
 
 def test_records_come_back_in_input_order(client):
@@ -38,13 +39,13 @@ def test_records_come_back_in_input_order(client):
     records = list(batch_cluster.solve_many(client, settings, states, total=len(states),
                                             on_done=done.append))
     assert _lengths(records) == [3, 1, 3, 2, 4, 2, 2, 3] * 3
-    assert all(r["verified"] for r in records) and done == list(range(1, 25))
+    assert all(r["verified"] for r in as_records(records)) and done == list(range(1, 25))
 
 
 def test_refused_positions_are_error_records(client):
     settings = BatchSettings("fake", {"step_seconds": 0.0})
-    records = list(batch_cluster.solve_many(client, settings,
-                                            [alg_state("R"), alg_state("R U F D L B R U F")]))
+    records = as_records(batch_cluster.solve_many(
+        client, settings, [alg_state("R"), alg_state("R U F D L B R U F")]))
     assert records[0]["length"]["htm"] == 1 and "error" in records[1]
 
 
@@ -66,13 +67,10 @@ def _kill_one_worker_mid_run(client):
             os.kill(sorted(pids.values())[0], 9)
             killed = True
     assert _lengths(records) == [3, 1, 3, 2, 4, 2, 2, 3]
-    assert not any("error" in r for r in records)
+    assert not any("error" in r for r in as_records(records))
 
 
-def test_cli_cluster_output_and_resume(tmp_path, capsys, monkeypatch):
-    import cubelab.solvers
-    monkeypatch.setitem(cubelab.solvers._REGISTRY, "fake",
-                        cubelab.solvers.Entry("cubelab.solvers.fake", "FakeSolver"))
+def test_cli_cluster_output_and_resume(tmp_path, capsys, visible_fake):
     f = tmp_path / "in.txt"
     f.write_text("\n".join(["R U F", "R U ]", *ALGS[1:]]) + "\n")
     out = tmp_path / "out.jsonl"

@@ -19,10 +19,15 @@ from cubelab.cube.moves import move_state
 from cubelab.solvers.korf.solver import KorfSolver
 from cubelab.tables.korf import h48coords as H
 from cubelab.tables.korf import h48table as T
-from cubelab.tables.korf.specs import table_set
+from cubelab.solvers.korf.sets import korf_set
 from cubelab.tables.packed import bit_count, lowest_bit
 
 DEPTH = 5
+
+
+def table_set(name: str, max_depth: int | None = None):
+    """The tables of Korf's set `name` (the set's record says which), `max_depth` deep."""
+    return korf_set(name).tables(max_depth)
 
 
 def _coords(state):
@@ -122,7 +127,7 @@ def solvers(table):
     run), and the same with the H48 table as a seventh lookup."""
     from cubelab.solvers.korf.lanes import LANES, face_turn_order
     from cubelab.solvers.korf.layersearch import prepare_layers
-    from cubelab.solvers.korf.solver import _Prepared
+    from cubelab.solvers.korf.sets import Prepared as _Prepared
     from cubelab.tables import memory
     plain = KorfSolver("layers-small", table_depth=LAYER_DEPTH, fallback=False, threads=1)
     plain.prepare()
@@ -225,9 +230,9 @@ def test_the_bit_intrinsics_agree_with_python(x):
 
 
 def test_a_set_too_large_for_the_memory_is_refused_before_anything_is_built(monkeypatch):
-    from cubelab.tables.korf import specs
+    from cubelab.tables import memory
     from cubelab.tables.spec import TableError
-    monkeypatch.setattr(specs, "available_bytes", lambda: 4 * 10**9)
+    monkeypatch.setattr(memory, "available_bytes", lambda: 4 * 10**9)
     with pytest.raises(TableError, match=r"layers-h48 tables need 10\.\d GB of memory and "
                                          r"4\.0 GB is available"):
         table_set("layers-h48").load()
@@ -235,9 +240,9 @@ def test_a_set_too_large_for_the_memory_is_refused_before_anything_is_built(monk
 
 
 def test_the_command_line_refuses_the_set_in_one_line_before_building(monkeypatch, capsys):
-    from cubelab.tables.korf import specs
+    from cubelab.tables import memory
     from cubelab.tui.cli import main
-    monkeypatch.setattr(specs, "available_bytes", lambda: 4 * 10**9)
+    monkeypatch.setattr(memory, "available_bytes", lambda: 4 * 10**9)
     assert main(["solve", "--solver", "korf", "--tables", "layers-h48", "R U"]) == 2
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and "building" not in err

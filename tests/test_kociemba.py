@@ -32,7 +32,7 @@ def test_random_states_solved_within_20(solver, seed):
     assert len(result.moves) <= 20
     assert verify(state, result.moves)
     assert result.to_json()["length"]["htm"] == len(result.moves)
-    assert sum(result.detail["phases"]) == len(result.moves)
+    assert sum(result.to_json()["phases"]) == len(result.moves)
 
 
 def test_solved_cube_gives_empty_solution(solver):

@@ -185,11 +185,14 @@ def test_time_limit_falls_back_on_the_two_phase_solution(solver, monkeypatch):
     state = apply_moves(CubeState.identity(), scramble)
 
     class TwoPhase:
+        def prepare(self, progress=None, cancel=None, log=None):
+            pass
+
         def solve(self, state, *, time_limit=None, cancel=None):
             return SolveResult("kociemba", invert_moves(scramble))
 
     monkeypatch.setattr(korf, "two_phase_ready", lambda: True)
-    monkeypatch.setattr("cubelab.solvers.get_solver", lambda name, **kw: TwoPhase())
+    monkeypatch.setattr("cubelab.solvers.korf.fallback.two_phase_solver", TwoPhase)
     s = KorfSolver(solver.tables, table_depth=TABLE_DEPTH)
     s._prepared = solver._prepared
     heard = []
@@ -225,7 +228,7 @@ def test_a_slow_fallback_preparation_stays_inside_the_time_limit(solver, monkeyp
             raise AssertionError("not prepared yet: must not be asked")
 
     monkeypatch.setattr(korf, "two_phase_ready", lambda: True)
-    monkeypatch.setattr("cubelab.solvers.get_solver", lambda name, **kw: ColdTwoPhase())
+    monkeypatch.setattr("cubelab.solvers.korf.fallback.two_phase_solver", ColdTwoPhase)
     s = KorfSolver(solver.tables, table_depth=TABLE_DEPTH)
     s._prepared = solver._prepared
     start = time.perf_counter()
@@ -244,11 +247,14 @@ def test_a_wrong_two_phase_answer_is_not_passed_on(solver, monkeypatch):
     state = random_state(11)
 
     class TwoPhase:   # answers with a sequence that does not solve the position
+        def prepare(self, progress=None, cancel=None, log=None):
+            pass
+
         def solve(self, state, *, time_limit=None, cancel=None):
             return SolveResult("kociemba", [FACE_MOVES[0]] * 3)
 
     monkeypatch.setattr(korf, "two_phase_ready", lambda: True)
-    monkeypatch.setattr("cubelab.solvers.get_solver", lambda name, **kw: TwoPhase())
+    monkeypatch.setattr("cubelab.solvers.korf.fallback.two_phase_solver", TwoPhase)
     s = KorfSolver(solver.tables, table_depth=TABLE_DEPTH)
     s._prepared = solver._prepared
     result = s.solve(state, time_limit=0.3)

@@ -15,7 +15,7 @@ from cubelab.cube.moves import FACE_MOVES, alg_state, apply_moves
 from cubelab.cube.notation import metric_lengths
 from cubelab.cube.random_states import random_state
 from cubelab.cube.state import CubeState, permutation_parity
-from cubelab.solvers import metric_variant, solver_metrics
+from cubelab.solvers import StandIn, metric_variant, solver_metrics
 from cubelab.solvers.korf import quarter
 from cubelab.solvers.korf.solver import KorfSolver
 from cubelab.solvers.protocol import BOUND, LOWER_BOUND, NODES, new_counters
@@ -165,9 +165,10 @@ def test_the_sets_are_named_by_metric_and_listed_with_the_tables():
     from cubelab.tables.catalog import registered
     names = set(registered())
     assert {"korf.corners-qtm", "korf.phase-qtm"} <= names
-    assert kq.qtm_table_set().name == "strong-qtm"
+    from cubelab.solvers.korf.sets import korf_set
+    assert korf_set(None, "qtm").name == "strong-qtm"
     with pytest.raises(ValueError):
-        kq.qtm_table_set("strong")
+        korf_set("strong", "qtm")
 
 
 # ---- the solver -------------------------------------------------------------------------------
@@ -241,11 +242,14 @@ def test_the_two_phase_fallback_is_never_called_qtm_optimal(solver, monkeypatch)
     state = apply_moves(CubeState.identity(), scramble)
 
     class TwoPhase:
+        def prepare(self, progress=None, cancel=None, log=None):
+            pass
+
         def solve(self, state, *, time_limit=None, cancel=None):
             return SolveResult("kociemba", invert_moves(scramble), optimal=True)
 
     monkeypatch.setattr(korf, "two_phase_ready", lambda: True)
-    monkeypatch.setattr("cubelab.solvers.get_solver", lambda name, **kw: TwoPhase())
+    monkeypatch.setattr("cubelab.solvers.korf.fallback.two_phase_solver", TwoPhase)
     s = KorfSolver(metric="qtm", table_depth=TABLE_DEPTH)
     s._prepared = solver._prepared
     counters = new_counters()
@@ -256,8 +260,8 @@ def test_the_two_phase_fallback_is_never_called_qtm_optimal(solver, monkeypatch)
     assert result.lower_bound <= metric_lengths(scramble)["qtm"]
     record = result.to_json()
     assert record["optimal"] is False and record["metric"] == "qtm"
-    from cubelab.tui.solve_cmd import format_result
-    text = format_result(record)
+    from cubelab.tui.result_text import format_result
+    text = format_result(result)
     assert "not proven optimal" in text and "not searched in QTM" in text
     assert f"lower bound {result.lower_bound} QTM" in text
 
@@ -275,7 +279,7 @@ def test_a_wrong_path_is_refused_in_qtm_too(solver, monkeypatch):
 
 def test_no_bound_passes_gods_number(solver, monkeypatch):
     from cubelab.solvers.korf import solver as korf
-    monkeypatch.setattr(korf, "GODS_NUMBER", {"htm": 20, "qtm": 3})
+    monkeypatch.setattr(korf, "gods_number", lambda puzzle, metric: 3)
     with pytest.raises(TableError, match="tables are wrong"):
         solver.solve(alg_state("R U F' D L"))
 
@@ -309,15 +313,21 @@ def test_the_registry_says_which_metric_each_solver_honours():
 
 
 @pytest.fixture
-def small_korf(monkeypatch, solver):
-    """The registry's korf entries made with the test's thin tables (no 900 MB build)."""
-    from cubelab import solvers
-    from cubelab.solvers import Entry
+def small_korf(solver):
+    """The registry's korf entries made with the test's thin tables (no 900 MB build),
+    registered again through the public API for the test."""
+    from contextlib import ExitStack
+    from dataclasses import replace
+
+    from cubelab.solvers.korf.about import KORF, KORF_QTM
+    from helpers_registry import registered
     small = {"table_depth": TABLE_DEPTH, "fallback": False}
-    for name, metric in (("korf", {}), ("korf-qtm", {"metric": "qtm"})):
-        monkeypatch.setitem(solvers._REGISTRY, name,
-                            Entry("cubelab.solvers.korf.solver", "KorfSolver",
-                                  options={**small, **metric}))
+    with ExitStack() as stack:
+        for description in (KORF, KORF_QTM):
+            stack.enter_context(registered(
+                replace(description, made_with={**small, **description.made_with}),
+                KorfSolver))
+        yield
 
 
 def test_solve_command_proves_qtm_optima(capsys, small_korf):
@@ -361,18 +371,19 @@ def test_colon_solve_names_the_qtm_solver_or_refuses():
     assert ":solve korf qtm" in completions(s, ":solve korf q")
 
 
-class _QtmRegistry:
+class _QtmRegistry(StandIn):
     """The workbench's solver source with korf and korf-qtm, the latter on the thin tables."""
 
     def __init__(self, solver):
-        self.solver = solver
+        super().__init__()
+        self.qtm = solver
 
     def solver_names(self, puzzle: str = "3x3") -> list[str]:
         return ["korf", "korf-qtm"] if puzzle == "3x3" else []
 
     def get_solver(self, name: str, puzzle: str = "3x3", **options):
         assert name == "korf-qtm", "only the QTM solver is asked for"
-        return self.solver
+        return self.qtm
 
 
 def test_the_workbench_solves_in_qtm_and_says_so(solver, tmp_path):

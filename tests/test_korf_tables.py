@@ -228,12 +228,13 @@ def test_phase_backward_level_agrees_with_forward_level(phase4):
 
 
 def test_table_sets_name_their_tables():
-    assert [s.name for s in kt.table_set("korf1997").specs] == [
+    from cubelab.solvers.korf.sets import korf_set
+    assert [s.name for s in korf_set("korf1997").tables().specs] == [
         "korf.corners", "korf.edges-a", "korf.edges-b"]
-    assert [s.name for s in kt.table_set("strong").specs] == ["korf.phase", "korf.corners"]
-    assert kt.table_set("strong", 5).specs[0].name == "korf.phase-d5"
+    assert [s.name for s in korf_set("strong").tables().specs] == ["korf.phase", "korf.corners"]
+    assert korf_set("strong").tables(5).specs[0].name == "korf.phase-d5"
     with pytest.raises(ValueError):
-        kt.table_set("huge")
+        korf_set("huge")
     from cubelab.tables.catalog import registered
     assert {"korf.phase", "korf.corners", "korf.edges-a", "korf.edges-b"} <= set(registered())
 

@@ -2,10 +2,12 @@
 3-D; in paint mode the palette picks a colour and a click paints a sticker; a click on a
 solver row selects it. (The keyboard does all of it too: the other tests use it.)"""
 
+from dataclasses import replace
+
 from textual.widgets import DataTable
 
 from cubelab.cube.moves import alg_state
-from cubelab.solvers.fake import FakeRegistry
+from cubelab.solvers import StandIn
 from cubelab.tui._mouse import palette_slots, sticker_at
 from cubelab.cube.net import Net
 
@@ -15,11 +17,12 @@ NET_ORIGIN = (2, 1)
 """Where the net's content starts inside its box: the border, then one column of padding."""
 
 
-class TwoFakes(FakeRegistry):
+class TwoFakes(StandIn):
     """Two stand-in solvers, so that the table has two rows to choose from."""
 
-    def solver_names(self, puzzle: str = "3x3") -> list[str]:
-        return ["fake", "fake2"] if puzzle == "3x3" else super().solver_names(puzzle)
+    def __init__(self):
+        super().__init__()
+        self.register(replace(self.describe("fake"), name="fake2"), type(self.solver))
 
     def get_solver(self, name: str, puzzle: str = "3x3", **options):
         return super().get_solver("fake" if name == "fake2" else name, puzzle, **options)

@@ -14,7 +14,7 @@ from cubelab.cube.positions import PositionError
 from cubelab.cube.puzzles import CUBE2, CUBE3, PUZZLES, puzzle_named, puzzle_of
 from cubelab.cube.random_states import face_scramble
 from cubelab.cube.state import CubeState, rotation_with_centres
-from cubelab.solvers import solver_names
+from cubelab.solvers import REGISTRY, solver_names
 
 BOTH = pytest.mark.parametrize("puzzle", [CUBE3, CUBE2], ids=["3x3", "2x2"])
 
@@ -88,8 +88,8 @@ def test_one_text_format_for_both_cubes():
 @BOTH
 def test_each_puzzle_names_a_registered_default_solver(puzzle):
     for metric in puzzle.metrics[:2]:
-        assert puzzle.default_solver(metric) in solver_names(puzzle.name)
-    assert CUBE2.default_solver("qtm") == "pocket-qtm"
+        assert REGISTRY.default_solver(puzzle.name, metric) in solver_names(puzzle.name)
+    assert REGISTRY.default_solver(CUBE2.name, "qtm") == "pocket-qtm"
 
 
 @BOTH

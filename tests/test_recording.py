@@ -9,7 +9,7 @@ import json
 import pytest
 
 from cubelab.cube.moves import alg_state
-from cubelab.solvers.fake import FakeRegistry
+from cubelab.solvers import StandIn
 from cubelab.tui.cli import main
 from cubelab.tui.history import InputHistory
 from cubelab.tui.recording import read_recording
@@ -75,7 +75,7 @@ def test_the_workbench_replays_with_its_timing(tmp_path):
     recording = read_recording(str(path))
 
     async def body():
-        app = replay_app(recording, 4.0, "walk", solvers=FakeRegistry(),
+        app = replay_app(recording, 4.0, "walk", solvers=StandIn(),
                          history=InputHistory(tmp_path / "h"))
         async with app.run_test(size=(80, 24)) as pilot:
             for _ in range(60):

@@ -9,7 +9,7 @@ import time
 
 from rich.console import Console
 
-from cubelab.solvers.fake import FakeRegistry
+from cubelab.solvers import StandIn
 from cubelab.tui.repl import Repl
 from helpers_search import search_kernels  # noqa: F401  (a fixture)
 
@@ -53,7 +53,7 @@ def test_history_lives_in_the_state_directory():
 
 def test_solve_and_apply_with_a_registry():
     console = Console(file=open(os.devnull, "w"))
-    repl = Repl(console, json_mode=False, registry=FakeRegistry(step_seconds=0.0), time_limit=5)
+    repl = Repl(console, json_mode=False, registry=StandIn(step_seconds=0.0), time_limit=5)
     repl.handle(1, "R U F")
     record = repl.handle(2, ":solve fake")
     sol = record["solutions"][0]
@@ -65,7 +65,7 @@ def test_solve_and_apply_with_a_registry():
 def test_a_table_build_never_counts_against_the_time_limit():
     # the tables take longer to build than the whole limit; the solve still gets its time
     console = Console(file=open(os.devnull, "w"))
-    registry = FakeRegistry(step_seconds=0.01, tables_built=False, build_steps=8,
+    registry = StandIn(step_seconds=0.01, tables_built=False, build_steps=8,
                             build_seconds=0.3)
     repl = Repl(console, registry=registry, time_limit=1.5)
     repl.handle(1, "R U")
@@ -77,7 +77,7 @@ def test_a_table_build_never_counts_against_the_time_limit():
 def test_a_notation_error_gets_a_caret_under_its_column():
     import io
     out = io.StringIO()
-    repl = Repl(Console(file=out, width=80), registry=FakeRegistry())
+    repl = Repl(Console(file=out, width=80), registry=StandIn())
     repl.handle(1, "R U2 F Q")
     lines = out.getvalue().splitlines()
     assert lines[0] == "  R U2 F Q"
@@ -87,7 +87,7 @@ def test_a_notation_error_gets_a_caret_under_its_column():
 
 def test_solve_errors_are_reported_not_raised():
     console = Console(file=open(os.devnull, "w"))
-    repl = Repl(console, registry=FakeRegistry(step_seconds=0.0), time_limit=5)
+    repl = Repl(console, registry=StandIn(step_seconds=0.0), time_limit=5)
     repl.handle(1, "R U F D L B R U F")   # beyond the fake solver's reach
     record = repl.handle(2, ":solve fake")
     assert "error" in record["solutions"][0]
@@ -100,7 +100,7 @@ def test_interactive_prompt_in_a_pipe_input():
     from cubelab.tui import repl as repl_module
 
     console = Console(file=open(os.devnull, "w"))
-    r = Repl(console, registry=FakeRegistry(step_seconds=0.0))
+    r = Repl(console, registry=StandIn(step_seconds=0.0))
     with create_pipe_input() as inp:
         inp.send_text("R U\r:scra\t\r")   # a move line, then a completed command
         inp.close()
@@ -171,10 +171,10 @@ SLOW_BUILD_REPL = """
 import sys
 import time
 from rich.console import Console
-from cubelab.solvers.fake import FakeRegistry
+from cubelab.solvers import StandIn
 from cubelab.tui.repl import Repl
-registry = FakeRegistry(step_seconds=0.01, tables_built=False, store_build=True,
-                        build_steps=60, build_seconds=float(sys.argv[1]))
+registry = StandIn(step_seconds=0.01, tables_built=False, store_build=True,
+                 build_steps=60, build_seconds=float(sys.argv[1]))
 repl = Repl(Console(), registry=registry, time_limit=5, show_net=False)
 for number, line in enumerate(sys.stdin, start=1):
     repl.handle(number, line.rstrip("\\n"))

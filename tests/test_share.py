@@ -12,7 +12,7 @@ from cubelab.cube.moves import alg_state
 from cubelab.cube.net_svg import HEX, net_svg
 from cubelab.cube.pocket import PocketState
 from cubelab.cube.notation import parse_moves
-from cubelab.solvers.fake import FakeRegistry
+from cubelab.solvers import StandIn
 from cubelab.tui._palette import palette_commands
 from cubelab.tui.app import CubeLabApp
 from cubelab.tui.cli import main
@@ -73,7 +73,7 @@ def test_session_link_and_svg(tmp_path):
 
 def test_palette_reaches_every_command_and_key(tmp_path):
     async def body():
-        app = CubeLabApp(solvers=FakeRegistry(), history=InputHistory(tmp_path / "h"),
+        app = CubeLabApp(solvers=StandIn(), history=InputHistory(tmp_path / "h"),
                          compare_time_limit=None)
         async with app.run_test(size=(100, 30)) as pilot:
             titles = [c.title for c in palette_commands(app)]
@@ -81,6 +81,8 @@ def test_palette_reaches_every_command_and_key(tmp_path):
                 assert any(t.split()[0] == f":{name}" for t in titles), name
             for binding in app.BINDINGS:
                 assert any(t.startswith(binding.description) for t in titles)
+            # the cube's solvers, from their declarations
+            assert ":solve fake" in titles
             await pilot.press("ctrl+p")
             await pilot.pause()
             await pilot.press(*":case")

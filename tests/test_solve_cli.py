@@ -19,8 +19,11 @@ def test_unknown_solver_is_bad_input(capsys):
 
 
 def test_unknown_table_set_is_bad_input(capsys):
-    assert main(["solve", "--tables", "tiny", "R U"]) == 2
+    assert main(["solve", "--solver", "korf", "--tables", "tiny", "R U"]) == 2
     assert "tiny" in capsys.readouterr().err
+    # the default solver has no table sets: refused before it is made
+    assert main(["solve", "--tables", "tiny", "R U"]) == 2
+    assert "no table sets" in capsys.readouterr().err
 
 
 def test_bad_alg_is_bad_input(capsys):

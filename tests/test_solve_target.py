@@ -14,7 +14,8 @@ from cubelab.cube.moves import FACE_MOVES, alg_state, apply_moves
 from cubelab.cube.notation import invert_moves
 from cubelab.cube.pocket import PocketState
 from cubelab.cube.state import CubeState
-from cubelab.solvers.fake import FakeRegistry, FakeSolver
+from cubelab.solvers import StandIn
+from cubelab.solvers.fake import FakeSolver
 from cubelab.solvers.protocol import SolverError
 from cubelab.solvers.target import reaches, relative_state, solve_to
 from cubelab.tui.app import CubeLabApp
@@ -93,7 +94,7 @@ def test_session_solve_to(tmp_path):
 def test_repl_solves_to_a_target(capsys):
     from cubelab.tui.repl import Repl
     from rich.console import Console
-    repl = Repl(Console(file=io.StringIO()), registry=FakeRegistry(step_seconds=0),
+    repl = Repl(Console(file=io.StringIO()), registry=StandIn(step_seconds=0),
                 json_mode=True)
     repl.handle(1, "R")
     record = repl.handle(2, ":solve --to R U")
@@ -105,7 +106,7 @@ def test_repl_solves_to_a_target(capsys):
 
 def test_workbench_solves_to_a_target(tmp_path):
     async def body():
-        app = CubeLabApp(solvers=FakeRegistry(step_seconds=0.01), compare_time_limit=None,
+        app = CubeLabApp(solvers=StandIn(step_seconds=0.01), compare_time_limit=None,
                          history=InputHistory(tmp_path / "history"))
         async with app.run_test(size=(80, 24)) as pilot:
             for line in ("R U", ":solve --to R U F"):

@@ -1,6 +1,7 @@
-"""Every registered solver, of both puzzles and the hidden stand-in, through the solver protocol:
-tables, prepare, the solved cube, a real position, max_length, a time limit, a cancel from
-another thread, and refusal of unreachable positions and of the other puzzle's."""
+"""Every registered solver, of both puzzles, the hidden stand-in and a solver the tests register
+(helpers_tiny_solver), through the solver protocol: its declaration, tables, prepare, the solved
+cube, a real position, max_length, a time limit, a cancel from another thread, and refusal of
+unreachable positions and of the other puzzle's."""
 
 from __future__ import annotations
 
@@ -15,11 +16,12 @@ from cubelab.cube.moves import alg_state, apply_moves
 from cubelab.cube.notation import metric_lengths, parse_moves
 from cubelab.cube.random_states import random_state
 from cubelab.cube.state import CubeState
-from cubelab.solvers import _REGISTRY, get_solver, solver_metrics
+from cubelab.solvers import REGISTRY, get_solver
 from cubelab.solvers.protocol import (
     NODES, Solution, SolveResult, SolverError, new_cancel, new_counters,
 )
 from cubelab.tables.spec import TableSpec
+from helpers_tiny_solver import TINY, tiny_registered
 
 OPTIONS = {
     # Korf on tables built five moves deep, as tests/test_korf.py uses them: weaker but
@@ -31,9 +33,10 @@ OPTIONS = {
     # a small budget: a random position is refused within a second or two
     "greedy": {"max_nodes": 5_000},
 }
-OPTIMAL = {"korf", "korf-qtm", "bfs", "astar", "idastar", "pocket-htm", "pocket-qtm", "fake"}
+OPTIMAL = {"korf", "korf-qtm", "bfs", "astar", "idastar", "pocket-htm", "pocket-qtm", "fake",
+           "tiny"}
 """Solvers whose every solution is proven optimal (the fake's last one is)."""
-REFUSES_DEEP = {"bfs", "astar", "idastar", "greedy", "fake"}
+REFUSES_DEEP = {"bfs", "astar", "idastar", "greedy", "fake", "tiny"}
 """Solvers that refuse, by design, positions deeper than their bound."""
 LIMIT = 0.5
 GRACE = 2.0
@@ -42,16 +45,28 @@ SCRAMBLE = "R U F' L2 D"
 """Five face turns: within every solver's reach, the breadth-first search's included."""
 
 
+DESCRIPTIONS = {d.name: d for d in REGISTRY.descriptions(include_hidden=True) + [TINY]}
+"""Every solver's declaration, as the registry serves it (the tiny one once registered)."""
+
+
+@pytest.fixture(scope="module", autouse=True)
+def tiny():
+    """The tests' own solver, registered through the public API for this module."""
+    with tiny_registered():
+        yield
+
+
 def _metric(name: str) -> str:
     """The metric the solver honours: its lengths, bounds and optimality count in it."""
-    (metric,) = solver_metrics(name, _REGISTRY[name].puzzle)
+    (metric,) = REGISTRY.solver_metrics(name, DESCRIPTIONS[name].puzzle)
     return metric
 
 
-@pytest.fixture(scope="module", params=sorted(_REGISTRY))
-def solver(request):
+@pytest.fixture(scope="module", params=sorted(DESCRIPTIONS))
+def solver(request, tiny):
     name = request.param
-    s = get_solver(name, _REGISTRY[name].puzzle, include_hidden=True, **OPTIONS.get(name, {}))
+    s = get_solver(name, DESCRIPTIONS[name].puzzle, include_hidden=True,
+                   **OPTIONS.get(name, {}))
     progress, messages = [], []
     s.prepare(progress=lambda done, total: progress.append((done, total)), cancel=new_cancel(),
               log=messages.append)
@@ -61,7 +76,7 @@ def solver(request):
 
 
 def _is_3x3(name: str) -> bool:
-    return _REGISTRY[name].puzzle == "3x3"
+    return DESCRIPTIONS[name].puzzle == "3x3"
 
 
 def _position(name: str, alg: str = SCRAMBLE):
@@ -95,7 +110,7 @@ def test_tables_are_specs_and_none_is_missing_once_prepared(solver):
     specs = s.table_specs()
     assert isinstance(specs, tuple) and all(isinstance(t, TableSpec) for t in specs)
     assert s.missing_tables() == []
-    fresh = get_solver(name, _REGISTRY[name].puzzle, include_hidden=True,
+    fresh = get_solver(name, DESCRIPTIONS[name].puzzle, include_hidden=True,
                        **OPTIONS.get(name, {}))
     missing = fresh.missing_tables()
     assert isinstance(missing, list) and all(t in fresh.table_specs() for t in missing)
@@ -205,5 +220,16 @@ def test_a_position_of_the_other_puzzle_is_refused(solver):
         s.solve(other)
 
 
+def test_the_solver_carries_the_declaration_the_registry_serves(solver):
+    name, s = solver
+    d = REGISTRY.describe(name)
+    assert s.description == d and s.puzzle == d.puzzle and tuple(s.metrics) == d.metrics
+    assert s.name == name or d.family      # pocket's results carry their family's name
+    assert d.summary and all(o.help for o in d.user_options)
+    for option in d.user_options:          # every declared default is one it takes
+        if option.default is not None and not option.switch:
+            assert REGISTRY.check_options(name, d.puzzle, {option.name: str(option.default)})
+
+
 def test_both_puzzles_and_the_stand_in_are_registered():
-    assert {e.puzzle for e in _REGISTRY.values()} == {"3x3", "2x2"} and "fake" in _REGISTRY
+    assert {d.puzzle for d in DESCRIPTIONS.values()} == {"3x3", "2x2"} and "fake" in DESCRIPTIONS

@@ -8,8 +8,9 @@ import asyncio
 
 import pytest
 
-from cubelab.solvers.fake import FakeRegistry, FakeSolver
-from cubelab.tables.korf.specs import DEFAULT_SET, TABLE_SET_NAMES
+from cubelab.solvers import StandIn
+from cubelab.solvers.fake import FakeSolver
+from cubelab.solvers.korf.sets import LAYERS, SETS
 from cubelab.tui.app import CubeLabApp
 from cubelab.tui.commands import completions
 from cubelab.tui.history import InputHistory
@@ -18,27 +19,32 @@ from cubelab.tui.session import Session
 from cubelab.tui.table_sets import set_rows
 
 
-class KorfStandIn(FakeRegistry):
-    """The fake solver offered as "korf" too, remembering the options each one is made with."""
+DEFAULT_SET = LAYERS.name
+TABLE_SET_NAMES = [s.name for s in SETS["htm"]]
+
+
+class KorfStandIn(StandIn):
+    """The fake solver offered as "korf" (and "korf-qtm") too, with korf's declaration (its
+    table sets), remembering the options each one is made with."""
 
     def __init__(self):
         super().__init__()
         self.made: list[dict] = []
 
     def solver_names(self, puzzle: str = "3x3") -> list[str]:
-        return ["fake", "korf"] if puzzle == "3x3" else super().solver_names(puzzle)
+        return ["fake", "korf", "korf-qtm"] if puzzle == "3x3" else super().solver_names(puzzle)
 
     def get_solver(self, name: str, puzzle: str = "3x3", **options):
         if name != "korf" or puzzle != "3x3":
             return super().get_solver(name, puzzle, **options)
         self.made.append(options)
         solver = FakeSolver()
-        solver.name = "korf"
+        solver.description = self.describe("korf")
         return solver
 
 
 def session_with(registry) -> Session:
-    return Session(registry.solver_names)
+    return Session(registry)
 
 
 def test_alone_it_lists_every_set_with_the_default_in_use(fresh_dirs):
@@ -89,7 +95,7 @@ def test_bad_names_are_refused_and_nothing_changes(fresh_dirs, line, says):
 
 
 def test_a_set_larger_than_the_free_memory_is_refused(fresh_dirs, monkeypatch):
-    monkeypatch.setattr("cubelab.tables.korf.specs.available_bytes", lambda: 4 * 10**9)
+    monkeypatch.setattr("cubelab.tables.memory.available_bytes", lambda: 4 * 10**9)
     session = session_with(KorfStandIn())
     out = session.execute(":tables layers-h48")
     assert out.error
@@ -145,7 +151,8 @@ def test_the_status_listing_says_the_same(fresh_dirs, capsys):
     from cubelab.tui.cli import main
     assert main(["tables", "status"]) == 0
     out = capsys.readouterr().out
-    for row in set_rows():
+    from cubelab.solvers import REGISTRY
+    for row in set_rows(REGISTRY):
         line = next(x for x in out.splitlines() if x.split()[:2] == [row.solver, row.name])
         assert ("not built" in line) == (not row.built)
         assert line.endswith("(default)") == row.default
@@ -183,7 +190,7 @@ def test_a_bad_launch_choice_is_one_line_and_exit_2(fresh_dirs, monkeypatch, cap
 
 def test_a_launch_choice_the_memory_cannot_hold_is_refused(fresh_dirs, monkeypatch, capsys):
     from cubelab.tui import app, cli
-    monkeypatch.setattr("cubelab.tables.korf.specs.available_bytes", lambda: 4 * 10**9)
+    monkeypatch.setattr("cubelab.tables.memory.available_bytes", lambda: 4 * 10**9)
     monkeypatch.setattr(app, "run_app", lambda **kw: pytest.fail("the workbench started"))
     assert cli.main(["--tables", "layers-h48"]) == 2
     err = capsys.readouterr().err

@@ -123,13 +123,14 @@ def test_status_when_a_file_needs_rebuilding(specs, capsys):
 
 def test_status_lists_the_optimal_solvers_table_sets(fresh_dirs, capsys):
     # a user picks a set by name and size (--tables NAME): status says what each holds
-    from cubelab.tables.korf.specs import DEFAULT_SET, TABLE_SET_NAMES, table_set
+    from cubelab.solvers.korf.sets import SETS
     assert main(["tables", "status"]) == 0
     out = capsys.readouterr().out
-    lines = out.split("Korf table sets", 1)[1].splitlines()
-    for name in TABLE_SET_NAMES:
+    lines = out.split("table sets (", 1)[1].splitlines()
+    for korf_set in SETS["htm"]:
+        name = korf_set.name
         row = next(line for line in lines if line.split()[:2] == ["korf", name])
-        assert "not built" in row and (("(default)" in row) == (name == DEFAULT_SET))
-        gb = table_set(name).expected_bytes / 1e9
+        assert "not built" in row and (("(default)" in row) == korf_set.default)
+        gb = korf_set.tables().expected_bytes / 1e9
         assert (f"{gb:.1f} GB" if gb >= 1 else " MB") in row
     assert any(line.split()[:2] == ["korf-qtm", "strong-qtm"] for line in lines)

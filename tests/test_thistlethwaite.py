@@ -156,7 +156,7 @@ def test_twist_lr_is_what_l_and_r_keep():
 def check(state, result, half_turn_group):
     assert result.verified and result.found
     assert apply_moves(state, result.moves).is_solved()
-    phases = result.detail["phases"]
+    phases = result.to_json()["phases"]
     assert [p["subgroup"] for p in phases] == list(tt.SUBGROUPS)
     s = state.normalized()
     members = (in_g1, in_g2, lambda x: in_g3(x, half_turn_group), lambda x: x.is_identity())
@@ -202,7 +202,7 @@ def test_positions_already_in_a_subgroup(solver, half_turn_group):
 
 def test_solved_rotated_and_unreachable(solver, half_turn_group):
     r = solver.solve(CubeState.identity())
-    assert r.moves == [] and [p["length"] for p in r.detail["phases"]] == [0, 0, 0, 0]
+    assert r.moves == [] and [p["length"] for p in r.to_json()["phases"]] == [0, 0, 0, 0]
     assert solver.solve(alg_state("y x'")).moves == []
     s = alg_state("x y2 R U F' D2 L B'")
     check(s, solver.solve(s), half_turn_group)

@@ -179,7 +179,7 @@ def test_loading_the_table_is_not_part_of_the_time_limit(solver, monkeypatch):
 def check_result(state, result):
     assert result.verified and result.found
     assert apply_moves(state, result.moves).is_solved()
-    steps = result.detail["steps"]
+    steps = result.to_json()["steps"]
     flat = [m for step in steps for m in parse_moves(step["moves"])]
     assert simplify(flat) == result.moves
     for step in steps:
@@ -214,7 +214,7 @@ def test_short_scrambles(solver, scramble):
     s = apply_moves(CubeState.identity(), scramble)
     r = solver.solve(s)
     if s.is_identity():
-        assert r.moves == [] and r.detail["steps"] == []
+        assert r.moves == [] and r.to_json()["steps"] == []
     else:
         check_result(s, r)
 
@@ -223,7 +223,7 @@ def test_odd_position_starts_with_a_quarter_turn(solver):
     s = alg_state("R U R' U' R' F R2 U' R' U' R U R' F'")   # T-perm: odd
     r = solver.solve(s)
     check_result(s, r)
-    first = r.detail["steps"][0]
+    first = r.to_json()["steps"][0]
     assert first["does"].startswith("parity")
     assert parse_moves(first["moves"])[0].amount in (1, 3)
 
@@ -240,7 +240,7 @@ def test_orientation_free_positions_use_the_textbook_number_of_3_cycles(solver):
         s = CubeState(cp, [0] * 8, ep, [0] * 12)
         r = solver.solve(s)
         check_result(s, r)
-        kinds = [st["does"].split()[0] for st in r.detail["steps"]]
+        kinds = [st["does"].split()[0] for st in r.to_json()["steps"]]
         assert kinds.count("corner") == len(three_cycles(cp))
         assert kinds.count("edge") == len(three_cycles(ep))
 
@@ -249,7 +249,7 @@ def test_twists_and_flips_in_place(solver):
     s = CubeState(range(8), [1, 2, 0, 0, 0, 0, 0, 0], range(12), [1, 1] + [0] * 10)
     r = solver.solve(s)
     check_result(s, r)
-    assert sorted(st["does"].split()[0] for st in r.detail["steps"]) == ["flip", "twist"]
+    assert sorted(st["does"].split()[0] for st in r.to_json()["steps"]) == ["flip", "twist"]
 
 
 def test_solved_and_rotated(solver):

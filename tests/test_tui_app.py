@@ -12,7 +12,7 @@ from cubelab.cube.facelets import state_colours
 from cubelab.cube.moves import alg_state, apply_moves
 from cubelab.cube.pieces import COLOUR_OF_FACE, FACES
 from cubelab.cube.state import CubeState
-from cubelab.solvers.fake import FakeRegistry
+from cubelab.solvers import StandIn
 from cubelab.tui._build_offer import BuildOfferScreen
 from cubelab.tui._help_screen import HelpScreen
 from cubelab.tui.app import CubeLabApp
@@ -32,7 +32,7 @@ def pilot_test(body):
 @pytest.fixture
 def make_app(tmp_path):
     def make(**fake_options):
-        registry = FakeRegistry(**fake_options)
+        registry = StandIn(**fake_options)
         history = InputHistory(tmp_path / "history")
         return CubeLabApp(solvers=registry, history=history, compare_time_limit=None)
     return make
@@ -377,7 +377,7 @@ async def test_paint_mode_on_the_2x2(make_app):
 
 @pilot_test
 async def test_the_2x2_is_solved_optimally_with_the_pocket_solver(tmp_path):
-    app = CubeLabApp(solvers=FakeRegistry(), history=InputHistory(tmp_path / "history"),
+    app = CubeLabApp(solvers=StandIn(), history=InputHistory(tmp_path / "history"),
                      compare_time_limit=None, puzzle="2x2")
     async with app.run_test(size=(80, 24)) as pilot:
         await type_line(pilot, "R U F' R2")

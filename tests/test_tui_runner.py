@@ -8,7 +8,7 @@ import time
 import pytest
 
 from cubelab.cube.moves import alg_state
-from cubelab.solvers.fake import FakeRegistry
+from cubelab.solvers import StandIn
 from cubelab.tui.records import SolutionRow
 from cubelab.tui.runner import Runner, describe_missing
 from cubelab.tui.session import Session
@@ -22,7 +22,7 @@ def until(condition, seconds: float = 5.0) -> None:
 
 
 def test_a_run_streams_solutions_into_its_row_and_the_row_applies():
-    registry = FakeRegistry(step_seconds=0.01)
+    registry = StandIn(step_seconds=0.01)
     session = Session(solver_names=registry.solver_names)
     session.execute("R U F")
     (index,) = session.open_rows(["fake"], keep=False)
@@ -37,14 +37,14 @@ def test_a_run_streams_solutions_into_its_row_and_the_row_applies():
 
 
 def test_the_runner_keeps_one_solver_instance_per_name_and_puzzle():
-    runner = Runner(FakeRegistry())
+    runner = Runner(StandIn())
     assert runner.solver("fake", "3x3") is runner.solver("fake", "3x3")
     with pytest.raises(KeyError):
         runner.solver("kociemba", "3x3")
 
 
 def test_stopping_a_search_ends_it_cancelled():
-    run = Runner(FakeRegistry(step_seconds=30)).solve("fake", "3x3", alg_state("R U"))
+    run = Runner(StandIn(step_seconds=30)).solve("fake", "3x3", alg_state("R U"))
     until(lambda: run.phase == "search")
     assert run.status == "search" and run.stop()
     assert run.done.wait(5)
@@ -53,7 +53,7 @@ def test_stopping_a_search_ends_it_cancelled():
 
 
 def test_stopping_a_table_build_abandons_the_run_at_once():
-    registry = FakeRegistry(tables_built=False, build_steps=2, build_seconds=1)
+    registry = StandIn(tables_built=False, build_steps=2, build_seconds=1)
     run = Runner(registry).solve("fake", "3x3", alg_state("U"))
     until(lambda: run.phase == "tables")
     run.stop()
@@ -66,7 +66,7 @@ def test_stopping_a_table_build_abandons_the_run_at_once():
 
 @pytest.mark.parametrize("answer", [True, False])
 def test_missing_tables_are_offered_through_the_hook(answer):
-    registry = FakeRegistry(tables_built=False, build_steps=3, build_seconds=0)
+    registry = StandIn(tables_built=False, build_steps=3, build_seconds=0)
     offers = []
 
     def ask(run, detail):
@@ -86,14 +86,14 @@ def test_missing_tables_are_offered_through_the_hook(answer):
 
 
 def test_without_a_hook_prepare_builds_what_is_missing():
-    registry = FakeRegistry(tables_built=False, build_steps=2, build_seconds=0, step_seconds=0)
+    registry = StandIn(tables_built=False, build_steps=2, build_seconds=0, step_seconds=0)
     run = Runner(registry).solve("fake", "3x3", alg_state("U"))
     run.wait()
     assert run.status == "solved" and run.progress == (2, 2)
 
 
 def test_errors_end_the_run_with_a_message():
-    runner = Runner(FakeRegistry(step_seconds=0))
+    runner = Runner(StandIn(step_seconds=0))
     refused = runner.solve("fake", "3x3", alg_state("R U F D L B R U F"))
     unknown = runner.solve("nope", "3x3", alg_state("R"))
     for run in (refused, unknown):
@@ -104,7 +104,7 @@ def test_errors_end_the_run_with_a_message():
 
 
 def test_ctrl_c_in_a_wait_stops_the_run():
-    run = Runner(FakeRegistry(step_seconds=30)).solve("fake", "3x3", alg_state("R U"))
+    run = Runner(StandIn(step_seconds=30)).solve("fake", "3x3", alg_state("R U"))
 
     def interrupt():
         if run.phase == "search":
@@ -116,7 +116,7 @@ def test_ctrl_c_in_a_wait_stops_the_run():
 
 def test_describe_missing():
     assert describe_missing([]) is None
-    specs = FakeRegistry().solver.table_specs()
+    specs = StandIn().solver.table_specs()
     assert describe_missing(list(specs) * 2).startswith("2 tables, 2 MB, about ")
 
 
@@ -124,7 +124,7 @@ def test_a_solver_limit_reaches_the_row_as_its_message():
     from cubelab.solvers.protocol import SolveResult
     from cubelab.tui.records import SolutionRow
     from cubelab.tui.runner import SolverRun
-    run = SolverRun(Runner(FakeRegistry()), "bfs", "3x3", alg_state("R U F"))
+    run = SolverRun(Runner(StandIn()), "bfs", "3x3", alg_state("R U F"))
     run.phase = "done"
     run.result = SolveResult("bfs", None, status="too deep",
                              detail={"message": "too deep for bfs: needs > 5"})

@@ -135,8 +135,13 @@ def test_completions(session):
     assert session.completions(":sc") == [":scramble", ":screenshot"]
     assert session.completions(":scra") == [":scramble"]
     assert session.completions(":solve k") == [":solve kociemba"]
+    # the solvers not named yet, the metrics the session's solvers honour, their options
     assert session.completions(":compare fake ") == [":compare fake kociemba", ":compare fake htm",
-                                                     ":compare fake qtm"]
+                                                     ":compare fake --first"]
+    from cubelab.solvers import REGISTRY
+    assert Session(REGISTRY).completions(":solve idastar --heuristic m") == [
+        ":solve idastar --heuristic misplaced", ":solve idastar --heuristic manhattan",
+        ":solve idastar --heuristic manhattan-raw"]
     assert session.completions("R U") == []
 
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import pytest
 
-from cubelab.solvers.fake import FakeRegistry
+from cubelab.solvers import StandIn
 from cubelab.tui.runner import SearchRun
 from cubelab.tui.app import CubeLabApp
 from cubelab.tui.history import InputHistory
@@ -17,7 +17,7 @@ from cubelab.tui.history import InputHistory
 @pytest.fixture
 def app(tmp_path, monkeypatch):
     monkeypatch.delenv("NO_COLOR", raising=False)
-    return CubeLabApp(solvers=FakeRegistry(step_seconds=0.01),
+    return CubeLabApp(solvers=StandIn(step_seconds=0.01),
                       history=InputHistory(tmp_path / "history"), compare_time_limit=None)
 
 

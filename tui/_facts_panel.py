@@ -12,11 +12,8 @@ from textual.app import ComposeResult
 from textual.containers import VerticalScroll
 from textual.widgets import Static
 
-from cubelab.cube import pocket
-from cubelab.cube.facts import facts
 from cubelab.cube.alg import Move
-from cubelab.cube.notation import format_moves, metric_lengths
-from cubelab.cube.state import CubeState
+from cubelab.cube.notation import format_moves
 
 _CYCLE = re.compile(r"\([^()]*\)\S*")
 _NO_3CYCLES = "none: odd permutation"
@@ -87,46 +84,33 @@ def sequence_text(moves, pending=()) -> Text:
     return text
 
 
-def facts_table(state: CubeState, moves: tuple[Move, ...] | list[Move] | None,
+def facts_table(puzzle, state, moves: tuple[Move, ...] | list[Move] | None,
                 pending=()) -> Table:
-    """Label/value rows, compact enough for 80x24: the short rows first, then the cycle lists,
-    which wrap between cycles inside their column. `pending`: playback's moves still to come."""
-    f = facts(state)
-    table = _grid()
-    table.add_row("order", _head(f.order, f.parity, f.morph, f.in_centre))
-    _trace_row(table, "(" + ", ".join(str(t) for t in f.trace) + ")", f.reachable, f.invariants)
-    if moves:
-        n = metric_lengths(moves)
-        table.add_row("moves", f"{n['htm']} HTM  {n['qtm']} QTM  {n['stm']} STM  {n['etm']} ETM")
-    else:
-        table.add_row("moves", Text("(no sequence)", style="dim"))
-    if moves or pending:
-        table.add_row("seq", sequence_text(moves or (), pending))
-    table.add_row("corners", Cycles(f.corner_cycles) if f.corner_cycles else "-")
-    table.add_row("edges", Cycles(f.edge_cycles) if f.edge_cycles else "-")
-    table.add_row("3-cyc C", _three_cycles(f.corner_3cycles))
-    table.add_row("3-cyc E", _three_cycles(f.edge_3cycles))
-    sym = f.symmetry
-    table.add_row("sym", f"{sym['symmetry']} ({sym['symmetry_order']}/48)   "
-                              f"antisymmetry {sym['antisymmetry_order']}")
-    return table
-
-
-def pocket_facts_table(state: pocket.PocketState, moves, pending=()) -> Table:
-    """The 2x2x2's rows: its facts describe the position held with DLB home."""
-    f = pocket.facts(state)
+    """Label/value rows of the position's facts on `puzzle` (its one record shape: a 2x2x2's
+    has no edges and no symmetry), compact enough for 80x24: the short rows first, then the
+    cycle lists, which wrap between cycles inside their column. `pending`: playback's moves
+    still to come."""
+    f = puzzle.facts(state)
     table = _grid()
     table.add_row("order", _head(f["order"], f["parity"], f["morph"], f["in_centre"]))
-    _trace_row(table, f"({f['trace'][0]})", f["reachable"], f["invariants"])
+    _trace_row(table, "(" + ", ".join(str(t) for t in f["trace"]) + ")", f["reachable"],
+               f["invariants"])
     if moves:
-        n = pocket.lengths(moves)
-        table.add_row("moves", f"{n['htm']} HTM  {n['qtm']} QTM")
+        table.add_row("moves", puzzle.length_text(moves))
     else:
         table.add_row("moves", Text("(no sequence)", style="dim"))
     if moves or pending:
         table.add_row("seq", sequence_text(moves or (), pending))
     table.add_row("corners", Cycles(f["corner_cycles"]) if f["corner_cycles"] else "-")
-    table.add_row("3-cycles", _three_cycles(f["corner_3cycles"]))
+    if "edge_3cycles" in f:
+        table.add_row("edges", Cycles(f["edge_cycles"]) if f["edge_cycles"] else "-")
+        table.add_row("3-cyc C", _three_cycles(f["corner_3cycles"]))
+        table.add_row("3-cyc E", _three_cycles(f["edge_3cycles"]))
+    else:
+        table.add_row("3-cycles", _three_cycles(f["corner_3cycles"]))
+    if "symmetry" in f:
+        table.add_row("sym", f"{f['symmetry']} ({f['symmetry_order']}/48)   "
+                             f"antisymmetry {f['antisymmetry_order']}")
     return table
 
 
@@ -140,12 +124,9 @@ class FactsPanel(VerticalScroll):
     def compose(self) -> ComposeResult:
         yield Static(id="facts-body")
 
-    def show(self, state, moves, pending=()) -> None:
-        body = self.query_one("#facts-body", Static)
-        if isinstance(state, pocket.PocketState):
-            body.update(pocket_facts_table(state, moves, pending))
-        else:
-            body.update(facts_table(state, moves, pending))
+    def show(self, puzzle, state, moves, pending=()) -> None:
+        """Redraw for a position of `puzzle` (the session's cube) and its moves."""
+        self.query_one("#facts-body", Static).update(facts_table(puzzle, state, moves, pending))
         self.call_after_refresh(self._mark_overflow)
 
     def _mark_overflow(self) -> None:

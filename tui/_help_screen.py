@@ -44,8 +44,9 @@ KEYS = (
 )
 
 
-def help_renderable(solvers: dict[str, list[str]] | None = None) -> Group:
-    """The help page; `solvers` maps a cube's title to the names :solve takes on it."""
+def help_renderable(solvers: dict[str, list] | None = None) -> Group:
+    """The help page; `solvers` maps a cube's title to the declarations of the solvers :solve
+    takes on it (solvers/description.py: names, summaries, options)."""
     commands = Table(title="commands (type them in the line; moves need no colon)",
                      show_header=False, box=None, title_justify="left")
     # Text, not str: Rich would read "[seed]" or "[auf]" as markup and drop it
@@ -66,7 +67,12 @@ def help_renderable(solvers: dict[str, list[str]] | None = None) -> Group:
         names = Table(title="solvers (:solve NAME, :compare NAME...)", show_header=False,
                       box=None, title_justify="left")
         for title, which in solvers.items():
-            names.add_row(Text(title), Text(", ".join(which)))
+            names.add_row(Text(title), Text(", ".join(d.name for d in which)))
+            for d in which:
+                flags = " ".join(o.flag + ("" if o.switch else f" {o.metavar or 'VALUE'}")
+                                 for o in d.user_options)
+                names.add_row(Text(""), Text(f"{d.name}: {d.summary}"
+                                             + (f" [{flags}]" if flags else "")))
         parts += [names, Text("")]
     return Group(*parts, notes, Text(""), keys, Text(""), cube)
 

@@ -1,4 +1,4 @@
-"""The command palette (Ctrl+P): every `:` command and every key's action, by name."""
+"""The command palette (Ctrl+P): every `:` command, every solver of the cube, every key's action."""
 
 from __future__ import annotations
 
@@ -19,6 +19,10 @@ def palette_commands(app) -> Iterable[SystemCommand]:
         else:
             yield SystemCommand(f":{name}", what,
                                 lambda name=name: app.handle(app.session.execute(":" + name)))
+    # the solvers of the cube in hand, from their declarations (as F1 and completion list them)
+    for d in app.session.registry.descriptions(app.session.puzzle.name):
+        yield SystemCommand(f":solve {d.name}", d.summary,
+                            lambda name=d.name: app.handle(app.session.execute(f":solve {name}")))
     for binding in app.BINDINGS:
         yield SystemCommand(f"{binding.description} ({binding.key.upper()})",
                             f"the {binding.key.upper()} key",

@@ -18,7 +18,6 @@ from textual.message import Message
 from textual.widgets import Label, ProgressBar
 
 from cubelab.cube.notation import format_moves, metric_lengths
-from cubelab.solvers import solver_metrics
 from cubelab.solvers.protocol import BOUND, NO_VALUE
 from cubelab.solvers.target import relative_state
 
@@ -67,16 +66,18 @@ class SolverPanel(RunPanel):
     def running(self) -> bool:
         return any(run.active for run in self.runs)
 
-    def start(self, names, compare: bool, cap: float | None = None, target=None) -> None:
+    def start(self, names, compare: bool, cap: float | None = None, target=None,
+              options: dict | None = None) -> None:
         """Run `names` on the position, to solved or to `target` (the rows then hold moves that
-        take the position there; solvers/target.py). `cap`: seconds of search each gets at
-        most; each solver otherwise stops by its own default rule."""
+        take the position there; solvers/target.py), made with `options` (as :solve read
+        them). `cap`: seconds of search each gets at most; each solver otherwise stops by its
+        own default rule."""
         s = self.session
         rows = s.open_rows(names, keep=not compare)
         state = s.state if target is None else relative_state(s.state, target)
         self._runs = [(row, self.runner.solve(name, s.puzzle.name, state, cap=cap,
                                               ask_build=self._ask_build,
-                                              options=s.solver_options(name)))
+                                              options=s.solver_options(name, options)))
                       for name, row in zip(names, rows)]
         self._rebuild_table()
         self.start_polling()
@@ -208,7 +209,7 @@ class SolverPanel(RunPanel):
         if run is not None and run.result is not None:
             return run.result.metric.upper()
         try:
-            return "/".join(m.upper() for m in solver_metrics(row.solver, self.session.puzzle.name))
+            return "/".join(m.title for m in self.session.registry.describe(row.solver).metrics)
         except KeyError:        # a solver of a test's own registry
             return "yes"
 

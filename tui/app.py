@@ -21,6 +21,8 @@ from textual.containers import Container, Horizontal, Vertical
 from textual.screen import Screen
 from textual.widgets import ContentSwitcher, Footer, Input
 
+from cubelab.cube.puzzles import DEFAULT_PUZZLE
+
 from ._facts_panel import FactsPanel
 from ._help_screen import HelpScreen
 from ._message_line import MessageLine
@@ -75,12 +77,11 @@ class CubeLabApp(App):
             from cubelab.solvers import REGISTRY as solvers
         self.registry = solvers
         self.runner = Runner(solvers)
-        self.session = Session(solver_names=solvers.solver_names, puzzle=puzzle,
-                               table_sets=tables)
+        self.session = Session(solvers, puzzle=puzzle, table_sets=tables)
         self.history = history if history is not None else InputHistory()
         self.compare_time_limit = compare_time_limit
         self._auto_letters = False
-        self._puzzle_shown = ""
+        self._puzzle_shown = None
 
     # ---- layout ---------------------------------------------------------------------------
     def compose(self) -> ComposeResult:
@@ -148,7 +149,7 @@ class CubeLabApp(App):
         s = self.session
         net = self.net
         self._follow_puzzle()
-        name = "net" if s.puzzle.name == "3x3" else f"net {s.puzzle.title}"
+        name = "net" if s.puzzle is DEFAULT_PUZZLE else f"net {s.puzzle.title}"
         if s.painting is not None:
             if net.mode != "paint":
                 # entering paint mode; from now on the net keeps the painting as keys arrive
@@ -158,7 +159,7 @@ class CubeLabApp(App):
                 net.mode = "paint"
             net.border_title = f"{name} · paint {net.sticker_name()}"
             if s.painting.verdict()[0]:
-                self.query_one(FactsPanel).show(s.painting.state(), ())
+                self.query_one(FactsPanel).show(s.puzzle, s.painting.state(), ())
             return
         pending = ()
         if preview is not None:
@@ -174,20 +175,21 @@ class CubeLabApp(App):
         net.view = s.view
         net.state = state
         net.border_title = title
-        self.query_one(FactsPanel).show(state, moves, pending)
+        self.query_one(FactsPanel).show(s.puzzle, state, moves, pending)
 
     def _follow_puzzle(self) -> None:
         """After a switch of cube (a command, undo or redo): the old cube's solver runs stop
         and their rows go (the session dropped them), and the panels say which cube is held."""
-        name = self.session.puzzle.name
-        if name == self._puzzle_shown:
+        puzzle = self.session.puzzle
+        if puzzle is self._puzzle_shown:
             return
-        first = not self._puzzle_shown
-        self._puzzle_shown = name
-        self.net.set_class(name == "2x2", "-pocket")
+        first = self._puzzle_shown is None
+        self._puzzle_shown = puzzle
+        # the box is sized for the default cube's net: a smaller net sits in its middle
+        self.net.set_class(puzzle is not DEFAULT_PUZZLE, "-pocket")
         self.fit_layout()
         facts = self.query_one("#facts")
-        facts.border_title = "facts" if name == "3x3" else f"facts · {self.session.puzzle.title}"
+        facts.border_title = "facts" if puzzle is DEFAULT_PUZZLE else f"facts · {puzzle.title}"
         if not first:
             self.solver_panel.cancel()
             self.solver_panel.refresh_rows()
@@ -320,7 +322,8 @@ class CubeLabApp(App):
             return
         cap = self.compare_time_limit if request.compare else None
         self.show_list("solver")
-        panel.start(request.solvers, request.compare, cap=cap, target=request.target)
+        panel.start(request.solvers, request.compare, cap=cap, target=request.target,
+                    options=request.options)
 
     def start_search(self, request: SearchRequest) -> None:
         panel = self.search_panel
@@ -370,8 +373,8 @@ class CubeLabApp(App):
     def action_help(self) -> None:
         if not isinstance(self.screen, HelpScreen):
             from cubelab.cube.puzzles import PUZZLES
-            solvers = {p.title: self.registry.solver_names(p.name) for p in PUZZLES.values()}
-            self.push_screen(HelpScreen({t: n for t, n in solvers.items() if n}))
+            solvers = {p.title: self.registry.descriptions(p.name) for p in PUZZLES.values()}
+            self.push_screen(HelpScreen({t: d for t, d in solvers.items() if d}))
 
     def action_view(self) -> None:
         """F8: the net, the 3-D view (U F R), the 3-D view from the back (D L B), in turn."""

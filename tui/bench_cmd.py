@@ -6,15 +6,17 @@ import csv
 import json
 import sys
 import time
+from dataclasses import dataclass
 from pathlib import Path
 
+from cubelab.solvers.study import COMPETITION_PLAYERS, STUDY_SOLVERS
 from cubelab.tui.argtypes import count, seconds
 from cubelab.tui.errors import InputError
 
 
 def register(sub) -> None:
     p = sub.add_parser("bench", help="time solvers against scramble depth (the seed study's experiment)")
-    p.add_argument("--solvers", default="kociemba,thistlethwaite,threecycle,cfop",
+    p.add_argument("--solvers", default=",".join(STUDY_SOLVERS),
                    help="comma-separated solver names (default: %(default)s)")
     p.add_argument("--depths", default="1-10", help="scramble depths, e.g. 1-14 or 2,4,8 (default: %(default)s)")
     p.add_argument("--per-depth", "-k", type=count(1, 100_000), default=10, help="scrambles per depth (default: %(default)s)")
@@ -36,23 +38,23 @@ def register(sub) -> None:
     p.set_defaults(func=run)
 
 
-COMPETITION = ("idastar:misplaced,idastar:manhattan,idastar:manhattan-raw,idastar:pdb,astar,"
-               "greedy:manhattan-raw,greedy:pdb")
+COMPETITION = ",".join(COMPETITION_PLAYERS)
 """The competition's players: a solver, and after a colon the heuristic it searches with."""
 
 
 def make_player(spec: str):
-    """A solver from 'name' or 'name:heuristic' (InputError naming the choices)."""
-    from cubelab.solvers import get_solver, solver_names
+    """A solver from 'name' or 'name:heuristic' (InputError naming the choices; a solver
+    that declares no heuristic refuses one before it is made)."""
+    from cubelab.solvers import REGISTRY
     name, _, heuristic = spec.partition(":")
     try:
-        return get_solver(name, **({"heuristic": heuristic} if heuristic else {}))
+        return REGISTRY.make(name, "3x3", {"heuristic": heuristic} if heuristic else {})
     except KeyError as e:
-        raise InputError(f"{e.args[0]} (available: {', '.join(solver_names())})") from None
-    except TypeError:
-        raise InputError(f"solver {name} takes no heuristic") from None
-    except ValueError as e:
-        raise InputError(f"solver {name}: {e}") from None
+        raise InputError(f"{e.args[0]} (available: {', '.join(REGISTRY.solver_names())})") \
+            from None
+    except ValueError as e:         # an option it refuses (OptionError), or its value
+        raise InputError(str(e) if str(e).startswith("solver ") else f"solver {name}: {e}") \
+            from None
 
 
 def parse_depths(text: str) -> list[int]:
@@ -71,59 +73,81 @@ def parse_depths(text: str) -> list[int]:
     return depths
 
 
+@dataclass(frozen=True)
+class BenchTask:
+    """What `cubelab bench` was asked, read once (the competition's own defaults applied)."""
+
+    names: list[str]
+    depths: list[int] | None
+    per_depth: int
+    random: int
+    seed: int
+    time_limit: float
+    competition: bool
+    chart: bool
+    csv: str | None
+    json: str | None
+    cluster: object = None
+    """The --cluster address, read (tables.cluster.ClusterAddress), or None."""
+
+    @classmethod
+    def from_args(cls, args, given: set[str]) -> "BenchTask":
+        """`given`: the flags typed (the competition replaces the others' defaults)."""
+        solvers, depths, per_depth, time_limit = (args.solvers, args.depths, args.per_depth,
+                                                  args.time_limit)
+        if args.competition:
+            solvers = solvers if "--solvers" in given else COMPETITION
+            depths = depths if "--depths" in given else "1-8"
+            per_depth = per_depth if given & {"--per-depth", "-k"} else 5
+            time_limit = time_limit if "--time-limit" in given else 2.0
+        names = [n.strip() for n in solvers.split(",") if n.strip()]
+        if per_depth < 1 or time_limit <= 0:
+            raise InputError("--per-depth must be at least 1 and --time-limit positive")
+        cluster = None
+        if args.cluster is not None:
+            from .inputs import cluster_address
+            cluster = cluster_address(args.cluster)
+            if any(":" in n for n in names):
+                raise InputError("the competition's players (name:heuristic) run in this "
+                                 "process, not on a cluster")
+        return cls(names, None if args.random else parse_depths(depths), per_depth,
+                   args.random, args.seed, time_limit, args.competition, not args.no_chart,
+                   args.csv, args.json, cluster)
+
+
 def run(args) -> int:
     from cubelab.solvers.experiment import Positions
     from .interrupts import run_interruptible
 
-    if args.competition:
-        given = {a.split("=")[0] for a in sys.argv[1:]}
-        if "--solvers" not in given:
-            args.solvers = COMPETITION
-        if "--depths" not in given:
-            args.depths = "1-8"
-        if not given & {"--per-depth", "-k"}:
-            args.per_depth = 5
-        if "--time-limit" not in given:
-            args.time_limit = 2.0
-    names = [n.strip() for n in args.solvers.split(",") if n.strip()]
-    if args.per_depth < 1 or args.time_limit <= 0:
-        raise InputError("--per-depth must be at least 1 and --time-limit positive")
-    depths = None if args.random else parse_depths(args.depths)
-    if args.cluster is not None:
-        from .inputs import cluster_address
-        cluster_address(args.cluster)
-        if any(":" in n for n in names):
-            raise InputError("the competition's players (name:heuristic) run in this process, "
-                             "not on a cluster")
-    solvers = {n: make_player(n) for n in names}
-    positions = (Positions.random_states(args.random, args.seed) if args.random
-                 else Positions.by_depth(depths, args.per_depth, args.seed))
+    task = BenchTask.from_args(args, {a.split("=")[0] for a in sys.argv[1:]})
+    solvers = {n: make_player(n) for n in task.names}
+    positions = (Positions.random_states(task.random, task.seed) if task.random
+                 else Positions.by_depth(task.depths, task.per_depth, task.seed))
     # the preparations and solves run in a thread, so Ctrl-C and SIGTERM end the command at
     # once (the solve under way is abandoned; nothing has been written yet)
-    return run_interruptible(lambda: _measure(args, names, solvers, positions), None,
-                             name="bench")
+    return run_interruptible(lambda: _measure(task, solvers, positions), None, name="bench")
 
 
-def _measure(args, names: list[str], solvers: dict, positions) -> int:
+def _measure(task: BenchTask, solvers: dict, positions) -> int:
     from rich.console import Console
     from rich.table import Table
 
     from cubelab.solvers.experiment import summarize, trial_dicts
     from .chart import LineChart
     err = Console(stderr=True)
-    if args.cluster is not None:
-        trials, prep = _on_cluster(args, names, positions, err)
+    if task.cluster is not None:
+        trials, prep = _on_cluster(task.cluster, task.time_limit, task.names, positions, err)
     else:
-        trials, prep = _here(args, solvers, positions, err)
+        trials, prep = _here(task.time_limit, solvers, positions, err)
     rows = summarize(trials)
     out = Console()
-    table = Table(title=f"cubelab bench: seed {args.seed}, limit {args.time_limit:g} s")
+    table = Table(title=f"cubelab bench: seed {task.seed}, limit {task.time_limit:g} s")
     for col in ("solver", "depth", "n", "solved", "median s", "max s", "mean HTM", "mean nodes"):
         # a long player name (idastar:manhattan-raw) folds rather than losing its tail
         table.add_column(col, justify="right" if col != "solver" else "left",
                          overflow="fold" if col == "solver" else "ellipsis")
     for r in rows:
-        table.add_row(r["solver"], "random" if r["depth"] == 0 and args.random else str(r["depth"]),
+        table.add_row(r["solver"], "random" if r["depth"] == 0 and task.random else str(r["depth"]),
                       str(r["count"]), f"{100 * r['solved_share']:.0f}%",
                       f"{r['median_seconds']:.4f}", f"{r['max_seconds']:.4f}",
                       "-" if r["mean_length"] is None else f"{r['mean_length']:.2f}",
@@ -131,25 +155,25 @@ def _measure(args, names: list[str], solvers: dict, positions) -> int:
     out.print(table)
     out.print("preparation (tables + compile): "
               + ", ".join(f"{n} {s:.2f} s" for n, s in prep.items()), highlight=False)
-    if not args.no_chart and not args.random:
+    if task.chart and not task.random:
         time_series = {n: [(r["depth"], r["median_seconds"]) for r in rows if r["solver"] == n]
                        for n in solvers}
         len_series = {n: [(r["depth"], r["mean_length"]) for r in rows if r["solver"] == n]
                       for n in solvers}
         out.print(LineChart("median time per solve", time_series, log_y=True, y_label="seconds"))
         out.print(LineChart("mean solution length", len_series, y_label="HTM"))
-        if args.competition:
+        if task.competition:
             node_series = {n: [(r["depth"], max(1.0, r["mean_nodes"])) for r in rows
                                if r["solver"] == n] for n in solvers}
             out.print(LineChart("mean nodes per solve", node_series, log_y=True,
                                 y_label="nodes"))
-    if args.competition:
+    if task.competition:
         out.print("reach (deepest depth with every scramble solved within the cap): " + ", ".join(
             f"{n} {reach(rows, n)}" for n in solvers), highlight=False)
-    if args.csv:
-        _write_csv(Path(args.csv), trial_dicts(trials))
-    if args.json:
-        Path(args.json).write_text(json.dumps({"summary": rows, "trials": trial_dicts(trials),
+    if task.csv:
+        _write_csv(Path(task.csv), trial_dicts(trials))
+    if task.json:
+        Path(task.json).write_text(json.dumps({"summary": rows, "trials": trial_dicts(trials),
                                                "preparation_seconds": prep}, indent=1))
     return 0
 
@@ -164,7 +188,7 @@ def reach(rows: list[dict], solver: str) -> int:
     return best
 
 
-def _here(args, solvers, positions, err):
+def _here(time_limit: float, solvers, positions, err):
     """The experiment in this process: (trials, preparation seconds per solver)."""
     from rich.progress import Progress
 
@@ -179,31 +203,32 @@ def _here(args, solvers, positions, err):
         prep[n] = time.perf_counter() - t
         # one untimed solve compiles whatever prepare() left lazy
         try:
-            s.solve(positions.items[0][3], time_limit=min(args.time_limit, 5.0))
+            s.solve(positions.items[0][3], time_limit=min(time_limit, 5.0))
         except SolverError:
             pass
     with Progress(console=err, transient=True, disable=not err.is_terminal) as bar:
         task = bar.add_task("solving", total=len(solvers) * len(positions.items))
         trials = run_experiment(
-            solvers, positions, args.time_limit,
+            solvers, positions, time_limit,
             progress=lambda done, total, name: bar.update(task, completed=done,
                                                           description=f"solving ({name})"))
     return trials, prep
 
 
-def _on_cluster(args, names, positions, err):
-    """The experiment on a Dask cluster: (trials, each solver's slowest preparation)."""
+def _on_cluster(address, time_limit: float, names, positions, err):
+    """The experiment on a Dask cluster (its address read): (trials, each solver's slowest
+    preparation)."""
     from rich.progress import Progress
 
     from cubelab.solvers import cluster
     from cubelab.tables.cluster import ClusterError, connect
     try:
-        with connect(args.cluster) as client, \
+        with connect(address) as client, \
                 Progress(console=err, transient=True, disable=not err.is_terminal) as bar:
             task = bar.add_task("preparing the workers",
                                 total=len(names) * len(positions.items))
             return cluster.run_experiment(
-                client, names, positions, args.time_limit,
+                client, names, positions, time_limit,
                 progress=lambda done, total, name: bar.update(
                     task, completed=done, description=f"solving ({name})"))
     except ClusterError as e:

@@ -13,7 +13,7 @@ from typing import Callable
 class CommandTable:
     """Commands in the order declared: `help[name] = (arguments, what it does)`, `handlers[name]`
     a function of (session, words, rest of the line) returning an Outcome, and `completers[name]`
-    a function of the session giving the words its argument may be."""
+    a function of (session, the words typed so far) giving the words that may come next."""
 
     def __init__(self):
         self.help: dict[str, tuple[str, str]] = {}

@@ -15,20 +15,12 @@ from typing import Callable
 from cubelab.cube.notation import format_moves, invert_moves
 
 from cubelab.cube.puzzles import PUZZLES, puzzle_named
-from . import position_commands, recording, share, table_commands
+from . import position_commands, recording, share, solve_commands, table_commands
 from .help_text import SEARCH_PREDICATES, help_text
-from .records import HelpRequest, Outcome, Painting, PaintRequest, SearchRequest, SolveRequest
-from .errors import InputError
+from .records import HelpRequest, Outcome, Painting, PaintRequest, SearchRequest
 from .saves import SaveError, read_save, save_names, write_save
-from .targets import read_target
 
-SOLVER_PREFERENCE = ("kociemba", "thistlethwaite", "korf", "threecycle", "astar", "bfs",
-                     "pocket-htm")
-"""Which solver `:solve` picks when none is named: the first one installed, fast ones first."""
 SEARCH_MAX_LENGTH = 20
-BASELINE_REACH = {"bfs": 5, "astar": 9}
-"""The baselines :compare runs only when asked or when the position is known to be within this
-many moves of solved (they give up on anything deeper)."""
 
 COMMANDS: dict[str, tuple[str, str]] = {}
 """Command name -> (arguments, what it does), in the order of the help; completion reads it."""
@@ -42,6 +34,18 @@ def _command(name: str, args: str, what: str):
         _HANDLERS[name] = handler
         return handler
     return declare
+
+
+_COMPLETERS: dict[str, Callable] = {}
+"""Command name -> the words that may come next, from (session, the words typed before)
+(declared by the feature modules)."""
+
+
+def _take(table) -> None:
+    """Take in the commands a feature module declares (a CommandTable), in its order."""
+    COMMANDS.update(table.help)
+    _HANDLERS.update(table.handlers)
+    _COMPLETERS.update(table.completers)
 
 
 def run_command(session, text: str) -> Outcome:
@@ -67,15 +71,12 @@ def completions(session, line: str) -> list[str]:
     words = rest.split(" ")
     head = " ".join(words[:-1])
     prefix = f":{name} " + (head + " " if head else "")
-    if name in ("solve", "compare"):
-        pool = [n for n in session.solver_names() if n not in words[:-1]]
-        pool += [] if set(METRICS) & set(words[:-1]) else list(METRICS)
-    elif name == "load":
+    if name == "load":
         pool = save_names(session.saves_dir())
     elif name == "puzzle" and len(words) == 1:
         pool = list(PUZZLES)
     elif name in _COMPLETERS:
-        pool = list(_COMPLETERS[name](session))
+        pool = list(_COMPLETERS[name](session, words[:-1]))
     else:
         return []
     return [prefix + n for n in pool if n.startswith(words[-1])]
@@ -155,132 +156,7 @@ def _invert(session, args, rest) -> Outcome:
 
 # ---------------------------------------------------------------- solvers and the search
 
-METRICS = ("htm", "qtm")
-"""Words of `:solve` and `:compare` that name the metric the solvers must honour."""
-
-
-def _in_metric(session, names, metric: str | None, strict: bool) -> tuple[list[str], str]:
-    """The solvers among `names` made for `metric` (korf -> korf-qtm), and why one could not
-    be (strict: the first refusal is the answer; else solvers that cannot are left out)."""
-    if metric is None:
-        return list(names), ""
-    from cubelab.solvers import metric_variant
-    out = []
-    for name in names:
-        try:
-            variant = metric_variant(name, metric, session.puzzle.name)
-        except KeyError as e:
-            if strict:
-                return [], e.args[0]
-            continue
-        if variant in session.solver_names():
-            out.append(variant)
-    return list(dict.fromkeys(out)), ""
-
-
-def _solve_request(session, args, compare: bool) -> Outcome:
-    """Ask for a solve by the named solvers (by default the preferred one, or all to compare),
-    made for the metric named among them (`:solve korf qtm`; a solver that cannot honour it is
-    refused); `--to TARGET` at the end asks for the moves to TARGET instead of to solved."""
-    names = session.solver_names()
-    if not names:
-        return Outcome("no solver is installed yet", error=True)
-    args, target, to_text = _target_words(session, args)
-    if isinstance(target, Outcome):
-        return target
-    metrics = [a.lower() for a in args if a.lower() in METRICS]
-    args = [a for a in args if a.lower() not in METRICS]
-    if len(set(metrics)) > 1:
-        return Outcome("name one metric: htm or qtm", error=True)
-    metric = metrics[0] if metrics else None
-    unknown = [a for a in args if a not in names]
-    if unknown:
-        return Outcome(f"unknown solver {unknown[0]!r} (choose from {', '.join(names)})",
-                       error=True)
-    if args:
-        chosen, refused = _in_metric(session, dict.fromkeys(args), metric, strict=True)
-    else:
-        preferred = [n for n in SOLVER_PREFERENCE if n in names]
-        if compare:
-            depth = _known_depth(session)
-            pool = [n for n in names
-                    if n not in BASELINE_REACH or (depth is not None
-                                                   and depth <= BASELINE_REACH[n])]
-            pool = pool if metric else _once_each(session, pool)
-        else:
-            pool = preferred + [n for n in names if n not in preferred]
-        chosen, refused = _in_metric(session, pool, metric, strict=False)
-        chosen = chosen if compare else chosen[:1]
-    if refused or not chosen:
-        return Outcome(refused or f"no solver of the {session.puzzle.name} counts in "
-                       f"{metric.upper()}", error=True)
-    doing = "comparing" if compare else "solving with"
-    to = f" to {to_text}" if to_text else ""
-    return Outcome(f"{doing} {', '.join(chosen)}{to}",
-                   request=SolveRequest(tuple(chosen), compare, target))
-
-
-def _once_each(session, names) -> list[str]:
-    """Each solver once, in its own metric: a variant made for another metric (korf-qtm beside
-    korf) runs only when that metric is named, so a plain :compare loads no second table set."""
-    from cubelab.solvers import metric_variant
-    out = []
-    for name in names:
-        try:
-            base = metric_variant(name, "htm", session.puzzle.name)
-        except KeyError:
-            base = name
-        if base == name or base not in names:
-            out.append(name)
-    return out
-
-
-def _known_depth(session) -> int | None:
-    """At most how many face turns the position is from solved, when the moves that made it
-    (from the solved cube) are known; else None."""
-    from cubelab.cube.notation import metric_lengths
-    puzzle = session.puzzle
-    try:
-        if puzzle.apply(puzzle.identity(), session.moves) != session.state:
-            return None
-    except ValueError:
-        return None
-    return metric_lengths(session.moves)["htm"]
-
-
-def _target_words(session, args):
-    """(solver words, target state or an Outcome saying why there is none, target as typed)
-    from the words of :solve/:compare; the target is everything after --to."""
-    if "--to" not in args:
-        return args, None, ""
-    at = args.index("--to")
-    text = " ".join(args[at + 1:])
-    from cubelab.solvers.target import relative_state
-    try:
-        target = read_target(text, session.puzzle, session.saves_dir())
-    except InputError as e:
-        return args[:at], Outcome(str(e), error=True), text
-    reason = session.puzzle.unreachable(relative_state(session.state, target))
-    if reason:
-        return args[:at], Outcome("no sequence takes the position to " + text + ": "
-                                  + reason.removeprefix("unreachable: ") + " between them",
-                                  error=True), text
-    return args[:at], target, text
-
-
-@_command("solve", "[solver...] [htm|qtm] [--to B]",
-          "solve the position (default: the first solver available; qtm: optimal in quarter "
-          "turns); --to B: the moves to position B (an alg, facelets:, cycles:, a save or a "
-          "pattern)")
-def _solve(session, args, rest) -> Outcome:
-    return _solve_request(session, args, compare=False)
-
-
-@_command("compare", "[solver...] [htm|qtm] [--to B]",
-          "run solvers side by side (default: the method solvers, bfs and astar too on a "
-          "shallow position; with a metric, those honouring it)")
-def _compare(session, args, rest) -> Outcome:
-    return _solve_request(session, args, compare=True)
+_take(solve_commands.TABLE)      # :solve and :compare, in the help's order
 
 
 VIEWS = {"net": "net", "3d": "front", "front": "front", "back": "back"}
@@ -348,13 +224,16 @@ def _search_fits(metric: str, max_length: int) -> bool:
           "sequences of up to N moves meeting PRED, one per class (3x3x3)")
 def _search(session, args, rest) -> Outcome:
     usage = f"usage: :search N [htm|qtm] [auf] PREDICATE ({SEARCH_PREDICATES})"
-    if session.puzzle.name != "3x3":
-        return Outcome("the algorithm search works on the 3x3x3 (:puzzle 3x3)", error=True)
+    if not session.puzzle.alg_search:
+        able = [p for p in PUZZLES.values() if p.alg_search]
+        return Outcome("the algorithm search works on the "
+                       + " and ".join(f"{p.title} (:puzzle {p.name})" for p in able), error=True)
     if not args or not args[0].isdigit():
         return Outcome(usage, error=True)
     max_length, words = int(args[0]), args[1:]
-    metric, auf = "htm", False
-    while words and words[0].lower() in ("htm", "qtm", "auf"):
+    metrics = [m.value for m in session.puzzle.alg_search]
+    metric, auf = metrics[0], False
+    while words and words[0].lower() in (*metrics, "auf"):
         if words[0].lower() == "auf":
             auf = True
         else:
@@ -397,7 +276,8 @@ def _search(session, args, rest) -> Outcome:
           "switch cubes (one undo step); the position's corners carry over")
 def _puzzle(session, args, rest) -> Outcome:
     if not args:
-        name = "2x2" if session.puzzle.name == "3x3" else "3x3"
+        others = [p for p in PUZZLES.values() if p is not session.puzzle]
+        name = others[0].name   # the other cube (:puzzle alone switches)
     else:
         try:
             name = puzzle_named(args[0]).name
@@ -459,17 +339,11 @@ def _help(session, args, rest) -> Outcome:
 
 # ---------------------------------------------------------------- commands of feature modules
 
-_COMPLETERS: dict[str, Callable] = {}
-"""Command name -> the words its argument may be (declared by the feature modules)."""
-
-
 def _gather(*tables) -> None:
     """Take in the commands the feature modules declare, keeping :help last."""
     help_entry = COMMANDS.pop("help")
     for table in tables:
-        COMMANDS.update(table.help)
-        _HANDLERS.update(table.handlers)
-        _COMPLETERS.update(table.completers)
+        _take(table)
     COMMANDS["help"] = help_entry
 
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 
-from .inputs import add_position_arguments, print_file_records, single_position
+from .inputs import PositionInput, add_position_arguments
 
 
 def register(sub) -> None:
@@ -21,18 +21,19 @@ def register(sub) -> None:
 
 def run(args) -> int:
     from cubelab.cube.facts_report import format_facts
-    from cubelab.cube.positions import PositionError
-    from cubelab.cube.puzzles import puzzle_named
-    puzzle = puzzle_named(args.puzzle)
-    if args.file:
-        return print_file_records(
-            args.file, lambda text: puzzle.facts_record(puzzle.position(text), args.show_class),
-            args.json, format_facts, (PositionError,))
-    position = single_position(args)
+    from .record_writer import RecordWriter, write_file_records
+    given = PositionInput.from_args(args)
+    puzzle = given.puzzle
+    if given.file:
+        return write_file_records(
+            given.lines(), lambda position: (puzzle.facts_record(position, args.show_class),
+                                             None),
+            RecordWriter(args.json, format_facts))
+    position = given.single()
     record = puzzle.facts_record(position, args.show_class)
     if args.link or args.svg:
         from .share import share_record
-        record.update(share_record(args, puzzle, position))
+        record.update(share_record(puzzle, position, link=args.link, svg=args.svg))
     if args.json:
         print(json.dumps(record))
         return 0

@@ -1,13 +1,17 @@
-"""How commands take a position: ALG words, --facelets S, or --file PATH, on the --puzzle cube."""
+"""How commands take a position: ALG words, --facelets S, or --file PATH, on the --puzzle cube.
+
+`PositionInput.from_args` reads them once into a typed value (the commands' functions take it,
+not the argparse namespace); `cluster_address` reads --cluster once.
+"""
 
 from __future__ import annotations
 
-import json
 import sys
-from typing import Callable, Iterator
+from dataclasses import dataclass
+from typing import Iterator
 
 from cubelab.cube.positions import Position, PositionError, from_cycles
-from cubelab.cube.puzzles import PUZZLES, Puzzle, puzzle_named
+from cubelab.cube.puzzles import DEFAULT_PUZZLE, PUZZLES, Puzzle, puzzle_named
 from cubelab.tui.errors import InputError
 
 
@@ -24,28 +28,50 @@ def add_position_arguments(parser) -> None:
     parser.add_argument("--file", metavar="PATH",
                         help="one position a line: an alg or 'facelets: <stickers>' "
                              "('-' for stdin)")
-    parser.add_argument("--puzzle", choices=tuple(PUZZLES), default="3x3",
+    parser.add_argument("--puzzle", choices=tuple(PUZZLES), default=DEFAULT_PUZZLE.name,
                         help="which cube (default %(default)s)")
 
 
-def single_position(args) -> Position:
-    """The one position named by ALG words, --facelets or --cycles, on the --puzzle cube;
-    raises InputError on bad input."""
-    given = [what for what, there in (("an alg", args.alg), ("--facelets", args.facelets),
-                                      ("--cycles", args.cycles)) if there or there == ""]
-    if len(given) > 1:
-        raise InputError(f"give one position: {' or '.join(given)}, not both")
-    puzzle = puzzle_named(args.puzzle)
-    try:
-        if args.cycles is not None:
-            if puzzle.name != "3x3":
-                raise InputError("--cycles describes a 3x3x3 position (drop --puzzle)")
-            return from_cycles(args.cycles, args.unreachable)
-        if args.facelets is not None:
-            return puzzle.from_facelets(args.facelets)
-        return puzzle.from_alg(" ".join(args.alg))
-    except PositionError as e:
-        raise InputError(str(e)) from None
+@dataclass(frozen=True)
+class PositionInput:
+    """The position(s) a command was given, and on which cube."""
+
+    puzzle: Puzzle
+    alg: str | None = None
+    facelets: str | None = None
+    cycles: str | None = None
+    unreachable: bool = False
+    file: str | None = None
+
+    @classmethod
+    def from_args(cls, args) -> "PositionInput":
+        return cls(puzzle_named(args.puzzle), " ".join(args.alg) if args.alg else None,
+                   args.facelets, args.cycles, bool(args.unreachable), args.file)
+
+    def single(self) -> Position:
+        """The one position named by ALG words, --facelets or --cycles; InputError on bad
+        input."""
+        given = [what for what, there in (("an alg", self.alg), ("--facelets", self.facelets),
+                                          ("--cycles", self.cycles)) if there or there == ""]
+        if len(given) > 1:
+            raise InputError(f"give one position: {' or '.join(given)}, not both")
+        puzzle = self.puzzle
+        try:
+            if self.cycles is not None:
+                if not puzzle.cycle_notation:
+                    cube = next(p for p in PUZZLES.values() if p.cycle_notation)
+                    raise InputError(f"--cycles describes a {cube.title} position (drop "
+                                     f"--puzzle)")
+                return from_cycles(self.cycles, self.unreachable)
+            if self.facelets is not None:
+                return puzzle.from_facelets(self.facelets)
+            return puzzle.from_alg(self.alg or "")
+        except PositionError as e:
+            raise InputError(str(e)) from None
+
+    def lines(self) -> Iterator[tuple[int, str, Position | PositionError]]:
+        """(line number, text, the position or why there is none) for each line of --file."""
+        return positions_from_file(self.file, self.puzzle)
 
 
 def cluster_address(text: str):
@@ -143,30 +169,3 @@ def positions_from_file(path: str,
             yield number, text, puzzle.position(text)
         except PositionError as e:
             yield number, text, e
-
-
-def print_file_records(path: str, record_for: Callable[[str], dict], as_json: bool,
-                       format_record: Callable[[dict], str], errors=(ValueError,)) -> int:
-    """Run `record_for` on each line of a --file and print the records in order: JSON Lines
-    (bad lines as {"error", "line", "input"} records) or text (errors on stderr). Returns the
-    exit status: 2 if any line was bad."""
-    status = 0
-    for number, text in file_lines(path):
-        try:
-            if isinstance(text, LineProblem):
-                raise text
-            record = record_for(text)
-            record["line"] = number
-        except errors as e:
-            status = 2
-            record = {"error": str(e), "line": number,
-                      "input": "" if isinstance(text, LineProblem) else text}
-        if as_json:
-            print(json.dumps(record), flush=True)
-        elif "error" in record:
-            print(f"line {number}: {record['error']}", file=sys.stderr)
-        else:
-            print(f"# line {number}: {text}")
-            print(format_record(record))
-            print()
-    return status

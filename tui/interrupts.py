@@ -104,8 +104,10 @@ class Interrupted(KeyboardInterrupt):
 
 
 def run_interruptible(work: Callable[[], T], cancel, *, grace: float = GRACE,
-                      name: str = "work") -> T:
-    """work() in a daemon thread, its value returned (its exception re-raised) here.
+                      name: str = "work", tick: Callable[[], None] | None = None,
+                      every: float = POLL) -> T:
+    """work() in a daemon thread, its value returned (its exception re-raised) here; tick(),
+    if given, runs here every `every` seconds while it works (a progress line).
 
     A Ctrl-C or SIGTERM while it runs sets cancel[0] = 1, waits up to `grace` seconds for the
     work to return and raises Interrupted carrying that value (or None). A work that ignores the
@@ -123,8 +125,9 @@ def run_interruptible(work: Callable[[], T], cancel, *, grace: float = GRACE,
 
     threading.Thread(target=target, name=name, daemon=True).start()
     try:
-        while not done.wait(POLL):
-            pass
+        while not done.wait(every):
+            if tick is not None:
+                tick()
     except KeyboardInterrupt as stop:
         if cancel is not None:
             cancel[0] = 1

@@ -18,6 +18,7 @@ from cubelab.cube.notation import parse
 from cubelab.cube.patterns import PATTERNS, optimal_text, pattern_named
 from cubelab.cube.position_symmetry import symmetry_record
 from cubelab.cube.positions import PositionError, from_cycles
+from cubelab.cube.puzzles import PUZZLES, puzzle_of
 
 from .command_table import CommandTable
 from .records import Outcome
@@ -38,12 +39,13 @@ def _set_cycles(session, text: str, unreachable: bool, label: str) -> Outcome:
         position = from_cycles(text, unreachable)
     except PositionError as e:
         return Outcome(str(e), error=True)
-    switched = session.puzzle.name != "3x3"
-    session.set_position(position.state, label, puzzle="3x3")
+    cube = puzzle_of(position.state)        # the cube cycles describe
+    switched = cube is not session.puzzle
+    session.set_position(position.state, label, puzzle=cube.name)
     shown = corner_and_edge_text(position.state) or "solved"
     reason = session.puzzle.unreachable(position.state)
     return Outcome(f"position set: {shown}" + (f" ({reason})" if reason else "")
-                   + (" · now the 3x3x3" if switched else ""), changed=True)
+                   + (f" · now the {cube.title}" if switched else ""), changed=True)
 
 
 @TABLE.command("cycles", "[--unreachable] [CYCLES]",
@@ -52,9 +54,10 @@ def _set_cycles(session, text: str, unreachable: bool, label: str) -> Outcome:
 def _cycles(session, args, rest) -> Outcome:
     unreachable, text = _flag(args, rest)
     if not text:
-        if session.puzzle.name != "3x3":
-            return Outcome("cycles describe 3x3x3 positions here (the facts panel lists the "
-                           "2x2x2's corners)", error=True)
+        if not session.puzzle.cycle_notation:
+            cube = next(p for p in PUZZLES.values() if p.cycle_notation)
+            return Outcome(f"cycles describe {cube.title} positions here (the facts panel "
+                           f"lists the {session.puzzle.title}'s corners)", error=True)
         return Outcome(corner_and_edge_text(session.state) or "solved: no cycles")
     return _set_cycles(session, text, unreachable, f":cycles {text}")
 
@@ -104,7 +107,7 @@ def pattern_line(pattern) -> str:
 
 
 @TABLE.command("pattern", "NAME", "load a named pattern (superflip, checkerboard, "
-               "cube-in-a-cube, ...) with its alg", complete=lambda session: [
+               "cube-in-a-cube, ...) with its alg", complete=lambda session, words: [
                    p.name for p in PATTERNS])
 def _pattern(session, args, rest) -> Outcome:
     if not rest:
@@ -113,13 +116,14 @@ def _pattern(session, args, rest) -> Outcome:
         pattern = pattern_named(rest)
     except KeyError as e:
         return Outcome(e.args[0], error=True)
-    switched = session.puzzle.name != "3x3"
+    cube = puzzle_of(pattern.state())       # the cube the gallery's patterns are of
+    switched = cube is not session.puzzle
     session.set_position(pattern.state(), f":pattern {pattern.name}",
-                         parse(pattern.alg).flatten(), puzzle="3x3")
+                         parse(pattern.alg).flatten(), puzzle=cube.name)
     sym = symmetry_record(pattern.state())
     return Outcome(f"{pattern.name}: {pattern.alg} · {optimal_text(pattern)} · symmetry "
                    f"{sym['symmetry']} ({sym['symmetry_order']}/48)"
-                   + (" · now the 3x3x3" if switched else ""), changed=True)
+                   + (f" · now the {cube.title}" if switched else ""), changed=True)
 
 
 @TABLE.command("patterns", "", "list the named patterns with their symmetry and length")

@@ -8,7 +8,7 @@ solve, search, help, paint); a `SolutionRow` is one solver's line in the table o
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from cubelab.cube.facelets import FaceletError
 from cubelab.cube.alg import Move
@@ -22,11 +22,13 @@ from cubelab.cube.puzzles import PUZZLES, puzzle_of
 @dataclass(frozen=True)
 class SolveRequest:
     """Run these solvers on the current position (side by side when `compare`), to solved or,
-    with a `target` state, to that position."""
+    with a `target` state, to that position, made with `options` (as typed: each solver's
+    declaration reads them)."""
 
     solvers: tuple[str, ...]
     compare: bool = False
     target: object = None
+    options: dict = field(default_factory=dict)
 
 
 @dataclass(frozen=True)

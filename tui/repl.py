@@ -14,6 +14,8 @@ from __future__ import annotations
 import json
 import sys
 
+from cubelab.cube.puzzles import DEFAULT_PUZZLE, PUZZLES
+
 from .argtypes import seconds
 from .errors import InputError
 from .interrupts import Terminated
@@ -30,7 +32,7 @@ def register(sub) -> None:
                    help="seconds of search each solver gets at most in :solve / :compare "
                         "(default %(default)s; kociemba stops within about a second, as soon as "
                         "its solution is proven optimal; building tables never counts)")
-    p.add_argument("--puzzle", choices=("3x3", "2x2"), default="3x3",
+    p.add_argument("--puzzle", choices=tuple(PUZZLES), default=DEFAULT_PUZZLE.name,
                    help="the cube to start with (default %(default)s; :puzzle switches)")
     p.add_argument("--tables", metavar="SET",
                    help="the table set the optimal solver reads (names and sizes: cubelab "
@@ -43,20 +45,20 @@ class Repl:
 
     def __init__(self, console, json_mode: bool = False, letters: bool = False,
                  show_net: bool = True, time_limit: float = 10.0, registry=None,
-                 puzzle: str = "3x3", tables: dict[str, str] | None = None):
+                 puzzle: str = DEFAULT_PUZZLE.name, tables: dict[str, str] | None = None):
         from cubelab.solvers import REGISTRY
         from .runner import Runner
         from .session import Session
         self.registry = registry or REGISTRY
         self.runner = Runner(self.registry)     # kept: loaded tables stay loaded
-        self.session = Session(solver_names=self.registry.solver_names, puzzle=puzzle,
-                               table_sets=tables)
+        self.session = Session(self.registry, puzzle=puzzle, table_sets=tables)
         self.console = console
         self.json_mode = json_mode
         self.letters = letters
         self.show_net = show_net
         self.time_limit = time_limit
         self.failures = 0
+        """The last solve's named parts (solvers.results.Parts), by its solutions' order."""
 
     # ---- one line ---------------------------------------------------------------------------
     def handle(self, number: int, line: str) -> dict:
@@ -77,7 +79,8 @@ class Repl:
         elif isinstance(outcome.request, ScreenshotRequest):
             record["message"] = "screenshots are of the workbench (cubelab); :svg FILE writes the net"
         elif isinstance(outcome.request, SolveRequest):
-            record["solutions"] = self._solve(outcome.request.solvers, outcome.request.target)
+            request = outcome.request
+            record["solutions"] = self._solve(request.solvers, request.target, request.options)
         elif isinstance(outcome.request, SearchRequest):
             if not self.json_mode:
                 self._emit(record)          # the heading first: results stream under it
@@ -128,16 +131,17 @@ class Repl:
         out["classes"] = [c.as_dict() for c in run.classes]
         return out
 
-    def _solve(self, names, target=None) -> list[dict]:
+    def _solve(self, names, target=None, options: dict | None = None) -> list[dict]:
         """Run the solvers one after the other (Ctrl-C stops the one running), to solved or to
-        `target`; their rows become the list :apply N and :play N pick from."""
+        `target`, made with `options` (as :solve read them); their rows become the list
+        :apply N and :play N pick from."""
         from cubelab.solvers.target import relative_state
         s = self.session
         state = s.state if target is None else relative_state(s.state, target)
         results = []
         for name, index in zip(names, s.open_rows(names, keep=False)):
             run = self.runner.solve(name, s.puzzle.name, state, cap=self.time_limit,
-                                    options=s.solver_options(name))
+                                    options=s.solver_options(name, options))
             if run.wait(tick=self._building_note(run)):
                 self._until_stopped(run)
             run.fill(s.solutions[index])
@@ -203,7 +207,7 @@ class Repl:
             return
         if record.get("message"):
             self.console.print(record["message"], highlight=False, markup=False, soft_wrap=True)
-        for sol in record.get("solutions", []):
+        for at, sol in enumerate(record.get("solutions", [])):
             if "error" in sol:
                 self.console.print(f"  {sol['solver']}: {sol['error']}", highlight=False, markup=False)
             else:

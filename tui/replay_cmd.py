@@ -94,7 +94,7 @@ def replay_app(recording, speed: float, name: str, **app_options):
 def _replay_plain(recording, as_json: bool) -> int:
     from cubelab.solvers import REGISTRY
     from .session import Session
-    session = Session(solver_names=REGISTRY.solver_names, puzzle=recording.puzzle)
+    session = Session(REGISTRY, puzzle=recording.puzzle)
     start_session(recording, session)
     for step in recording.steps:
         outcome, matched = replay_step(session, step)

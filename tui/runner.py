@@ -20,7 +20,9 @@ from typing import Callable
 
 import numpy as np
 
-from cubelab.solvers.protocol import BOUND, NODES, SOLUTIONS, SolverError, new_cancel, new_counters
+from cubelab.solvers.protocol import (
+    BOUND, NODES, SOLUTIONS, Deadline, SolverError, new_cancel, new_counters,
+)
 
 from .interrupts import GRACE, Latch, Terminated
 from .method_steps import method_lines, performed
@@ -135,12 +137,11 @@ class SolverRun(Run):
     state: object
     time_limit: float | None = None
     cap: float | None = None
-    """Seconds of search after which the run is stopped and reports "time limit" (a cap for
-    solvers that would search on; unlike time_limit it leaves each solver its own default
-    stopping rule, such as Kociemba's short improving budget)."""
+    """Seconds of search after which the run is stopped, whatever the solver's own stopping
+    rule (such as Kociemba's short improving budget, which a time_limit would replace): a
+    protocol.Deadline on the run's cancel flag, so the solver reports "time limit" itself."""
     ask_build: AskBuild | None = None
     options: dict = field(default_factory=dict)     # what the solver is made with
-    capped: bool = False                # the cap stopped the search
     build: object = None                # a BuildProgress over the tables it builds, if any
     progress: tuple[int, int] = (0, 0)
     note: str = ""                      # the last thing prepare() said it was doing
@@ -157,6 +158,9 @@ class SolverRun(Run):
             solver = self.runner.solver(self.name, self.puzzle, self.options)
         except KeyError as e:
             self.error = str(e.args[0]) if e.args else "unknown solver"
+            return
+        except ValueError as e:     # an option the solver refuses (OptionError), or its value
+            self.error = str(e)
             return
         absent = solver.missing_tables()
         if absent:
@@ -176,26 +180,11 @@ class SolverRun(Run):
             return
         self.phase = "search"
         self.started = time.perf_counter()
-        timer = None
-        if self.cap is not None:
-            # the cap starts with the search: loading or building tables never counts
-            timer = threading.Timer(self.cap, self._cap_reached)
-            timer.daemon = True
-            timer.start()
-        try:
+        # the cap starts with the search: loading or building tables never counts
+        with Deadline(self.cancel, self.cap):
             self.result = solver.solve(self.state, time_limit=self.time_limit,
                                        on_solution=self.found.append, counters=self.counters,
                                        cancel=self.cancel)
-        finally:
-            if timer is not None:
-                timer.cancel()
-        if self.capped and self.result.status == "cancelled":
-            self.result.status = "time limit"
-
-    def _cap_reached(self) -> None:
-        if not self.done.is_set() and not self.cancel[0]:
-            self.capped = True
-            self.cancel[0] = 1
 
     def _progress(self, done: int, total: int) -> None:
         self.progress = (done, total)
@@ -262,8 +251,9 @@ class SolverRun(Run):
         row.nodes = int(result.nodes)
         row.seconds = float(result.seconds)
         row.optimal = bool(result.optimal)
-        row.played, row.steps = performed(result.detail)
-        row.step_lines = tuple(method_lines(result.detail))
+        record = result.to_json()
+        row.played, row.steps = performed(record)
+        row.step_lines = tuple(method_lines(record))
 
 
 @dataclass(eq=False)
@@ -323,8 +313,8 @@ class SearchRun(Run):
 
 
 class Runner:
-    """Starts a front end's runs over a solver registry (`solver_names(puzzle)`,
-    `get_solver(name, puzzle)`), keeping one instance per solver: its tables stay loaded."""
+    """Starts a front end's runs over a solver registry (solvers.Registry: `make(name, puzzle,
+    options)`), keeping one instance per solver: its tables stay loaded."""
 
     def __init__(self, registry):
         self.registry = registry
@@ -332,14 +322,15 @@ class Runner:
         self._lock = threading.Lock()
 
     def solver(self, name: str, puzzle: str, options: dict | None = None):
-        """The solver `name` of `puzzle` made with `options` (such as its table set), made on
-        first use (KeyError for an unknown one). Made with other options, the one kept before
-        is let go: its tables would otherwise stay in memory beside the new ones."""
+        """The solver `name` of `puzzle` made with `options` (such as its table set, checked
+        against its declaration first: OptionError), made on first use (KeyError for an
+        unknown one). Made with other options, the one kept before is let go: its tables would
+        otherwise stay in memory beside the new ones."""
         options = dict(options or {})
         with self._lock:
             key = (puzzle, name, tuple(sorted(options.items())))
             if key not in self._solvers:
-                solver = self.registry.get_solver(name, puzzle, **options)
+                solver = self.registry.make(name, puzzle, options)
                 for old in [k for k in self._solvers if k[:2] == key[:2]]:
                     del self._solvers[old]
                 self._solvers[key] = solver
@@ -361,7 +352,8 @@ class Runner:
 
 if __name__ == "__main__":
     from cubelab.cube.moves import alg_state
-    from cubelab.solvers.fake import FakeRegistry
-    run = Runner(FakeRegistry()).solve("fake", "3x3", alg_state("R U R' F"))
+    from cubelab.solvers import StandIn
+    registry = StandIn()
+    run = Runner(registry).solve(registry.solver_names()[0], "3x3", alg_state("R U R' F"))
     run.wait(tick=lambda: print(run.status, int(run.counters[0]), "nodes"))
     print(run.status, run.result.text() if run.result else run.error)

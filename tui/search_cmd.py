@@ -6,8 +6,9 @@ import json
 import sys
 import threading
 
+from cubelab.cube.puzzles import PUZZLES
 from cubelab.tui.errors import InputError
-from cubelab.tui.interrupts import GRACE, Latch
+from cubelab.tui.interrupts import GRACE, Interrupted, run_interruptible
 
 _MAX_LENGTH = 20
 
@@ -23,7 +24,8 @@ def register(sub) -> None:
     p.add_argument("predicate", nargs="+", metavar="PREDICATE", help="what the effect must do")
     p.add_argument("--max-length", "-n", type=int, required=True, metavar="N",
                    help="longest sequences to search, in the metric")
-    p.add_argument("--metric", choices=("htm", "qtm"), default="htm",
+    metrics = [m.value for q in PUZZLES.values() for m in q.alg_search]
+    p.add_argument("--metric", choices=list(dict.fromkeys(metrics)), default=metrics[0],
                    help="count half turns as one move (htm) or two (qtm) (default: %(default)s)")
     p.add_argument("--auf", action="store_true",
                    help="also treat effects that differ by a U turn before or after as one class")
@@ -34,12 +36,12 @@ def register(sub) -> None:
     p.set_defaults(func=run)
 
 
-def _predicate(args):
+def _predicate(words: list[str], ignore: list[str]):
     from cubelab.solvers.algsearch import parse_predicate
-    if args.ignore and args.predicate[0].lower() != "equals":
+    if ignore and words[0].lower() != "equals":
         raise InputError("--ignore goes with the equals predicate")
     try:
-        return parse_predicate(args.predicate, args.ignore)
+        return parse_predicate(words, ignore)
     except ValueError as e:
         raise InputError(str(e)) from None
 
@@ -53,7 +55,7 @@ def _class_line(c) -> str:
 def run(args) -> int:
     if not 1 <= args.max_length <= _MAX_LENGTH:
         raise InputError(f"--max-length must lie between 1 and {_MAX_LENGTH}")
-    predicate = _predicate(args)
+    predicate = _predicate(args.predicate, args.ignore)
     from cubelab.solvers.algsearch import SearchTooBig, check_size, search
     from cubelab.solvers.protocol import BEST, BOUND, NODES, new_cancel, new_counters
     try:
@@ -86,45 +88,31 @@ def run(args) -> int:
         print(f"{predicate.description}; up to {args.max_length} {args.metric.upper()}"
               f"{', classes up to AUF too' if args.auf else ''}")
         print(f"{'len':>3}  {'first sequence found':<34} {'cycles':<24}")
-    outcome: dict = {}
-    # waited on instead of Thread.join (on Python 3.11 a Ctrl-C landing inside join() can mark
-    # a still-running thread as finished) or an Event (see Latch)
-    done = Latch()
 
-    def work():
-        try:
-            outcome["result"] = search(predicate, args.max_length, args.metric, auf=args.auf,
-                                       on_class=on_class, counters=counters, cancel=cancel)
-        except BaseException as e:  # re-raised in the main thread
-            outcome["error"] = e
-        finally:
-            done.set()
+    def draw_bar():
+        if tty:
+            with lock:
+                sys.stderr.write(f"\rsearching length {counters[BOUND]}: "
+                                 f"{counters[NODES]:,} first halves, {counters[BEST]:,} classes")
+                sys.stderr.flush()
+                shown[0] = True
 
-    worker = threading.Thread(target=work, name="algsearch", daemon=True)
-    worker.start()
-    interrupted: KeyboardInterrupt | None = None
+    interrupted: Interrupted | None = None
     try:
-        while not done.wait(0.2):
-            if tty:
-                with lock:
-                    sys.stderr.write(f"\rsearching length {counters[BOUND]}: "
-                                     f"{counters[NODES]:,} first halves, {counters[BEST]:,} classes")
-                    sys.stderr.flush()
-                    shown[0] = True
-    except KeyboardInterrupt as stop:
-        interrupted = stop
-        cancel[0] = 1
-        done.wait(GRACE)    # a search that is still compiling is abandoned, not awaited
+        res = run_interruptible(
+            lambda: search(predicate, args.max_length, args.metric, auf=args.auf,
+                           on_class=on_class, counters=counters, cancel=cancel),
+            cancel, name="algsearch", tick=draw_bar, every=0.2)
+    except Interrupted as stop:
+        # a search that is still compiling is abandoned, not awaited: no result then
+        interrupted, res = stop, stop.partial
     # after an interrupt the worker may hold the lock, blocked writing to a reader that stopped
     # reading (a full pipe): do not wait on it for ever
     if lock.acquire(timeout=GRACE if interrupted else -1):
         clear_bar()
         lock.release()
-    if "error" in outcome:
-        raise outcome["error"]
-    if "result" not in outcome:
+    if res is None:
         raise interrupted
-    res = outcome["result"]
     summary = {"classes": len(res.classes), "sequences": res.sequences,
                "complete_to": res.lengths_done, "seconds": round(res.seconds, 3),
                "status": res.status}

@@ -30,15 +30,22 @@ class Session:
     """The position with undo/redo, the solutions and search results found, and the
     interpreter of lines.
 
-    `solver_names(puzzle)` says which solvers a puzzle has (a callable, so solvers installed
-    later appear); `puzzle` is the cube to start with; `table_sets` the sets chosen before the
-    session starts (`cubelab --tables`).
+    `registry` is where its solvers come from (a solvers.Registry: names, declarations, the
+    default order; None: no solvers); `solver_names(puzzle)`, instead, offers only those names
+    of the installed ones (tests); `puzzle` is the cube to start with; `table_sets` the sets
+    chosen before the session starts (`cubelab --tables`).
     """
 
-    def __init__(self, solver_names: Callable[[str], list[str]] | None = None,
-                 saves_dir=None, *, puzzle: str = "3x3",
+    def __init__(self, registry=None, saves_dir=None, *,
+                 solver_names: Callable[[str], list[str]] | None = None, puzzle: str = "3x3",
                  table_sets: dict[str, str] | None = None):
-        self._names_of = solver_names or (lambda puzzle: [])
+        if solver_names is not None:
+            from cubelab.solvers import REGISTRY
+            registry = _offering(REGISTRY, solver_names)
+        elif registry is None:
+            from cubelab.solvers import Registry
+            registry = Registry()           # no solvers
+        self.registry = registry
         self._saves_dir = saves_dir
         start = puzzle_named(puzzle)
         self.history = UndoHistory(Entry(start.identity(), (), "start", start.name))
@@ -77,11 +84,14 @@ class Session:
 
     def solver_names(self) -> list[str]:
         """The solvers of the current puzzle."""
-        return list(self._names_of(self.puzzle.name))
+        return list(self.registry.solver_names(self.puzzle.name))
 
-    def solver_options(self, name: str) -> dict:
-        """What solver `name` is made with in this session (the table set chosen for it)."""
-        return {"tables": self.table_sets[name]} if name in self.table_sets else {}
+    def solver_options(self, name: str, asked: dict | None = None) -> dict:
+        """What solver `name` is made with in this session: the options asked for this solve
+        (`:solve NAME --OPTION VALUE`), and the table set chosen for it."""
+        options = {"tables": self.table_sets[name]} if name in self.table_sets else {}
+        options.update(asked or {})
+        return options
 
     def saves_dir(self):
         return self._saves_dir if self._saves_dir is not None else saves_dir()
@@ -300,3 +310,17 @@ def scramble_moves(seed: int, length: int = SCRAMBLE_LENGTH) -> list[Move]:
     """A random face-turn scramble of the 3x3x3: never the same face twice in a row, and never
     three turns on one axis in a row (which would let two of them merge)."""
     return face_scramble(seed, length, FACES)
+
+
+def _offering(registry, names: Callable[[str], list[str]]):
+    """A registry that offers only some of another's solvers (a test's `solver_names`); their
+    declarations and classes are the other's."""
+    from cubelab.solvers import Registry
+
+    class Offering(Registry):
+        def solver_names(self, puzzle: str = "3x3") -> list[str]:
+            return list(names(puzzle))
+
+    view = Offering()
+    view._entries = registry._entries
+    return view

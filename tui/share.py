@@ -13,6 +13,7 @@ from pathlib import Path
 from urllib.parse import quote, urlencode
 
 from cubelab.cube.net_svg import net_svg
+from cubelab.cube.puzzles import PUZZLES
 from cubelab.cube.notation import format_moves, invert_moves
 
 from .command_table import CommandTable
@@ -21,18 +22,19 @@ from .records import Outcome, ScreenshotRequest
 
 TWIZZLE = "https://alpha.twizzle.net/edit/"
 ALG_CUBING = "https://alg.cubing.net/"
-_PLAYER_PUZZLE = {"3x3": "3x3x3", "2x2": "2x2x2"}
 
 
 def links(puzzle: str, setup, alg) -> dict[str, str]:
-    """{'twizzle': url, 'alg_cubing_net': url} opening `setup` then `alg` (move lists)."""
+    """{'twizzle': url, 'alg_cubing_net': url} opening `setup` then `alg` (move lists) on the
+    puzzle named `puzzle`."""
     setup_text, alg_text = format_moves(setup), format_moves(alg)
     twizzle = {"setup-alg": setup_text, "alg": alg_text}
     # alg.cubing.net writes spaces as '_' and primes as '-' in its own parameters
     acn = {"setup": setup_text.replace(" ", "_").replace("'", "-"),
            "alg": alg_text.replace(" ", "_").replace("'", "-")}
-    if puzzle != "3x3":
-        twizzle["puzzle"] = acn["puzzle"] = _PLAYER_PUZZLE[puzzle]
+    player = PUZZLES[puzzle].player_puzzle
+    if player is not None:
+        twizzle["puzzle"] = acn["puzzle"] = player
     return {"twizzle": TWIZZLE + "?" + urlencode(twizzle, quote_via=quote),
             "alg_cubing_net": ALG_CUBING + "?" + urlencode(acn, quote_via=quote)}
 
@@ -46,22 +48,22 @@ def write_svg(path: str, state, title: str = "") -> Path:
     return target
 
 
-def share_record(args, puzzle, position) -> dict:
+def share_record(puzzle, position, link: bool = False, svg: str | None = None) -> dict:
     """`cubelab facts --link/--svg`: the links (an alg is played from solved; a position given
     by stickers or cycles is set up by a solution of the default solver, inverted) and the
     path of the SVG written. InputError for a file that cannot be written."""
     out = {}
-    if args.link:
+    if link:
         if position.moves is not None:
             setup, alg = [], list(position.moves)
         else:
             setup, alg = _solved_setup(puzzle, position.state), []
         out.update(links(puzzle.name, setup, alg))
-    if args.svg:
+    if svg:
         try:
-            out["svg"] = str(write_svg(args.svg, position.state, position.alg or ""))
+            out["svg"] = str(write_svg(svg, position.state, position.alg or ""))
         except OSError as e:
-            raise InputError(f"cannot write {args.svg}: {e.strerror}") from None
+            raise InputError(f"cannot write {svg}: {e.strerror}") from None
     return out
 
 
@@ -71,9 +73,9 @@ def _solved_setup(puzzle, state):
     reason = puzzle.unreachable(state)
     if reason:
         raise InputError(f"no moves set this position up ({reason}): no link for it")
-    from cubelab.solvers import get_solver
-    from .solve_cmd import prepare
-    solver = get_solver(puzzle.default_solver(), puzzle.name)
+    from cubelab.solvers import REGISTRY
+    from .preparing import prepare
+    solver = REGISTRY.make(REGISTRY.default_solver(puzzle.name), puzzle.name)
     prepare(solver)
     return invert_moves(solver.solve(state, time_limit=5.0).moves)
 

@@ -33,24 +33,6 @@ def add_arguments(p) -> None:
                         "lines it lacks")
 
 
-def check_arguments(args) -> None:
-    """InputError for options that only make sense with --file, or that exclude each other."""
-    if not args.file:
-        for flag, value in (("--jobs", args.jobs), ("--cluster", args.cluster),
-                            ("--output", args.output), ("--resume", args.resume or None)):
-            if value is not None:
-                raise InputError(f"{flag} needs --file")
-    if args.resume and not args.output:
-        raise InputError("--resume needs --output PATH (the file to resume)")
-    if args.cluster is not None and args.jobs is not None:
-        raise InputError("give either --jobs or --cluster, not both")
-    if args.jobs is not None and args.jobs < 1:
-        raise InputError("--jobs must be at least 1")
-    if args.cluster is not None:
-        from .inputs import cluster_address
-        cluster_address(args.cluster)
-
-
 def finished_lines(path: str) -> set[int]:
     """The input lines an earlier run already wrote to `path` (a record cut short by a kill is
     removed; records of positions lost to dying workers are solved again)."""
@@ -77,29 +59,35 @@ def finished_lines(path: str) -> set[int]:
     return done
 
 
-def solve_file(args, name: str, make_solver, prepare, format_result, options: dict) -> int:
-    """Solve every line of --file with the solver `name` (made by make_solver(args), prepared
-    by prepare(solver)); returns the exit status (2 if a line was bad)."""
-    from cubelab.cube.puzzles import puzzle_named
-    from .inputs import positions_from_file
-    check_arguments(args)
-    puzzle = puzzle_named(args.puzzle)
-    entries = list(positions_from_file(args.file, puzzle))
-    skipped = finished_lines(args.output) if args.resume else set()
+def solve_file(task) -> int:
+    """Solve every line of the task's --file (a SolveTask) in input order; returns the exit
+    status (2 if a line was bad)."""
+    from .record_writer import RecordWriter, write_file_records
+    from .result_text import format_result
+    entries = list(task.given.lines())
+    skipped = finished_lines(task.output) if task.resume else set()
     entries = [e for e in entries if e[0] not in skipped]
     good = [pos for _, _, pos in entries if not isinstance(pos, Exception)]
-    out = _open_output(args.output, append=args.resume) if args.output else None
+    out = _open_output(task.output, append=task.resume) if task.output else None
     bar = Progress(len(good))
+    writer = RecordWriter(task.as_json, lambda record: "", out)
     try:
-        solved = _records(args, name, options, puzzle, good, make_solver, prepare, bar)
-        status = _write(args, entries, solved, out, format_result)
+        solved = _results(task, good, bar)
+
+        def answer(position):
+            result = next(solved)
+            if isinstance(result, dict):        # a position the solver refused, or failed on
+                return result, None
+            return result.to_json(), format_result(result)
+
+        status = write_file_records(entries, answer, writer)
     finally:
         bar.close()
         if out is not None:
             out.close()
     if out is not None:
         note = f"; {len(skipped)} lines were already there" if skipped else ""
-        print(f"cubelab: {len(entries)} records written to {args.output}{note}", file=sys.stderr)
+        print(f"cubelab: {len(entries)} records written to {task.output}{note}", file=sys.stderr)
     return status
 
 
@@ -110,75 +98,48 @@ def _open_output(path: str, append: bool):
         raise InputError(f"cannot write {path}: {e.strerror}") from None
 
 
-def _records(args, name, options, puzzle, good, make_solver, prepare, bar):
-    """An iterator of the records of the good positions, in order, from the chosen engine."""
-    from cubelab.solvers.batch import BatchSettings, default_jobs, solve_many, solve_one
-    solver = make_solver(args)       # checks the name and options before anything starts
-    settings = BatchSettings(name, options, puzzle=args.puzzle, max_length=args.max_length,
-                             time_limit=args.time_limit)
-    if args.cluster is not None and good:
-        return _on_cluster(args, settings, solver, good, prepare, bar)
-    jobs = args.jobs if args.jobs is not None else default_jobs()
-    jobs = min(jobs, max(1, len(good))) if puzzle.parallel_solves else 1
+def _results(task, good, bar):
+    """An iterator of the results of the good positions (a SolveResult, or an error record),
+    in order, from the chosen engine."""
+    from cubelab.solvers.batch import default_jobs, solve_many, solve_one
+    from .preparing import prepare
+    solver = task.make_solver()      # checks the name and options before anything starts
+    settings = task.settings()
+    if task.cluster is not None and good:
+        return _on_cluster(task, settings, solver, good, bar)
+    jobs = task.jobs if task.jobs is not None else default_jobs()
+    jobs = min(jobs, max(1, len(good))) if task.puzzle.parallel_solves else 1
     if jobs > 1:
         from cubelab.tables.memory import share_mappings
         share_mappings()    # the workers read the parent's mappings: one copy of the tables
-    prepare(solver)
+    prepare(solver, task.table_choice())
     if jobs == 1:
         def here():
             for k, pos in enumerate(good):
-                yield solve_one(solver, pos.state, args.max_length, args.time_limit)
+                yield solve_one(solver, pos.state, task.max_length, task.time_limit)
                 bar(k + 1)
         return here()
-    return solve_many(settings.solver, options, (pos.state for pos in good), jobs=jobs,
-                      max_length=args.max_length, time_limit=args.time_limit, on_done=bar,
+    return solve_many(settings, (pos.state for pos in good), jobs=jobs, on_done=bar,
                       solver=solver)
 
 
-def _on_cluster(args, settings, solver, good, prepare, bar):
+def _on_cluster(task, settings, solver, good, bar):
     from cubelab.solvers import cluster
-    from cubelab.tables.cluster import ClusterError, connect, parse_address
+    from cubelab.tables.cluster import ClusterError, connect
+    from .preparing import prepare
     try:
-        address = parse_address(args.cluster)
-        if address.local:
+        if task.cluster.local:
             # Build or load the tables here first (with a progress bar): the local workers
             # then map the files this built, instead of racing to build them.
             from cubelab.tables.memory import share_mappings
             share_mappings()
-            prepare(solver)
-        with connect(address) as client:
+            prepare(solver, task.table_choice())
+        with connect(task.cluster) as client:
             cluster.prepare_everywhere(client, settings)
             yield from cluster.solve_many(client, settings, (pos.state for pos in good),
                                           total=len(good), on_done=bar)
     except ClusterError as e:
         raise InputError(str(e)) from None
-
-
-def _write(args, entries, solved, out, format_result) -> int:
-    status = 0
-    for number, text, pos in entries:
-        if isinstance(pos, Exception):
-            record = {"error": str(pos), "line": number, "input": text}
-        else:
-            record = next(solved)
-            if "error" in record:
-                record.update(line=number, input=text)
-            else:
-                record["line"] = number
-        if "error" in record:
-            status = 2
-        if out is not None:
-            out.write(json.dumps(record) + "\n")
-            out.flush()
-        elif args.json:
-            print(json.dumps(record), flush=True)
-        elif "error" in record:
-            print(f"line {number}: {record['error']}", file=sys.stderr)
-        else:
-            print(f"# line {number}: {text}")
-            print(format_result(record))
-            print()
-    return status
 
 
 class Progress:

@@ -80,10 +80,13 @@ def run_status(args) -> int:
 
 
 def _print_sets(rows: dict) -> None:
-    """The optimal solver's table sets: what `--tables NAME` picks, its size in memory and
-    on disk (every table it reads), whether it is ready."""
-    sets = set_rows(rows)
-    print("\nKorf table sets (cubelab solve --solver SOLVER --tables NAME; in the workbench "
+    """The solvers' table sets: what `--tables NAME` picks, its size in memory and on disk
+    (every table it reads), whether it is ready."""
+    from cubelab.solvers import REGISTRY
+    sets = set_rows(REGISTRY, rows)
+    if not sets:
+        return
+    print("\ntable sets (cubelab solve --solver SOLVER --tables NAME; in the workbench "
           ":tables NAME):")
     width = max(len(r.name) for r in sets)
     for r in sets:

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 from cubelab.cube.patterns import pattern_named
 from cubelab.cube.positions import PositionError, from_cycles
-from cubelab.cube.puzzles import puzzle_named
 
 from .errors import InputError
 from .saves import SaveError, read_save, save_names, saves_dir
@@ -23,7 +22,7 @@ def read_target(text: str, puzzle, folder=None, unreachable: bool = False):
     if not text:
         raise InputError("name a target: an alg, 'facelets: ...', a saved position or a pattern")
     try:
-        if unreachable and text.lower().startswith("cycles:") and puzzle.name == "3x3":
+        if unreachable and text.lower().startswith("cycles:") and puzzle.cycle_notation:
             return from_cycles(text[len("cycles:"):], unreachable=True).state
         return puzzle.position(text).state
     except PositionError as e:
@@ -37,7 +36,7 @@ def read_target(text: str, puzzle, folder=None, unreachable: bool = False):
         if saved_puzzle is not puzzle:
             raise InputError(f"save {text} holds a {saved_puzzle.title}, not a {puzzle.title}")
         return state
-    if puzzle.name == "3x3":
+    if puzzle.patterns:
         try:
             return pattern_named(text).state()
         except KeyError:
@@ -49,21 +48,3 @@ def add_target_argument(parser) -> None:
     parser.add_argument("--target", metavar="B",
                         help="solve to position B instead of to solved: an alg, 'facelets: ...', "
                              "'cycles: ...', a saved position or a pattern name")
-
-
-def target_record(args, solver, position) -> dict:
-    """`cubelab solve --target B A`: the record of one solve of the pair (as a plain solve's,
-    plus `target`, B's facelets, and `target_input`, B as typed)."""
-    from cubelab.solvers.protocol import SolverError
-    from cubelab.solvers.target import solve_to
-    puzzle = puzzle_named(args.puzzle)
-    target = read_target(args.target, puzzle, unreachable=args.unreachable)
-    try:
-        result = solve_to(solver, position.state, target, max_length=args.max_length,
-                          time_limit=args.time_limit)
-    except SolverError as e:
-        raise InputError(str(e)) from None
-    record = result.to_json()
-    record["target"] = puzzle.to_facelets(target)
-    record["target_input"] = args.target
-    return record

@@ -21,8 +21,6 @@ cancelled sequence and the step records the merge (joins.py); the step keeps its
 
 from __future__ import annotations
 
-import time
-
 import numpy as np
 
 from cubelab.cube.alg import Move
@@ -35,9 +33,9 @@ from cubelab.tables.cfop.coords import (CROSS_GOAL, PAIR_CORNERS, PAIR_EDGES, co
 from cubelab.tables.cfop.specs import SPECS, CfopTables, load_tables
 from cubelab.tables.sequences import cancel as cancel_turns
 
-from ..protocol import (BEST, NODES, PHASE, Deadline, PrepareOnce, Solution, SolveResult,
-                        SolverError, new_cancel, new_counters,
-                        open_solve, verify)
+from ..protocol import (PHASE, Answer, Parts, SolveJob, SolverBase, Step, new_cancel,
+                        new_counters)
+from .about import CFOP
 from .joins import joined
 from .lastlayer import solve_last_layer
 from .search import MAX_DEPTH, search
@@ -62,16 +60,11 @@ def _holds() -> dict[str, tuple[Move, ...]]:
     return out
 
 
-class CfopSolver(PrepareOnce):
-    """Cross, F2L pair by pair, OLL, PLL: a human method whose steps a cuber can follow."""
+class CfopSolver(SolverBase):
+    """Cross, F2L pair by pair, OLL, PLL: a human method whose steps a cuber can follow. It
+    counts half turns as one move (its steps are not optimal in any metric)."""
 
-    name = "cfop"
-    description = ("CFOP as a cuber does it: an optimal cross (best of the six colours), each F2L "
-                   "pair by search for the cheapest next one, then OLL and PLL from the 57 + 21 "
-                   "algorithms; every step named with its moves.")
-    puzzle = "3x3"
-    metrics = ("htm",)
-    """Counts half turns as one move (its steps are not optimal in any metric)."""
+    description = CFOP
 
     def __init__(self, faces: str = CROSS_FACES):
         self.faces = faces
@@ -153,54 +146,32 @@ class CfopSolver(PrepareOnce):
     def _moves(hold, solution) -> list[Move]:
         return list(hold) + [FACE_MOVES[m] for m in solution]
 
-    def solve(self, state: CubeState, *, max_length=None, time_limit=None, on_solution=None,
-              counters=None, cancel=None) -> SolveResult:
-        s, counters, cancel, early = open_solve(self, state, counters, cancel, {"steps": []})
-        if early is not None:
-            return early
-        started = time.perf_counter()
+    def solved_parts(self) -> dict:
+        return {"steps": Parts()}
+
+    def search(self, job: SolveJob) -> Answer:
         best = None
-        with Deadline(cancel, time_limit) as clock:
-            for i, face in enumerate(self.faces):
-                counters[PHASE] = i
-                found = self._solve_frame(s, face, cancel, counters)
-                if found is None:
-                    break
-                hold, steps = found
-                solution, merges = joined(steps)
-                if best is None or len(solution) < len(best[3]):
-                    best = (face, hold, steps, solution, merges)
-                    counters[BEST] = len(solution)
-                    if on_solution is not None:
-                        on_solution(Solution(self._moves(hold, solution),
-                                             time.perf_counter() - started,
-                                             int(counters[NODES])))
-        seconds = time.perf_counter() - started
-        nodes = int(counters[NODES])
-        if best is None or (max_length is not None and len(best[3]) > max_length):
-            status = ("time limit" if clock.expired else "cancelled") if cancel[0] else "not found"
-            return SolveResult(self.name, None, nodes=nodes, seconds=seconds, status=status)
+        for i, face in enumerate(self.faces):
+            job.counters[PHASE] = i
+            found = self._solve_frame(job.position, face, job.cancel, job.counters)
+            if found is None:
+                break
+            hold, steps = found
+            solution, merges = joined(steps)
+            if best is None or len(solution) < len(best[3]):
+                best = (face, hold, steps, solution, merges)
+                # the last one is verified by the template, once
+                job.offer(self._moves(hold, solution), verify=False)
+        if best is None or (job.max_length is not None and len(best[3]) > job.max_length):
+            return Answer(None)
         face, hold, steps, solution, merges = best
-        moves = self._moves(hold, solution)
-        if not verify(state, moves):
-            raise RuntimeError("CFOP produced a sequence that does not solve the cube")
-        records = []
-        for i, (name, seq) in enumerate(steps):
-            if not seq and name.startswith("auf"):
-                continue
-            record = {"step": name, "moves": format_moves(FACE_MOVES[m] for m in seq),
-                      "length": len(seq)}
-            if i in merges:
-                record["merge"] = merges[i].to_json()
-            records.append(record)
-        detail = {
-            "cross_face": face,
-            "cross_colour": COLOUR_NAMES[COLOUR_OF_FACE[face]],
-            # the solution's first move: the steps' turns are named as the cube is then held
-            "rotation": format_moves(hold),
-            "steps": records,
-        }
-        status = "cancelled" if cancel[0] and not clock.expired else "solved"
-        return SolveResult(self.name, moves, nodes=nodes, seconds=seconds, verified=True,
-                           status=status, detail=detail,
-                           solutions=[Solution(moves, seconds, nodes)])
+        return Answer(
+            self._moves(hold, solution),
+            detail={"cross_face": face, "cross_colour": COLOUR_NAMES[COLOUR_OF_FACE[face]],
+                    # the solution's first move: the steps' turns are named as the cube is
+                    # then held
+                    "rotation": format_moves(hold)},
+            steps=Parts(Step(name, format_moves(FACE_MOVES[m] for m in seq), len(seq),
+                             merge=merges[i].to_json() if i in merges else None)
+                        for i, (name, seq) in enumerate(steps)
+                        if seq or not name.startswith("auf")))

@@ -16,8 +16,8 @@ from cubelab.cube.state import CubeState
 from cubelab.tables.cfop.coords import code_move_tables
 
 from ..baselines import coordinates
-from ..protocol import (BOUND, NODES, Deadline, Solution, SolveResult, SolverError, begin_solve,
-                        open_solve, verify)
+from ..protocol import BOUND, NODES, Answer, SolveJob, SolverError, Status
+from .about import GREEDY
 from .heuristics import piece_codes, piece_distances
 from .player import InformedPlayer
 
@@ -27,7 +27,7 @@ _GOAL = tuple(range(0, 24, 3)) + tuple(range(0, 24, 2))
 class GreedySolver(InformedPlayer):
     """Greedy best-first search on a heuristic (misplaced, manhattan, manhattan-raw, pdb)."""
 
-    name = "greedy"
+    description = GREEDY
 
     def __init__(self, heuristic: str = "pdb", max_nodes: int = 50_000):
         super().__init__(heuristic, max_nodes)
@@ -55,32 +55,17 @@ class GreedySolver(InformedPlayer):
             return sc + se
         return max((sc + 3) // 4, (se + 3) // 4)
 
-    def solve(self, state: CubeState, *, max_length=None, time_limit=None, on_solution=None,
-              counters=None, cancel=None) -> SolveResult:
-        s, counters, cancel, early = open_solve(self, state, counters, cancel)
-        if early is not None:
-            return early
-        with Deadline(cancel, time_limit) as clock:
-            path, expanded, why = self._search(s, cancel, counters)
-        seconds = clock.elapsed()
-        counters[NODES] = expanded
+    def search(self, job: SolveJob) -> Answer:
+        path, expanded, why = self._search(job.position, job.cancel, job.counters)
+        job.counters[NODES] = expanded
         if path is None:
             if why == "budget":
                 raise SolverError(f"greedy ({self.heuristic}) gave up after {self.max_nodes:,} "
                                   f"expanded nodes")
-            return SolveResult(self.name, None, nodes=expanded, seconds=seconds,
-                               status="time limit" if clock.expired else "cancelled")
-        moves = [FACE_MOVES[m] for m in path]
-        if max_length is not None and len(moves) > max_length:
-            return SolveResult(self.name, None, nodes=expanded, seconds=seconds,
-                               status="not found")
-        if not verify(state, moves):
-            raise RuntimeError("greedy produced a sequence that does not solve the cube")
-        sol = Solution(moves, seconds, expanded)
-        if on_solution is not None:
-            on_solution(sol)
-        return SolveResult(self.name, moves, nodes=expanded, seconds=seconds, verified=True,
-                           detail={"heuristic": self.heuristic}, solutions=[sol])
+            return Answer(None)
+        if job.max_length is not None and len(path) > job.max_length:
+            return Answer(None, status=Status.NOT_FOUND)
+        return Answer([FACE_MOVES[m] for m in path], detail={"heuristic": self.heuristic})
 
     def _search(self, s: CubeState, cancel, counters):
         """(path, nodes expanded, why it stopped without one)."""

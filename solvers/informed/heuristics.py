@@ -24,7 +24,8 @@ import numpy as np
 from cubelab.cube.state import CubeState
 from cubelab.tables.cfop.coords import code_move_tables, corner_code, edge_code
 
-HEURISTICS = ("misplaced", "manhattan", "manhattan-raw", "pdb")
+from .about import HEURISTICS
+
 ADMISSIBLE = {"misplaced": True, "manhattan": True, "manhattan-raw": False, "pdb": True}
 KIND = {name: k for k, name in enumerate(HEURISTICS)}
 """The heuristic's number in the search kernels."""

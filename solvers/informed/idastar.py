@@ -20,8 +20,8 @@ from cubelab.tables.cubies import allowed_after
 from cubelab.tables.ranks import N_FLIP
 
 from ..baselines import coordinates
-from ..protocol import (BOUND, LOWER_BOUND, NODES, Deadline, Solution, SolveResult, SolverError,
-                        open_solve, verify)
+from ..protocol import BOUND, LOWER_BOUND, NODES, Answer, SolveJob, SolverError, Status
+from .about import IDASTAR
 from .heuristics import ADMISSIBLE, KIND, piece_codes, piece_distances
 from .player import InformedPlayer
 
@@ -133,7 +133,7 @@ def ida(cc0, ec0, tw0, fl0, cp0, kind, corner_move, edge_move, cdist, edist, twi
 class IDAStarSolver(InformedPlayer):
     """IDA* with a choice of heuristic (misplaced, manhattan, manhattan-raw, pdb)."""
 
-    name = "idastar"
+    description = IDASTAR
 
     def __init__(self, heuristic: str = "pdb", max_nodes: int = 50_000_000):
         super().__init__(heuristic, max_nodes)
@@ -168,36 +168,24 @@ class IDAStarSolver(InformedPlayer):
                 self.max_nodes, out, counters, cancel)
         return n, [int(m) for m in out[:max(n, 0)]]
 
-    def solve(self, state: CubeState, *, max_length=None, time_limit=None, on_solution=None,
-              counters=None, cancel=None) -> SolveResult:
-        s, counters, cancel, early = open_solve(self, state, counters, cancel)
-        if early is not None:
-            return early
+    def search(self, job: SolveJob) -> Answer:
         admissible = ADMISSIBLE[self.heuristic]
-        limit = MAX_DEPTH if max_length is None else min(MAX_DEPTH, max_length)
-        with Deadline(cancel, time_limit) as clock:
-            n, seq = self._run(s, limit, cancel, counters)
-        seconds, nodes = clock.elapsed(), int(counters[NODES])
+        limit = MAX_DEPTH if job.max_length is None else min(MAX_DEPTH, job.max_length)
+        n, seq = self._run(job.position, limit, job.cancel, job.counters)
+        counters = job.counters
         # with an admissible heuristic every bound below the one being searched is cleared
         cleared = int(counters[BOUND]) if admissible and counters[BOUND] > 0 else None
         if n == -3:
             raise SolverError(f"idastar ({self.heuristic}) gave up after {self.max_nodes:,} "
                               f"nodes" + (f"; the position needs at least {cleared} moves"
                                           if cleared else ""))
+        if n == -2:
+            return Answer(None, lower_bound=cleared)
         if n < 0:
-            status = ("time limit" if clock.expired else "cancelled") if n == -2 else "not found"
-            return SolveResult(self.name, None, nodes=nodes, seconds=seconds, status=status,
-                               lower_bound=cleared if n == -2 else
-                               (limit + 1 if admissible else None))
-        moves = [FACE_MOVES[m] for m in seq]
-        if not verify(state, moves):
-            raise RuntimeError("idastar produced a sequence that does not solve the cube")
+            return Answer(None, lower_bound=limit + 1 if admissible else None,
+                          status=Status.NOT_FOUND)
         if admissible:
             counters[LOWER_BOUND] = n
-        sol = Solution(moves, seconds, nodes)
-        if on_solution is not None:
-            on_solution(sol)
-        return SolveResult(self.name, moves, nodes=nodes, seconds=seconds, optimal=admissible,
-                           lower_bound=n if admissible else None, verified=True,
-                           detail={"heuristic": self.heuristic, "admissible": admissible},
-                           solutions=[sol])
+        return Answer([FACE_MOVES[m] for m in seq], optimal=admissible,
+                      lower_bound=n if admissible else None,
+                      detail={"heuristic": self.heuristic, "admissible": admissible})

@@ -8,24 +8,21 @@ second's work, and the pattern databases stay one implementation).
 from __future__ import annotations
 
 from ..baselines import MOVE_TABLES, PatternDatabases
-from ..protocol import PrepareOnce
+from ..protocol import SolverBase
 from .heuristics import check_heuristic
 
 
-class InformedPlayer(PrepareOnce):
-    """A search on a heuristic (misplaced, manhattan, manhattan-raw, pdb) with a node budget."""
-
-    puzzle = "3x3"
-    metrics = ("htm",)
-    """Move costs and lengths count half turns as one move."""
+class InformedPlayer(SolverBase):
+    """A search on a heuristic (misplaced, manhattan, manhattan-raw, pdb) with a node budget;
+    move costs and lengths count half turns as one move."""
 
     def __init__(self, heuristic: str, max_nodes: int):
         self.heuristic = check_heuristic(heuristic)
         self.max_nodes = max_nodes
-        self.description = self.describe()
         self._pdb: PatternDatabases | None = None
 
     def describe(self) -> str:
+        """What this player is, with its heuristic and budget (for reports)."""
         raise NotImplementedError
 
     def table_specs(self) -> tuple:

@@ -26,8 +26,8 @@ import numpy as np
 from cubelab.cube.moves import FACE_MOVES
 from cubelab.cube.state import CubeState
 from cubelab.solvers.protocol import (
-    BEST, LOWER_BOUND, NODES, SOLUTIONS, Solution, SolveResult, SolverError,
-    check_solvable, missing_tables, new_cancel, new_counters, prepare_before_solving, verify,
+    LOWER_BOUND, NODES, Deadline, Answer, Parts, PhaseLengths, Solution, SolveJob, SolverBase,
+    Status, new_cancel, new_counters,
 )
 from cubelab.tables.cubies import face_turn_arrays
 from cubelab.tables.kociemba.specs import PHASE2_MOVES, SPECS, load_tables
@@ -37,6 +37,7 @@ from cubelab.tables.udsym import axis_symmetries
 
 from . import prove as kp
 from . import search as ks
+from .about import TWO_PHASE
 
 DEFAULT_MAX_LENGTH = 20
 DEFAULT_BUDGET = 1.0
@@ -53,18 +54,15 @@ _AXIS_NAMES = ("UD", "RL", "FB")
 _WARM_UP = "R U F' L2 D B R' U2 F D' L B2 U R2 F'"
 
 
-class KociembaSolver:
+class KociembaSolver(SolverBase):
     """Two-phase search on symmetry-reduced exact distance tables (see the module docstring)."""
 
-    name = "kociemba"
-    description = "Kociemba's two-phase: near-optimal in milliseconds, improving with time"
-    puzzle = "3x3"
-    metrics = ("htm",)
+    description = TWO_PHASE
 
-    def __init__(self, tables: str = "full", directions: int = 6, phase2_cap: int = 10,
-                 threads: int = 1, budget: float | None = DEFAULT_BUDGET, prove: bool = True):
-        if tables != "full":
-            raise ValueError(f"kociemba has one table set, 'full' (not {tables!r})")
+    def __init__(self, directions: int = 6, phase2_cap: int = 10, threads: int = 1,
+                 budget: float | None = DEFAULT_BUDGET, prove: bool = True,
+                 first: bool = False):
+        """first: stop at the first solution of at most 20 moves (the same as budget=None)."""
         if not 1 <= directions <= 6:
             raise ValueError("directions must be between 1 and 6")
         self.directions = directions
@@ -72,6 +70,10 @@ class KociembaSolver:
         """Search threads (the directions are shared out among them); the kernels release the
         GIL, so two threads use two cores."""
         self.phase2_cap = phase2_cap
+        """Once solutions of 20 moves or less are sought, phase 2 is tried with at most this many
+        moves (lifted again to prove optimality)."""
+        if first:
+            budget = None
         if budget is not None and not budget > 0:
             raise ValueError(f"budget must be a positive number of seconds or None, not {budget!r}")
         self.budget = budget
@@ -79,10 +81,7 @@ class KociembaSolver:
         most 20 moves."""
         self.prove = prove
         """Whether improving solves run the optimality prover beside the search."""
-        """Once solutions of 20 moves or less are sought, phase 2 is tried with at most this many
-        moves (lifted again to prove optimality)."""
         self._tables = None
-        self._lock = threading.Lock()
         self.load_seconds = 0.0
         self.compile_seconds = 0.0
 
@@ -90,75 +89,66 @@ class KociembaSolver:
     def table_specs(self) -> tuple:
         return SPECS
 
-    def missing_tables(self) -> list:
-        return [] if self._tables is not None else missing_tables(self.table_specs())
-
-    def prepare(self, progress=None, cancel=None, log=None) -> None:
+    def _prepare(self, progress, cancel, log) -> None:
         """Load (or build, about a minute the first time) the tables and compile the kernels."""
-        with self._lock:
-            if self._tables is not None:
-                return
-            start = time.perf_counter()
-            t = load_tables(progress=progress, cancel=cancel, log=log)
-            mcp, _, mep, _ = face_turn_arrays()
-            self._kernel_tables = tuple(resident(a) for a in (
-                t.twist_move, t.flip_move, t.slice_move, t.corner_move, t.edge8_move,
-                t.twist_conj, t.edge8_conj, t.flipslice_class, t.corner_class, t.phase1_prune,
-                t.twist_slice_prune, t.flip_slice_prune, t.phase2_prune, t.corner_slice_prune,
-                t.edge_slice_prune, mcp, mep, PHASE2_MOVES))
-            kt = self._kernel_tables
-            self._root_tables = (BINOM, kt[1], kt[0], kt[2], kt[7], kt[5], kt[9])
-            from cubelab.cube.symmetry import move_conjugation, symmetry_inverse_index
-            self._axes = axis_symmetries()
-            mc, inv = move_conjugation(), symmetry_inverse_index()
-            # a move found in the frame of symmetry k, seen on the cube itself
-            self._unconjugate = {k: np.asarray(mc[inv[k]], dtype=np.int64) for k in self._axes}
-            # the prover: face turn m seen in each axis's frame, and the tables it reads
-            self._frame_moves = np.ascontiguousarray(
-                [np.asarray(mc[k], dtype=np.int64) for k in self._axes])
-            self._prover_tables = (kt[0], kt[1], kt[2], kt[5], kt[7], kt[9], kt[10], kt[11],
-                                   kt[15], kt[16])
-            self._tables = t
-            self.load_seconds = time.perf_counter() - start
-            if log is not None:
-                log("compiling the search (the first run on this machine takes a while)")
-            start = time.perf_counter()
-            from cubelab.cube.moves import alg_state
-            self._run(alg_state(_WARM_UP), max_length=DEFAULT_MAX_LENGTH, time_limit=None,
-                      on_solution=None, counters=new_counters(), cancel=new_cancel())
-            self._run(alg_state("R U F"), max_length=None, time_limit=1.0, on_solution=None,
-                      counters=new_counters(), cancel=new_cancel())
-            self.compile_seconds = time.perf_counter() - start
+        start = time.perf_counter()
+        t = load_tables(progress=progress, cancel=cancel, log=log)
+        mcp, _, mep, _ = face_turn_arrays()
+        self._kernel_tables = tuple(resident(a) for a in (
+            t.twist_move, t.flip_move, t.slice_move, t.corner_move, t.edge8_move,
+            t.twist_conj, t.edge8_conj, t.flipslice_class, t.corner_class, t.phase1_prune,
+            t.twist_slice_prune, t.flip_slice_prune, t.phase2_prune, t.corner_slice_prune,
+            t.edge_slice_prune, mcp, mep, PHASE2_MOVES))
+        kt = self._kernel_tables
+        self._root_tables = (BINOM, kt[1], kt[0], kt[2], kt[7], kt[5], kt[9])
+        from cubelab.cube.symmetry import move_conjugation, symmetry_inverse_index
+        self._axes = axis_symmetries()
+        mc, inv = move_conjugation(), symmetry_inverse_index()
+        # a move found in the frame of symmetry k, seen on the cube itself
+        self._unconjugate = {k: np.asarray(mc[inv[k]], dtype=np.int64) for k in self._axes}
+        # the prover: face turn m seen in each axis's frame, and the tables it reads
+        self._frame_moves = np.ascontiguousarray(
+            [np.asarray(mc[k], dtype=np.int64) for k in self._axes])
+        self._prover_tables = (kt[0], kt[1], kt[2], kt[5], kt[7], kt[9], kt[10], kt[11],
+                               kt[15], kt[16])
+        self._tables = t
+        self.load_seconds = time.perf_counter() - start
+        if log is not None:
+            log("compiling the search (the first run on this machine takes a while)")
+        start = time.perf_counter()
+        from cubelab.cube.moves import alg_state
+        self._warm_up(alg_state(_WARM_UP), max_length=DEFAULT_MAX_LENGTH, seconds=None)
+        self._warm_up(alg_state("R U F"), max_length=None, seconds=1.0)
+        self.compile_seconds = time.perf_counter() - start
+
+    def _warm_up(self, state: CubeState, max_length, seconds) -> None:
+        """Compile (or load from numba's cache) the kernels on one solve of `state`, with a
+        time limit of `seconds` kept here (the template's is not running)."""
+        job = SolveJob(self, state, state, max_length, seconds, new_counters(), new_cancel())
+        with Deadline(job.cancel, seconds, lambda: self._time_up(job)):
+            self._run(job, limited=seconds is not None)
 
     # ---- solving ----------------------------------------------------------------------------
-    def solve(self, state: CubeState, *, max_length: int | None = None,
-              time_limit: float | None = None, on_solution=None, counters=None,
-              cancel=None) -> SolveResult:
-        start = time.perf_counter()
-        normal = check_solvable(state)
-        if max_length is not None and max_length < 0:
-            raise SolverError(f"max length must be 0 or more (got {max_length})")
-        counters = new_counters() if counters is None else counters
-        cancel = new_cancel() if cancel is None else cancel
-        counters[:] = new_counters()[:len(counters)]
-        if normal.is_identity():
-            counters[BEST] = 0
-            counters[LOWER_BOUND] = 0
-            result = SolveResult(self.name, [], optimal=True, lower_bound=0,
-                                 verified=verify(state, []), detail={"phases": [0, 0]})
-            result.seconds = time.perf_counter() - start
-            return result
-        refused = prepare_before_solving(self, cancel)
-        if refused is not None:
-            return refused
-        start = time.perf_counter()         # loading or building tables is not part of a solve
-        budgeted = max_length is None and time_limit is None and self.budget is not None
-        if budgeted:
-            time_limit = self.budget        # (without a budget: the first solution of <= 20)
-        result = self._run(normal, max_length=max_length, time_limit=time_limit, settle=budgeted,
-                           on_solution=on_solution, counters=counters, cancel=cancel,
-                           original=state, start=start)
-        return result
+    def solved_parts(self) -> dict:
+        return {"phases": Parts([PhaseLengths((0, 0))])}
+
+    def search_seconds(self, job: SolveJob) -> float | None:
+        """Without max_length or time limit, the improving budget (None: no clock at all)."""
+        if job.max_length is None and job.time_limit is None:
+            return self.budget
+        return job.time_limit
+
+    def time_up(self, job: SolveJob) -> None:
+        """A time limit promises a solution: the search runs on to its first one (or, with a
+        max_length too, stops), and a budgeted solve waits for the prover's short lengths."""
+        run = job.run
+        if run is not None:
+            run.time_is_up()
+
+    def search(self, job: SolveJob) -> Answer:
+        job.counters[:] = new_counters()[:len(job.counters)]
+        budgeted = job.max_length is None and job.time_limit is None and self.budget is not None
+        return self._run(job, limited=self.search_seconds(job) is not None, settle=budgeted)
 
     def _roots(self, normal: CubeState):
         """The distinct search directions: (symmetry k, inverse?, S_k Q S_k^-1) where Q is the
@@ -176,10 +166,11 @@ class KociembaSolver:
             chosen.append((k, inv, s))
         return chosen
 
-    def _run(self, normal, *, max_length, time_limit, on_solution, counters, cancel,
-             original=None, start=None, settle=False):
-        start = time.perf_counter() if start is None else start
-        target = DEFAULT_MAX_LENGTH if max_length is None and time_limit is None else max_length
+    def _run(self, job: SolveJob, limited: bool, settle: bool = False) -> Answer:
+        """Search job.position; `limited`: a clock runs (the template's, or the warm-up's), so
+        an unbounded search improves until it is told the time is up."""
+        normal, max_length, counters = job.position, job.max_length, job.counters
+        target = DEFAULT_MAX_LENGTH if max_length is None and not limited else max_length
         limit = MAX_LENGTH if target is None else min(target, MAX_LENGTH)
         roots = self._roots(normal)
         n = len(roots)
@@ -193,24 +184,21 @@ class KociembaSolver:
         lower = int(root_coords[:, 3].max())
         counters[LOWER_BOUND] = lower
 
-        run = _Run(self, normal if original is None else original, roots, target, limit,
-                   on_solution, counters, cancel, start)
+        run = _Run(self, job, roots, target, limit)
         run.proven_lower = lower
         run.settle = settle and self.prove
         nthreads = max(1, min(self.threads, n))
         parts = [list(range(i, n, nthreads)) for i in range(nthreads)]
-        timer = None
-        if time_limit is not None:
-            timer = threading.Timer(max(0.0, time_limit), run.time_is_up)
-            timer.daemon = True
-            timer.start()
         prover = None
         if target is None and self.prove:
             # improving: a second thread tries to prove the best solution optimal
             prover = threading.Thread(target=run.prove, args=self._prover_roots(normal),
                                       daemon=True, name="kociemba prover")
-            run.proving = True      # before the timer can look
+            run.proving = True      # before the clock can look
             prover.start()
+        job.run = run
+        if job.expired:             # the clock ran out before the run was there to hear it
+            run.time_is_up()
         try:
             args = (root_coords, root_cp, root_ep)
             if nthreads == 1:
@@ -227,11 +215,9 @@ class KociembaSolver:
                 with run.lock:
                     run.stop[0] = 1         # the search is over, whyever it ended
                 prover.join()
-            if timer is not None:
-                timer.cancel()
         if run.error is not None:
             raise run.error
-        stopped = run.stopped or ("cancelled" if cancel[0] else "time limit")
+        stopped = run.stopped or (job.stopped() or Status.TIME_LIMIT).value
         counters[NODES] = run.nodes
         best = run.best
         optimal = stopped in ("exhausted", "proven") and best is not None
@@ -239,17 +225,13 @@ class KociembaSolver:
         if stopped == "exhausted":
             # every solution of at most the final limit would have been found
             lower = max(lower, int(run.shared[0]) + 1)
-        if best is None:
-            status = {"exhausted": "not found"}.get(stopped, stopped)
-        else:
-            status = "cancelled" if stopped == "cancelled" else "solved"
+        if best is not None:
             lower = min(lower, len(best.moves))
         counters[LOWER_BOUND] = lower
-        return SolveResult(
-            self.name, best.moves if best else None, nodes=run.nodes,
-            seconds=time.perf_counter() - start, optimal=optimal, lower_bound=lower,
-            verified=best is not None, status=status, detail=dict(run.detail, stopped=stopped),
-            solutions=run.solutions)
+        phases = run.detail.pop("phases", None)
+        return Answer(best.moves if best else None, optimal=optimal, lower_bound=lower,
+                     detail=dict(run.detail, stopped=stopped), nodes=run.nodes,
+                     phases=Parts([PhaseLengths(tuple(phases))]) if phases else None)
 
     def _prover_roots(self, normal: CubeState):
         """The prover's arguments: the position's phase-1 coordinates in each axis's frame, and
@@ -278,23 +260,20 @@ class _Run:
     """One solve shared by its search threads: the best solution so far, the limit every
     thread's kernel reads, and the flag that stops them all."""
 
-    def __init__(self, solver, original, roots, target, limit, on_solution, counters, cancel,
-                 start):
+    def __init__(self, solver, job: SolveJob, roots, target, limit):
         self.solver = solver
-        self.original = original
+        self.job = job
+        self.original = job.state
         self.roots = roots
         self.target = target
         self.limit = limit
-        self.on_solution = on_solution
-        self.counters = counters
-        self.cancel = cancel
-        self.start = start
+        self.counters = job.counters
+        self.cancel = job.cancel
         self.lock = threading.Lock()
         self.shared = np.array([limit], np.int64)
         self.stop = np.zeros(1, np.int32)
         self.best: Solution | None = None
         self.detail: dict = {}
-        self.solutions: list[Solution] = []
         self.stopped: str | None = None
         self.expired = False
         self.nodes = 0
@@ -380,20 +359,13 @@ class _Run:
     def _offer_moves(self, moves, detail: dict | None, proven: bool = False) -> None:
         """A solution found by the search (`detail`: its phases and direction) or, `proven`
         optimal, by the prover."""
-        if not verify(self.original, moves):
-            raise RuntimeError(f"kociemba produced a wrong solution: {moves}")
+        self.solver.verify(self.original, moves)   # outside the lock: the others search on
         with self.lock:
             if self.best is not None and len(moves) >= len(self.best.moves):
                 return      # another thread got there first
-            self.best = Solution(moves, time.perf_counter() - self.start,
-                                 int(self.counters[NODES]))
+            self.best = self.job.offer(moves, verified=True)
             self.detail = detail if detail is not None else {"found_by": "optimality prover"}
-            self.solutions.append(self.best)
             self.shared[0] = min(int(self.shared[0]), len(moves) - 1)
-            self.counters[BEST] = len(moves)
-            self.counters[SOLUTIONS] += 1
-            if self.on_solution is not None:
-                self.on_solution(self.best)
             if proven:
                 self.proven_lower = max(self.proven_lower, len(moves))
                 self._finish("proven")

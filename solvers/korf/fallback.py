@@ -17,15 +17,20 @@ import numpy as np
 
 
 def two_phase_ready() -> bool:
-    """Whether the two-phase solver is installed and its tables are at hand (building them
-    could take far longer than the time the fallback gets)."""
-    from .. import get_solver, solver_names
-    if "kociemba" not in solver_names():
-        return False
+    """Whether the two-phase solver's tables are at hand (building them could take far longer
+    than the time the fallback gets)."""
+    from cubelab.solvers.protocol import missing_tables
+    from cubelab.tables.kociemba.specs import SPECS
     try:
-        return not get_solver("kociemba").missing_tables()
+        return not missing_tables(SPECS)
     except Exception:   # a status we cannot read means: do not count on it
         return False
+
+
+def two_phase_solver():
+    """A new two-phase solver (a solver of the protocol: the tests put a stand-in here)."""
+    from cubelab.solvers.kociemba.solver import KociembaSolver
+    return KociembaSolver()
 
 
 class TwoPhaseFallback:
@@ -48,13 +53,10 @@ class TwoPhaseFallback:
             self._thread.start()
 
     def _prepare(self) -> None:
-        from .. import get_solver
         try:
-            solver = get_solver("kociemba")
-            prepare = getattr(solver, "prepare", None)
-            if prepare is not None:
-                # its own flag: a cancelled solve must not leave a half-prepared fallback
-                prepare(cancel=np.zeros(1, np.int32))
+            solver = two_phase_solver()
+            # its own flag: a cancelled solve must not leave a half-prepared fallback
+            solver.prepare(cancel=np.zeros(1, np.int32))
             self._solver = solver
         except Exception as e:  # the fallback is a courtesy: its failure must not hide ours
             self._error = f"{type(e).__name__}: {e}"

@@ -24,8 +24,6 @@ from cubelab.cube.state import CubeState, permutation_parity
 
 from .lanes import NO_MOVE
 
-GODS_NUMBER = {"htm": 20, "qtm": 26}
-"""The longest optimal solution of any position, by metric: no bound may go beyond."""
 _DOUBLED = 1 + NO_MOVE
 """Rows after a doubled quarter turn (U U) start here: one per face."""
 

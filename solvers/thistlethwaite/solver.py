@@ -14,7 +14,6 @@ limit. Every improvement is reported.
 
 from __future__ import annotations
 
-import time
 
 import numpy as np
 
@@ -27,8 +26,10 @@ from cubelab.tables.thistlethwaite.coords import (
 )
 from cubelab.tables.thistlethwaite.specs import SPECS, ThistlethwaiteTables, load_tables
 
-from ..protocol import (BEST, NODES, PHASE, Deadline, PrepareOnce, Solution, SolveResult,
-                        new_cancel, new_counters, open_solve, verify)
+from ..protocol import (
+    NODES, PHASE, Answer, Parts, Phase, SolveJob, SolverBase, new_cancel, new_counters,
+)
+from .about import THISTLETHWAITE
 from .search import MAX_PLY, search
 
 ROUNDS = ((0, 0, 0), (0, 1, 0))
@@ -39,15 +40,10 @@ NODE_BUDGET = 200_000
 """Nodes per round (about a tenth of a second each)."""
 
 
-class ThistlethwaiteSolver(PrepareOnce):
+class ThistlethwaiteSolver(SolverBase):
     """Four phases with exact tables; all optimal (then near-optimal) phase solutions tried."""
 
-    name = "thistlethwaite"
-    description = ("Thistlethwaite's four phases G0 > G1 > G2 > G3 > solved with exact "
-                   "distance tables; tries every optimal and near-optimal solution of phases 1-3 "
-                   "and keeps the shortest total.")
-    puzzle = "3x3"
-    metrics = ("htm",)
+    description = THISTLETHWAITE
 
     def __init__(self, rounds=ROUNDS, node_budget: int = NODE_BUDGET):
         self.rounds = tuple(tuple(r) for r in rounds)
@@ -68,7 +64,9 @@ class ThistlethwaiteSolver(PrepareOnce):
         self._tables = t
         # compile (or load the compiled kernel) now rather than inside the first solve
         from cubelab.cube.moves import alg_state
-        self._run(alg_state("R U F"), self.rounds[:1], new_cancel(), new_counters(), None)
+        s = alg_state("R U F")
+        self._run(SolveJob(self, s, s, None, None, new_counters(), new_cancel()),
+                  self.rounds[:1])
 
     def _kernel(self, s: CubeState, slack, bound, cancel, counters, budget):
         best_moves = np.zeros(MAX_PLY, np.int64)
@@ -101,11 +99,12 @@ class ThistlethwaiteSolver(PrepareOnce):
             a, b = t.move_a[3][a, col], t.move_b[3][b, col]
         return out
 
-    def _run(self, s: CubeState, rounds, cancel, counters, on_solution, max_length=None,
-             started=None):
-        started = time.perf_counter() if started is None else started
-        best = None          # (total moves, phases as lists of move indices)
-        bound = 99 if max_length is None else max_length + 1
+    def _run(self, job: SolveJob, rounds):
+        """The best (total moves, phases as lists of move indices) over the rounds, each
+        improvement offered as it is found; None when none was (cancelled, or max_length)."""
+        s, cancel, counters = job.position, job.cancel, job.counters
+        best = None
+        bound = 99 if job.max_length is None else job.max_length + 1
         budget = self.node_budget
         for r, slack in enumerate(rounds):
             if cancel[0]:
@@ -120,38 +119,21 @@ class ThistlethwaiteSolver(PrepareOnce):
                 flat = list(cancel_moves(first_three + p4))
                 if best is None or len(flat) < len(best[0]):
                     best = (flat, phases)
-                    counters[BEST] = len(flat)
-                    if on_solution is not None:
-                        on_solution(Solution([FACE_MOVES[m] for m in flat],
-                                             time.perf_counter() - started, int(counters[NODES])))
+                    # the last one is verified by the template, once
+                    job.offer([FACE_MOVES[m] for m in flat], verify=False)
                 bound = len(best[0])
             if cancel[0]:
                 break
         return best
 
-    def solve(self, state: CubeState, *, max_length=None, time_limit=None, on_solution=None,
-              counters=None, cancel=None) -> SolveResult:
-        s, counters, cancel, early = open_solve(self, state, counters, cancel, detail={
-            "phases": [{"subgroup": g, "moves": "", "length": 0} for g in SUBGROUPS]})
-        if early is not None:
-            return early
-        started = time.perf_counter()
-        with Deadline(cancel, time_limit) as clock:
-            best = self._run(s, self.rounds, cancel, counters, on_solution, max_length, started)
-        seconds = time.perf_counter() - started
-        nodes = int(counters[NODES])
+    def solved_parts(self) -> dict:
+        return {"phases": Parts(Phase(g, "", 0) for g in SUBGROUPS)}
+
+    def search(self, job: SolveJob) -> Answer:
+        best = self._run(job, self.rounds)
         if best is None:
-            status = ("time limit" if clock.expired else "cancelled") if cancel[0] else "not found"
-            return SolveResult(self.name, None, nodes=nodes, seconds=seconds, status=status)
+            return Answer(None)
         flat, phases = best
-        moves = [FACE_MOVES[m] for m in flat]
-        if not verify(state, moves):
-            raise RuntimeError("Thistlethwaite produced a sequence that does not solve the cube")
-        detail = {"phases": [
-            {"subgroup": g, "moves": " ".join(str(FACE_MOVES[m]) for m in ph), "length": len(ph)}
-            for g, ph in zip(SUBGROUPS, phases)]}
-        # cancelled by the caller (not by the time limit): the best found so far, so marked
-        status = "cancelled" if cancel[0] and not clock.expired else "solved"
-        return SolveResult(self.name, moves, nodes=nodes, seconds=seconds, verified=True,
-                           status=status, detail=detail,
-                           solutions=[Solution(moves, seconds, nodes)])
+        return Answer([FACE_MOVES[m] for m in flat], phases=Parts(
+            Phase(g, " ".join(str(FACE_MOVES[m]) for m in ph), len(ph))
+            for g, ph in zip(SUBGROUPS, phases)))

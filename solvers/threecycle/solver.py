@@ -26,8 +26,8 @@ from cubelab.tables.sequences import cancel
 from cubelab.tables.threecycle.commutators import Found
 from cubelab.tables.threecycle.specs import SPECS, CommutatorTable, load_table
 
-from ..protocol import (NODES, PHASE, Deadline, PrepareOnce, Solution, SolveResult, begin_solve,
-                        open_solve, verify)
+from ..protocol import NODES, PHASE, Answer, Commutator, Parts, SolveJob, SolverBase, Status
+from .about import THREE_CYCLES
 from .pieces import PieceSet
 
 BEAM = 12
@@ -125,15 +125,10 @@ def _describe(name: str, kind: str, alg: Found) -> str:
     return "flip " + edge_cycles(state).replace("(", "").replace(")", "")
 
 
-class ThreeCycleSolver(PrepareOnce):
+class ThreeCycleSolver(SolverBase):
     """The TIPE's elementary method: parity turn, then commutators from a searched table."""
 
-    name = "threecycle"
-    description = ("Elementary method: at most one quarter turn for parity, then corner and "
-                   "edge 3-cycles and pair twists, each a commutator [setup: [A, B]] found by "
-                   "search; annotated steps, then the flat moves after cancellation.")
-    puzzle = "3x3"
-    metrics = ("htm",)
+    description = THREE_CYCLES
 
     def __init__(self):
         self._sets: list[PieceSet] | None = None
@@ -169,37 +164,25 @@ class ThreeCycleSolver(PrepareOnce):
             starts.append(_Node(pre, parts, [], remaining, pre))
         return starts
 
-    def solve(self, state: CubeState, *, max_length=None, time_limit=None, on_solution=None,
-              counters=None, cancel=None) -> SolveResult:
-        s, counters, cancel, early = open_solve(self, state, counters, cancel, {"steps": []})
-        if early is not None:
-            return early
-        with Deadline(cancel, time_limit) as clock:
-            counters[PHASE] = 0
-            best = _beam_search(self._starts(s), self._sets, cancel, counters)
-        seconds = clock.elapsed()
+    def solved_parts(self) -> dict:
+        return {"steps": Parts()}
+
+    def search(self, job: SolveJob) -> Answer:
+        job.counters[PHASE] = 0
+        best = _beam_search(self._starts(job.position), self._sets, job.cancel, job.counters)
         if best is None:
-            return SolveResult(self.name, None, seconds=seconds,
-                               status="time limit" if clock.expired else "cancelled")
+            return Answer(None)
         moves = [FACE_MOVES[m] for m in best.moves]
-        if not verify(state, moves):
-            raise RuntimeError("3-cycle solver produced a sequence that does not solve the cube")
-        nodes = int(counters[NODES])
-        if max_length is not None and len(moves) > max_length:
-            return SolveResult(self.name, None, nodes=nodes, seconds=seconds,
-                               status="not found",
-                               detail={"message": f"the 3-cycle method needs {len(moves)} "
-                                                  f"moves here, more than {max_length}"})
+        if job.max_length is not None and len(moves) > job.max_length:
+            return Answer(None, status=Status.NOT_FOUND,
+                         detail={"message": f"the 3-cycle method needs {len(moves)} "
+                                            f"moves here, more than {job.max_length}"})
         steps = []
         for m in best.prefix:
-            steps.append({"does": "parity: one quarter turn makes both permutations even",
-                          "alg": str(FACE_MOVES[m]), "moves": str(FACE_MOVES[m])})
+            steps.append(Commutator("parity: one quarter turn makes both permutations even",
+                                    str(FACE_MOVES[m]), str(FACE_MOVES[m])))
         for set_name, i, alg in best.steps:
             ps = next(p for p in self._sets if p.name == set_name)
-            steps.append({"does": _describe(set_name, ps.kinds[i], alg),
-                          "alg": alg.notation(), "moves": alg.flat_text()})
-        sol = Solution(moves, seconds, nodes)
-        if on_solution is not None:
-            on_solution(sol)
-        return SolveResult(self.name, moves, nodes=nodes, seconds=seconds, verified=True,
-                           detail={"steps": steps}, solutions=[sol])
+            steps.append(Commutator(_describe(set_name, ps.kinds[i], alg), alg.notation(),
+                                    alg.flat_text()))
+        return Answer(moves, steps=Parts(steps))

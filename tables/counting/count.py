@@ -16,6 +16,8 @@ import numpy as np
 import cubelab.tables  # noqa: F401  (numba's cache directory, before numba is imported)
 from numba import njit
 
+from cubelab.cube.metrics import Metric
+
 from ..classkeys import BOTH_SHIFT, N_BUCKETS, canonicalize, decode, encode
 from ..cubies import invert, metric_moves, move_rows, multiply, symmetry_rows
 from .levels import (
@@ -29,7 +31,8 @@ PUBLISHED = {
 }
 """Positions at each distance as published (quarter-turn and half-turn metrics)."""
 
-METRICS = ("qtm", "htm")
+METRICS = (Metric.QTM, Metric.HTM)
+"""The metrics the counts are made in (the 3x3x3's counting capability, cube/puzzles.py)."""
 
 
 @njit(cache=True, nogil=True)

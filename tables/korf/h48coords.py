@@ -57,9 +57,11 @@ SLICE_OF_PIECE = np.array([1, 0, 1, 0, 1, 0, 1, 0, 2, 2, 2, 2], np.int64)
 _IN_TETRAD_A = np.array([1 if p in TETRAD_A else 0 for p in range(8)], np.int64)
 
 
-def _rank_luts() -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+@lru_cache(maxsize=1)
+def rank_luts() -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """rank12[mask] of 4-of-12 masks, rank8[mask] of 4-of-8 masks (-1 elsewhere), and their
-    inverses unrank12[r], unrank8[r] (the masks)."""
+    inverses unrank12[r], unrank8[r] (the masks), read-only. Made on first use, not at import
+    (a few tenths of a second): only the H48 set and its tests need them."""
     rank12 = np.full(1 << 12, -1, np.int64)
     rank8 = np.full(1 << 8, -1, np.int64)
     unrank12 = np.zeros(495, np.int64)
@@ -71,12 +73,19 @@ def _rank_luts() -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
             if mask < 256:
                 r = rank_combination(mask, 8, BINOM)
                 rank8[mask], unrank8[r] = r, mask
+    for a in (rank12, rank8, unrank12, unrank8):
+        a.flags.writeable = False
     return rank12, rank8, unrank12, unrank8
 
 
-RANK12, RANK8, UNRANK12, UNRANK8 = _rank_luts()
-for _a in (RANK12, RANK8, UNRANK12, UNRANK8):
-    _a.flags.writeable = False
+_LUTS = ("RANK12", "RANK8", "UNRANK12", "UNRANK8")
+
+
+def __getattr__(name: str):
+    """RANK12, RANK8, UNRANK12 and UNRANK8: rank_luts()'s tables, made when first read."""
+    if name in _LUTS:
+        return rank_luts()[_LUTS.index(name)]
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 # ---- coordinates of a 40-byte row -----------------------------------------------------------
@@ -241,7 +250,8 @@ def corner_tables() -> CornerTables:
     mrows = move_rows("htm")
     move = np.empty((N_CRAW, N_MOVES), np.int32)
     conj = np.empty((N_CRAW, N_SYM), np.int32)
-    _corner_tables(UNRANK8, _IN_TETRAD_A, RANK8, mrows, symmetry_rows(), move, conj)
+    _, rank8, _, unrank8 = rank_luts()
+    _corner_tables(unrank8, _IN_TETRAD_A, rank8, mrows, symmetry_rows(), move, conj)
     cls = np.full(N_CRAW, -1, np.int32)
     sym_of = np.zeros(N_CRAW, np.int8)
     reps = np.empty(N_CRAW, np.int32)
@@ -259,8 +269,9 @@ def coords_of(state) -> tuple[int, int]:
     """(raw corner value, raw edge value) of a CubeState."""
     from ..cubies import state_row
     row = state_row(state)
-    return (int(corner_raw(row, _IN_TETRAD_A, RANK8)),
-            int(edge_raw(row, SLICE_OF_PIECE, RANK12, RANK8)))
+    rank12, rank8, _, _ = rank_luts()
+    return (int(corner_raw(row, _IN_TETRAD_A, rank8)),
+            int(edge_raw(row, SLICE_OF_PIECE, rank12, rank8)))
 
 
 # ---- edges as affine maps of the flip class -------------------------------------------------
@@ -309,7 +320,8 @@ comment above _affine): 66 MB that stand in for 2.3 GB of full edge tables."""
 
 @lru_cache(maxsize=1)
 def edge_affine() -> EdgeAffine:
-    args = (UNRANK12, UNRANK8, SLICE_OF_PIECE, RANK12, RANK8, move_rows("htm"), symmetry_rows())
+    rank12, rank8, unrank12, unrank8 = rank_luts()
+    args = (unrank12, unrank8, SLICE_OF_PIECE, rank12, rank8, move_rows("htm"), symmetry_rows())
     mem_move = np.empty((N_MEMBER, N_MOVES), np.int32)
     flip_move = np.empty((N_MEMBER, N_MOVES, 32), np.uint8)
     _affine(*args, mem_move, flip_move, False)

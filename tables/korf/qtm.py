@@ -20,7 +20,7 @@ from ..spec import TableSpec, register
 from .coords import N_CORNERS
 from .pdb import build_corners
 from .slicephase import ROW as PHASE_ROW, build_phase
-from .specs import PHASE_BYTES, TableSet, _log_stats, _suffix
+from .specs import PHASE_BYTES, _log_stats, _suffix
 
 QUARTER_TURNS = tuple(i for i, m in enumerate(FACE_MOVES) if m.amount != 2)
 """FACE_MOVES indices of the 12 quarter turns (U U' R R' ...): the moves the tables count."""
@@ -28,8 +28,6 @@ FORMAT = 1
 """Bump when a builder's output changes for the same parameters."""
 CORNER_CAP = 14
 """The deepest corner distance 4 bits hold (15 means: beyond)."""
-STRONG_QTM = "strong-qtm"
-QTM_SET_NAMES = (STRONG_QTM,)
 
 
 def corner_depth(max_depth: int | None) -> int:
@@ -70,16 +68,9 @@ def phase_qtm_spec(max_depth: int | None = None) -> TableSpec:
         description="Korf QTM: flip x exact slice x twist in quarter turns, 16 symmetries, mod 3"))
 
 
-def qtm_table_set(name: str = STRONG_QTM, max_depth: int | None = None) -> TableSet:
-    """`strong-qtm` = (phase, corners) in quarter turns; max_depth builds them only that deep
-    (a weaker but still admissible heuristic, for tests)."""
-    if name != STRONG_QTM:
-        raise ValueError(f"unknown Korf QTM table set {name!r} (choose {STRONG_QTM})")
-    return TableSet(name, (phase_qtm_spec(max_depth), corner_qtm_spec(max_depth)), max_depth)
-
-
-# The full-size tables are what `cubelab tables status` lists.
-qtm_table_set()
+# The full-size tables are what `cubelab tables status` lists (those of the strong-qtm set).
+phase_qtm_spec(None)
+corner_qtm_spec(None)
 
 
 if __name__ == "__main__":

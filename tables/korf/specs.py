@@ -1,12 +1,12 @@
-"""The tables of Korf's optimal solver in the store, and the table sets built from them.
+"""The tables of Korf's optimal solver in the store, and a set of them loaded together.
 
-The tables of Korf's optimal solver, registered with the table store, and the sets built
-from them: `korf1997` (Korf's own corner and two six-edge databases), `strong` (the
-exact-slice phase table looked up along three axes, with the corner database) and `layers`
-(the layer coset table, looked up along three axes for the position and its inverse, with the
-corner database; `layers-small` is its 100 MB variant without the corner layers;
-`layers-h48` adds the 7.5 GB H48 table, one probe that sees all 48 symmetries, for machines with
-the memory).
+The databases, registered with the table store: the corners, the two six-edge databases, the
+exact-slice phase table, the layer coset table (and its small variant without the corner
+layers) and the 7.5 GB H48 table; each can be built only a few moves deep for tests. Which of
+them a search reads is the choice of a table set (solvers/korf/sets.py: korf1997, strong,
+layers, layers-small, layers-h48, and strong-qtm of tables/korf/qtm.py); `TableSet` loads one
+set's databases with the shared move and symmetry tables, refusing first a set the memory
+cannot hold. The H48 table's builder is imported only when it is built.
 """
 
 from __future__ import annotations
@@ -17,11 +17,9 @@ from functools import lru_cache
 import numpy as np
 
 from .. import movetables, udsym
-from ..spec import TableError, TableSpec, register
-from ..memory import available_bytes
-from ..store import is_loaded, load_or_build
+from ..spec import TableSpec, register
+from ..store import check_memory, load_or_build
 from .coords import N_CORNERS, N_EDGE6
-from .h48table import TABLE_BYTES as H48_BYTES, build as build_h48
 from .layertable import LAYER_CLASSES, build_layers, n_bytes as layer_bytes, table_base
 from .pdb import build_corners, build_edges
 from .slicephase import PHASE_CLASSES, ROW as PHASE_ROW, build_phase
@@ -34,14 +32,6 @@ SHARED_SPECS = (movetables.TWIST, movetables.FLIP, movetables.CORNER_PERM,
                 movetables.SLICE_SORTED, udsym.TWIST_CONJ, udsym.CORNER_CLASS, udsym.CORNER_REP)
 """The shared move and symmetry tables both sets read besides their own."""
 
-KORF1997 = "korf1997"
-STRONG = "strong"
-LAYERS = "layers"
-LAYERS_SMALL = "layers-small"
-LAYERS_H48 = "layers-h48"
-DEFAULT_SET = LAYERS
-"""Chosen by measurement: on the same 20 uniformly random states, `layers` took 0.25x the time
-of `strong` and 0.11x its nodes (bench/bench_korf.py --speed-sets strong,layers --random 20)."""
 LAYER_FORMAT = 1
 """The layer table's own format."""
 
@@ -140,6 +130,9 @@ def layer_spec(max_depth: int | None = None, corners: bool = True) -> TableSpec:
 H48_SECONDS = 380.0
 """The H48 build's time on two cores (measured: 6 min 17 s); its bytes fill about 3x faster
 than the usual rate, which would announce 21 minutes."""
+H48_BYTES = 3393 * 34650 * 64
+"""3,393 corner classes x 34,650 slice memberships, a 64-byte row of 256 flip classes each
+(h48table.TABLE_BYTES, which its builder checks against this)."""
 
 
 @lru_cache(maxsize=None)
@@ -148,6 +141,8 @@ def h48_spec() -> TableSpec:
     distance mod 3 in 2 bits): 7.5 GB, built in about 6 minutes on two cores. Only built in
     full: its layout does not shrink, so a depth-limited build would cost as much memory."""
     def build(ctx):
+        from .h48table import TABLE_BYTES, build as build_h48
+        assert TABLE_BYTES == H48_BYTES, "the H48 table's size changed: update H48_BYTES"
         table, stats = build_h48(ctx)
         _log_stats(ctx, stats)
         return table
@@ -163,7 +158,7 @@ def h48_spec() -> TableSpec:
 
 @dataclass(frozen=True)
 class TableSet:
-    """A named choice of databases for the search."""
+    """A named choice of databases for the search (solvers/korf/sets.py says which)."""
 
     name: str
     specs: tuple[TableSpec, ...]
@@ -182,13 +177,8 @@ class TableSet:
         """Refuse, in one line, a set the memory available now cannot hold (a search reads
         its tables at random, so they must all be resident); what this process holds already
         costs nothing more. `listing` names where the user finds the other sets."""
-        need = sum(s.expected_bytes or 0 for s in self.all_specs if not is_loaded(s))
-        have = available_bytes()
-        if have is not None and need > have:
-            raise TableError(
-                f"the {self.name} tables need {need / 1e9:.1f} GB of memory and "
-                f"{have / 1e9:.1f} GB is available: choose a smaller set ({listing} lists "
-                f"them)")
+        check_memory(self.all_specs, f"the {self.name} tables",
+                     f"choose a smaller set ({listing} lists them)")
 
     @property
     def all_specs(self) -> tuple[TableSpec, ...]:
@@ -200,32 +190,14 @@ class TableSet:
         return sum(s.expected_bytes or 0 for s in self.all_specs)
 
 
-def table_set(name: str = DEFAULT_SET, max_depth: int | None = None) -> TableSet:
-    """`korf1997` = (corners, edges 0-5, edges 6-11); `strong` = (phase, corners);
-    `layers` = (layer table, corners); `layers-small` = (small layer table, corners);
-    `layers-h48` = (layer table, corners, H48 table).
-    max_depth builds every table only that deep (a weaker but still admissible heuristic); the
-    H48 table has no such variant."""
-    if name == KORF1997:
-        specs = (corner_spec(max_depth), edge_spec(0, max_depth), edge_spec(6, max_depth))
-    elif name == STRONG:
-        specs = (phase_spec(max_depth), corner_spec(max_depth))
-    elif name == LAYERS:
-        specs = (layer_spec(max_depth, corners=True), corner_spec(max_depth))
-    elif name == LAYERS_SMALL:
-        specs = (layer_spec(max_depth, corners=False), corner_spec(max_depth))
-    elif name == LAYERS_H48:
-        if max_depth is not None:
-            raise ValueError(f"the {LAYERS_H48} set is only built in full (no max_depth)")
-        specs = (layer_spec(None, corners=True), corner_spec(None), h48_spec())
-    else:
-        raise ValueError(f"unknown Korf table set {name!r} (choose "
-                         f"{', '.join(TABLE_SET_NAMES)})")
-    return TableSet(name, specs, max_depth)
-
-
-TABLE_SET_NAMES = (STRONG, LAYERS, KORF1997, LAYERS_SMALL, LAYERS_H48)
-
-# The full-size tables are what `cubelab tables status` lists.
-for _name in TABLE_SET_NAMES:
-    table_set(_name)
+# The full-size tables are what `cubelab tables status` lists (in the order of the sets that
+# read them: strong, layers, korf1997, layers-small, layers-h48).
+# (called as the sets call them: lru_cache keys a keyword apart from a positional argument,
+# and a second spec object under a name would make the store drop what it holds)
+phase_spec(None)
+corner_spec(None)
+layer_spec(None, corners=True)
+edge_spec(0, None)
+edge_spec(6, None)
+layer_spec(None, corners=False)
+h48_spec()

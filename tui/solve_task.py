@@ -1,0 +1,119 @@
+"""`cubelab solve`'s arguments read once into a typed task: positions, solver, options, limits, output.
+
+Every check of the arguments happens here, before any solver is made or any table read: the
+flags that need --file, the solver (its variant for --metric, or the puzzle's default), its
+options against its declaration (an option it does not declare is refused in one line), the
+--cluster address. The rest of the command takes the task, not the argparse namespace.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from .errors import InputError
+from .inputs import PositionInput
+from .solver_flags import options_given
+
+
+@dataclass(frozen=True)
+class SolveTask:
+    """What `cubelab solve` was asked (see the module docstring)."""
+
+    given: PositionInput
+    solver: str
+    options: dict = field(default_factory=dict)
+    """The solver's options, read and checked against its declaration."""
+    max_length: int | None = None
+    time_limit: float | None = None
+    target: str | None = None
+    as_json: bool = False
+    jobs: int | None = None
+    cluster: object = None
+    """The --cluster address, read (tables.cluster.ClusterAddress), or None."""
+    output: str | None = None
+    resume: bool = False
+
+    @property
+    def puzzle(self):
+        return self.given.puzzle
+
+    @classmethod
+    def from_args(cls, args, registry=None) -> "SolveTask":
+        """The task, or InputError saying what is wrong with the arguments."""
+        if registry is None:
+            from cubelab.solvers import REGISTRY as registry
+        from cubelab.solvers.description import OptionError
+        given = PositionInput.from_args(args)
+        if given.file and args.target:
+            raise InputError("--target solves one position to another: give the start as an "
+                             "alg, --facelets or --cycles, not --file")
+        _check_file_flags(args)
+        name = _solver_name(args, given.puzzle.name, registry)
+        try:
+            options = registry.check_options(name, given.puzzle.name, options_given(args))
+        except OptionError as e:
+            raise InputError(str(e)) from None
+        except KeyError as e:
+            raise InputError(e.args[0]) from None
+        cluster = None
+        if args.cluster is not None:
+            from .inputs import cluster_address
+            cluster = cluster_address(args.cluster)
+        return cls(given, name, options, args.max_length, args.time_limit, args.target,
+                   args.json, args.jobs, cluster, args.output, bool(args.resume))
+
+    def table_choice(self, registry=None):
+        """The table set the solver reads (a description.TableSetChoice), for a solver with a
+        choice of several; None for one without."""
+        if registry is None:
+            from cubelab.solvers import REGISTRY as registry
+        description = registry.describe(self.solver)
+        option = description.tables_option
+        if option is None:
+            return None
+        return description.table_set(self.options.get("tables", option.default))
+
+    def settings(self):
+        """What each worker needs to make and run the solver (solvers.batch.BatchSettings)."""
+        from cubelab.solvers.batch import BatchSettings
+        return BatchSettings(self.solver, dict(self.options), puzzle=self.puzzle.name,
+                             max_length=self.max_length, time_limit=self.time_limit)
+
+    def make_solver(self):
+        """The solver, made with the checked options (InputError for what its constructor
+        refuses)."""
+        try:
+            return self.settings().make_solver()
+        except KeyError as e:
+            raise InputError(e.args[0]) from None
+        except ValueError as e:
+            raise InputError(f"solver {self.solver}: {e}") from None
+
+
+def _check_file_flags(args) -> None:
+    """InputError for options that only make sense with --file, or that exclude each other."""
+    if not args.file:
+        for flag, value in (("--jobs", args.jobs), ("--cluster", args.cluster),
+                            ("--output", args.output), ("--resume", args.resume or None)):
+            if value is not None:
+                raise InputError(f"{flag} needs --file")
+    if args.resume and not args.output:
+        raise InputError("--resume needs --output PATH (the file to resume)")
+    if args.cluster is not None and args.jobs is not None:
+        raise InputError("give either --jobs or --cluster, not both")
+    if args.jobs is not None and args.jobs < 1:
+        raise InputError("--jobs must be at least 1")
+
+
+def _solver_name(args, puzzle: str, registry) -> str:
+    """The solver --solver names (its variant for --metric: korf -> korf-qtm), or the puzzle's
+    default one (for --metric, the first in the default order that honours it); InputError for
+    a solver that cannot honour --metric: it is refused, never ignored."""
+    try:
+        if args.solver is None:
+            return registry.default_solver(puzzle, args.metric)
+        if args.metric is None:
+            return args.solver      # checked with its options (an unknown name is refused)
+        return registry.metric_variant(args.solver, args.metric, puzzle)
+    except KeyError as e:
+        raise InputError(e.args[0]) from None
