@@ -8,11 +8,12 @@ from __future__ import annotations
 
 import numpy as np
 
-import cubelab.tables  # noqa: F401  (numba cache location, before numba)
 from llvmlite import ir
-from numba import njit, types
+from numba import types
 from numba.core import cgutils
 from numba.extending import intrinsic
+
+from cubelab.tables.jit import inline_kernel
 
 UNKNOWN4 = 15
 UNKNOWN2 = 3
@@ -29,29 +30,29 @@ def new_packed2(n: int) -> np.ndarray:
     return np.full((n + 3) // 4, 0xFF, dtype=np.uint8)
 
 
-@njit(cache=True, nogil=True, inline="always")
+@inline_kernel
 def get4(table, i):
     return (table[i >> 1] >> ((i & 1) << 2)) & 15
 
 
-@njit(cache=True, nogil=True, inline="always")
+@inline_kernel
 def set4(table, i, value):
     shift = (i & 1) << 2
     table[i >> 1] = (table[i >> 1] & ~(15 << shift)) | (value << shift)
 
 
-@njit(cache=True, nogil=True, inline="always")
+@inline_kernel
 def get2(table, i):
     return (table[i >> 2] >> ((i & 3) << 1)) & 3
 
 
-@njit(cache=True, nogil=True, inline="always")
+@inline_kernel
 def set2(table, i, value):
     shift = (i & 3) << 1
     table[i >> 2] = (table[i >> 2] & ~(3 << shift)) | (value << shift)
 
 
-@njit(cache=True, nogil=True, inline="always")
+@inline_kernel
 def settle2(table, todo, k, base, own, nb, conj, twist_move, m, want, value):
     """One backward step over a 2-bit table: each of the k twists t listed in todo whose
     neighbour entry nb + conj[twist_move[t, m]] reads `want` gets `value` at base + own[t] and

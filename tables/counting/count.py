@@ -13,8 +13,7 @@ from typing import Callable
 
 import numpy as np
 
-import cubelab.tables  # noqa: F401  (numba's cache directory, before numba is imported)
-from numba import njit
+from cubelab.tables.jit import kernel
 
 from ..classkeys import BOTH_SHIFT, N_BUCKETS, canonicalize, decode, encode
 from ..cubies import invert, metric_moves, move_rows, multiply, symmetry_rows
@@ -32,7 +31,7 @@ PUBLISHED = {
 METRICS = ("qtm", "htm")
 
 
-@njit(cache=True, nogil=True)
+@kernel
 def expand(offsets, keys, start, stop, moves, sym, out_bucket, out_key, counters, slot, cancel):
     """Canonical neighbours of the classes keys[start:stop] into out_*; returns how many were
     written, or -1 if cancelled. counters[slot] counts the classes done."""
