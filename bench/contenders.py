@@ -81,11 +81,13 @@ first timed case pays no first-touch costs (pages of tables, lazily compiled cod
 
 class Solve(Contender):
     """One of our solvers on the case's state, through the solver protocol: length (HTM),
-    nodes, optimal, status. `make()` builds the solver; `options` go to every solve."""
+    nodes, optimal, status, and what `detail(result)` adds. `make()` builds the solver;
+    `options` go to every solve."""
 
-    def __init__(self, name: str, make: Callable, *, warm_up: bool = True, **options):
+    def __init__(self, name: str, make: Callable, *, warm_up: bool = True,
+                 detail: Callable | None = None, **options):
         self.name, self._make, self.options, self.solver = name, make, options, None
-        self.warm_up = warm_up
+        self.warm_up, self.detail = warm_up, detail
 
     def prepare(self):
         self.solver = self._make()
@@ -103,9 +105,11 @@ class Solve(Contender):
         r = self.solver.solve(state, **self.options)
         if r.found and not r.verified:
             raise AssertionError(f"{self.name}: an unverified solution")
-        return {"length": r.length["htm"] if r.found else None, "nodes": int(r.nodes),
-                "optimal": bool(r.optimal), "status": r.status,
-                "lower_bound": r.lower_bound}
+        out = {"length": r.length["htm"] if r.found else None, "nodes": int(r.nodes),
+               "optimal": bool(r.optimal), "status": r.status, "lower_bound": r.lower_bound}
+        if self.detail is not None:
+            out.update(self.detail(r))
+        return out
 
 
 class LineProgram(Contender):
@@ -259,7 +263,7 @@ def _serve(script: str, factory: str, argv: list[str], root: str) -> int:
         module = importlib.util.module_from_spec(spec)
         spec.loader.exec_module(module)
         bench = module.bench
-        contender = bench.factories[factory](bench.parse(argv))
+        contender = bench.build(factory, bench.parse(argv))
         t = time.perf_counter()
         facts = contender.prepare() or {}
         facts.setdefault("prepare_seconds", round(time.perf_counter() - t, 3))

@@ -52,7 +52,9 @@ def random_states(count: int, seed: int = SEED) -> list[dict]:
 
 def scrambles(count: int, length: int, seed: int = SEED) -> list[dict]:
     """`count` scrambles of `length` face turns (no face twice in a row, no three turns of one
-    axis), as cases {"id", "scramble", "facelets"}: their optimum is at most `length`."""
+    axis), as cases {"id", "scramble", "facelets"}: their optimum is at most `length`. Each
+    length has its own stream (seeded by seed and length): 18-move scrambles do not begin with
+    the 16-move ones."""
     import numpy as np
 
     from cubelab.cube.facelets import to_facelets
@@ -60,7 +62,7 @@ def scrambles(count: int, length: int, seed: int = SEED) -> list[dict]:
     from cubelab.cube.notation import format_moves
     from cubelab.cube.random_states import face_scramble
     from cubelab.cube.state import CubeState
-    rng = np.random.default_rng(seed)
+    rng = np.random.default_rng([seed, length])
     out = []
     for i in range(count):
         moves = face_scramble(rng, length)
@@ -259,13 +261,17 @@ class Bench:
                        help="do not keep the record in bench/results/")
         p.add_argument("-q", "--quiet", action="store_true", help="no line per run")
         self.record: dict = {}
+        self.ready: dict = {}          # contender -> what its prepare said
+        self.default: list = []
 
-    def contender(self, name: str, *, process: bool = False, fresh: bool = False):
+    def contender(self, name: str, *, process: bool = False, fresh: bool = False,
+                  variants: Callable | None = None):
         """Declare a contender: factory(args) -> Contender. `process`: always run it in a
         process of its own (what it measures is the process's, e.g. its peak memory);
-        `fresh`: a new process for every case."""
+        `fresh`: a new process for every case; `variants(args)` -> names: one contender per
+        name, made by factory(args, name) (a solver's table sets, say)."""
         def register(factory):
-            factory.process, factory.fresh = process or fresh, fresh
+            factory.process, factory.fresh, factory.variants = process or fresh, fresh, variants
             self.factories[name] = factory
             return factory
         return register
@@ -275,20 +281,38 @@ class Bench:
         args.argv = list(sys.argv[1:] if argv is None else argv)
         return args
 
+    def names(self, args) -> list[str]:
+        """Every contender the script declares for these arguments."""
+        out = []
+        for name, factory in self.factories.items():
+            out += factory.variants(args) if factory.variants else [name]
+        return out
+
+    def _factory(self, name: str, args):
+        if name in self.factories and not self.factories[name].variants:
+            return self.factories[name], ()
+        for factory in self.factories.values():
+            if factory.variants and name in factory.variants(args):
+                return factory, (name,)
+        raise SystemExit(f"unknown contender {name!r}; this script has {self.names(args)}")
+
+    def build(self, name: str, args):
+        """The contender `name`, made in this process."""
+        factory, extra = self._factory(name, args)
+        c = factory(args, *extra)
+        c.name = name
+        return c
+
     def contenders(self, args, names: list[str] | None = None) -> list:
-        """The contenders to run: each chosen factory, in this process or (with --checkout, or
-        when it asks) in a worker process of each source tree."""
+        """The contenders to run (--only, else `names`, else all): each in this process or
+        (with --checkout, or when it asks) in a worker process of each source tree."""
         from contenders import Worker
-        names = names or [n for n in (args.only.split(",") if args.only else self.factories)]
-        unknown = [n for n in names if n not in self.factories]
-        if unknown:
-            raise SystemExit(f"unknown contender(s) {unknown}; this script has "
-                             f"{list(self.factories)}")
+        names = args.only.split(",") if args.only else (names or self.names(args))
         trees = [tuple(c.split("=", 1)) if "=" in c else (Path(c).name, c)
                  for c in args.checkout]
         out = []
         for name in names:
-            factory = self.factories[name]
+            factory, _ = self._factory(name, args)
             if trees:
                 for label, tree in trees:
                     out.append(Worker(f"{name}@{label}", self.script, name, args.argv,
@@ -296,9 +320,7 @@ class Bench:
             elif factory.process:
                 out.append(Worker(name, self.script, name, args.argv, fresh=factory.fresh))
             else:
-                c = factory(args)
-                c.name = name
-                out.append(c)
+                out.append(self.build(name, args))
         return out
 
     def begin(self, args, **about) -> dict:
@@ -312,35 +334,43 @@ class Bench:
         return self.record
 
     def compare(self, args, cases: list, *, contenders: list | None = None,
-                fields: tuple = ("seconds",), rotate: bool = True,
-                show: Callable[[object, dict, dict], str] | None = None) -> dict:
+                fields: tuple = ("seconds",), rotate: bool = True, label: str = "",
+                lines: bool = True,
+                show: Callable[[object, dict, dict], str] | None = None,
+                derive: Callable[[object, dict], dict] | None = None) -> dict:
         """Prepare the contenders (untimed, reported), run them side by side on the cases,
-        print a summary of `fields`, and return {name: [outcomes]} (the record keeps it all)."""
-        contenders = contenders if contenders is not None else self.contenders(args)
+        print a summary of `fields`, and return {name: [outcomes]} (the record keeps it all).
+        `derive(contender, outcome)` adds fields computed from a run's (rates, say); `show`
+        says what a run's line adds to its time (`lines`: a line per run unless --quiet;
+        False for runs of microseconds)."""
+        if contenders is None:          # the script's contenders, made once for every section
+            self.default = self.default or self.contenders(args)
+            contenders = self.default
         if not self.record:
             self.begin(args)
-        section = {"cases": cases, "contenders": {}}
+        section = {"label": label, "cases": cases, "contenders": {}}
+        if label:
+            print(f"[{label}] {len(cases)} cases, {len(contenders)} contenders", flush=True)
         self.record.setdefault("sections", []).append(section)
-        try:
-            for c in contenders:
+        for c in contenders:
+            if c not in self.ready:      # prepared once, kept for the sections after
                 t = time.perf_counter()
                 facts = c.prepare() or {}
                 facts.setdefault("prepare_seconds", round(time.perf_counter() - t, 3))
-                section["contenders"][c.name] = {"prepare": facts}
+                self.ready[c] = facts
                 print(f"  {c.name}: ready in {facts['prepare_seconds']:.1f} s", flush=True)
+            section["contenders"][c.name] = {"prepare": self.ready[c]}
 
-            def said(c, case, got):
-                if args.quiet and "error" not in got:
-                    return
-                text = show(c, case, got) if show and "error" not in got else ""
-                err = got.get("error", "")
-                print(f"  {got['case']!s:>5} {c.name:<22} {got.get('seconds', 0):9.3f} s  "
-                      f"{text}{err}", flush=True)
+        def said(c, case, got):
+            if derive is not None and "error" not in got:
+                got.update(derive(c, got))
+            if (args.quiet or not lines) and "error" not in got:
+                return
+            text = show(c, case, got) if show and "error" not in got else ""
+            print(f"  {got['case']!s:>5} {c.name:<22} {got.get('seconds', 0):9.3f} s  "
+                  f"{text}{got.get('error', '')}", flush=True)
 
-            results = interleave(contenders, cases, rotate=rotate, on_outcome=said)
-        finally:
-            for c in contenders:
-                c.close()
+        results = interleave(contenders, cases, rotate=rotate, on_outcome=said)
         for name, outcomes in results.items():
             section["contenders"][name].update(outcomes=outcomes, summary=summarize(outcomes))
         print(self.summary_table(results, fields), flush=True)
@@ -356,7 +386,10 @@ class Bench:
             row = [name, s["runs"] - s["errors"]]
             for f in fields:
                 d = s.get(f, {})
-                row += [fmt(d.get("median")), fmt(d.get("p90")), fmt(d.get("mean"))]
+                if "share" in d:        # a yes/no field: the share of yes
+                    row += [f"{100 * d['share']:.0f}%", "", ""]
+                else:
+                    row += [fmt(d.get("median")), fmt(d.get("p90")), fmt(d.get("mean"))]
             if name != names[0]:
                 r = paired_ratios(results[names[0]], results[name], fields[0])
                 row.append(fmt(percentile(r, 50)) + "x" if r else "-")
@@ -369,7 +402,11 @@ class Bench:
         return table(rows, header)
 
     def finish(self, args, **extra) -> dict:
-        """Close the record: the load now, anything the script adds; save it."""
+        """Close the contenders and the record (the load now, anything the script adds), and
+        save it."""
+        for c in self.ready:
+            c.close()
+        self.ready = {}
         self.record.update(extra, load_end=load())
         print(f"load average at the start {self.record['load_start']}, at the end "
               f"{self.record['load_end']}", flush=True)
