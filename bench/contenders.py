@@ -82,9 +82,10 @@ first timed case pays no first-touch costs (pages of tables, lazily compiled cod
 class Solve(Contender):
     """One of our solvers on the case's state, through the solver protocol: length (HTM),
     nodes, optimal, status, and what `detail(result)` adds. `make()` builds the solver;
-    `options` go to every solve."""
+    `options` go to every solve; `warm_up`: the alg solved before the clock (WARM_UP by
+    default; False: none)."""
 
-    def __init__(self, name: str, make: Callable, *, warm_up: bool = True,
+    def __init__(self, name: str, make: Callable, *, warm_up: str | bool = True,
                  detail: Callable | None = None, **options):
         self.name, self._make, self.options, self.solver = name, make, options, None
         self.warm_up, self.detail = warm_up, detail
@@ -94,7 +95,8 @@ class Solve(Contender):
         self.solver.prepare()
         if self.warm_up:
             from cubelab.cube.moves import alg_state
-            self.solver.solve(alg_state(WARM_UP), **self.options)
+            alg = WARM_UP if self.warm_up is True else self.warm_up
+            self.solver.solve(alg_state(alg), **self.options)
         return {"solver": self.solver.name}
 
     def setup(self, case):
