@@ -51,6 +51,10 @@ class Contender:
     def close(self) -> None:
         pass
 
+    def abort(self) -> None:
+        """Stop now (the run was interrupted): by default, close."""
+        self.close()
+
 
 class Function(Contender):
     """Callables in this process: run(item) -> dict; setup and prepare optional."""
@@ -246,6 +250,12 @@ class Worker(Contender):
                 self.proc.stdin.close()
                 self.proc.wait()
             self.proc = None
+
+    def abort(self):
+        if self.proc is not None and self.proc.poll() is None:
+            self.proc.kill()
+            self.proc.wait()
+        self.proc = None
 
 
 def _serve(script: str, factory: str, argv: list[str], root: str) -> int:

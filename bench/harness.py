@@ -132,16 +132,19 @@ def summarize(outcomes: list[dict]) -> dict:
 # ---- side by side --------------------------------------------------------------------------
 
 def interleave(contenders: list, cases: list, *, rotate: bool = True,
-               on_outcome: Callable[[object, dict, dict], None] | None = None) -> dict:
+               on_outcome: Callable[[object, dict, dict], None] | None = None,
+               out: dict | None = None) -> dict:
     """Run every contender on every case, case by case: {name: [outcome, ...]} in case order.
 
     Case k starts with contender k mod len(contenders) when `rotate` (the order within a case
     matters on a machine whose caches and load the one before leaves behind). An outcome is
     what the contender's run returned, plus "case" (the case's id, or its index) and, unless it
     measured them itself, "seconds" (wall) and "cpu_seconds" (this process's, all threads); a
-    contender that raises gets {"error": ...} for that case, and the others carry on.
+    contender that raises gets {"error": ...} for that case, and the others carry on. `out`
+    (filled as the runs end) keeps what was measured if the caller is interrupted.
     """
-    out: dict[str, list[dict]] = {c.name: [] for c in contenders}
+    out = {} if out is None else out
+    out.update({c.name: [] for c in contenders})
     k = len(contenders)
     for i, case in enumerate(cases):
         first = i % k if rotate else 0
@@ -263,6 +266,7 @@ class Bench:
         self.record: dict = {}
         self.ready: dict = {}          # contender -> what its prepare said
         self.default: list = []
+        self.interrupted = False
 
     def contender(self, name: str, *, process: bool = False, fresh: bool = False,
                   variants: Callable | None = None):
@@ -343,6 +347,8 @@ class Bench:
         `derive(contender, outcome)` adds fields computed from a run's (rates, say); `show`
         says what a run's line adds to its time (`lines`: a line per run unless --quiet;
         False for runs of microseconds)."""
+        if self.interrupted:            # Ctrl-C ended an earlier section: the record is kept
+            return {}
         if contenders is None:          # the script's contenders, made once for every section
             self.default = self.default or self.contenders(args)
             contenders = self.default
@@ -370,16 +376,27 @@ class Bench:
             print(f"  {got['case']!s:>5} {c.name:<22} {got.get('seconds', 0):9.3f} s  "
                   f"{text}{got.get('error', '')}", flush=True)
 
-        results = interleave(contenders, cases, rotate=rotate, on_outcome=said)
+        results: dict = {}
+        try:
+            interleave(contenders, cases, rotate=rotate, on_outcome=said, out=results)
+        except KeyboardInterrupt:       # Ctrl-C: keep the cases so far, stop the contenders
+            print("interrupted: the cases so far", flush=True)
+            section["interrupted"] = self.interrupted = True
+            for c in contenders:
+                c.abort()
+                self.ready.pop(c, None)
         for name, outcomes in results.items():
             section["contenders"][name].update(outcomes=outcomes, summary=summarize(outcomes))
         print(self.summary_table(results, fields), flush=True)
         return results
 
     @staticmethod
-    def summary_table(results: dict, fields: tuple = ("seconds",)) -> str:
-        """Per contender and field: median, p90, mean; ratios to the first contender."""
+    def summary_table(results: dict, fields: tuple = ("seconds",),
+                      ratios: tuple | None = None) -> str:
+        """Per contender and field: median, p90, mean; then, per field of `ratios` (by default
+        the first two), the median of the per-case ratios to the first contender."""
         names = list(results)
+        ratios = fields[:2] if ratios is None else ratios
         rows = []
         for name in names:
             s = summarize(results[name])
@@ -390,15 +407,13 @@ class Bench:
                     row += [f"{100 * d['share']:.0f}%", "", ""]
                 else:
                     row += [fmt(d.get("median")), fmt(d.get("p90")), fmt(d.get("mean"))]
-            if name != names[0]:
-                r = paired_ratios(results[names[0]], results[name], fields[0])
+            for f in ratios:
+                r = paired_ratios(results[names[0]], results[name], f)
                 row.append(fmt(percentile(r, 50)) + "x" if r else "-")
-            else:
-                row.append("1x")
             rows.append(row)
         header = ["contender", "runs"] + [f"{f} {w}" for f in fields
                                           for w in ("median", "p90", "mean")]
-        header.append(f"{fields[0]} / {names[0]} (median per case)")
+        header += [f"{f} / {names[0]} (median per case)" for f in ratios]
         return table(rows, header)
 
     def finish(self, args, **extra) -> dict:
@@ -416,3 +431,19 @@ class Bench:
         if args.json:
             Path(args.json).write_text(json.dumps(self.record, indent=1, default=str))
         return self.record
+
+
+def show(path: str, fields: tuple = ("seconds", "cpu_seconds")) -> None:
+    """Print the summary tables of the last run kept in a record file."""
+    run = json.loads(Path(path).read_text())[-1]
+    print(f"{run['script']} at {run['commit']} ({run['started']}): {' '.join(run['argv'])}")
+    print(f"load average at the start {run['load_start']}, at the end {run.get('load_end')}")
+    for section in run.get("sections", []):
+        results = {name: c.get("outcomes", []) for name, c in section["contenders"].items()}
+        print(f"\n{section.get('label') or ''}")
+        print(Bench.summary_table(results, fields))
+
+
+if __name__ == "__main__":
+    # python bench/harness.py RECORD.json [FIELD ...]: the tables of a kept run
+    show(sys.argv[1], tuple(sys.argv[2:]) or ("seconds", "cpu_seconds"))

@@ -239,3 +239,24 @@ def test_function_contenders_and_the_summary_table(script):
     assert rows[0].startswith("| contender | runs | seconds median")
     assert rows[2].startswith("| a | 2 | 2 | 2.8 | 2 | 1x")
     assert rows[3].endswith("| 1.5x |")     # per case: 2/1 and 3/3
+
+
+class Interrupted(Recorder):
+    def run(self, item):
+        if item == 1:
+            raise KeyboardInterrupt
+        return super().run(item)
+
+
+def test_ctrl_c_keeps_the_cases_so_far_and_the_record(tmp_path):
+    bench = harness.Bench(tmp_path / "bench_x.py", "doc")
+    args = bench.parse(["--no-save", "--json", str(tmp_path / "out.json")])
+    log = []
+    cases = [{"id": i} for i in range(3)]
+    out = bench.compare(args, cases, contenders=[Recorder("A", log), Interrupted("B", log)])
+    # case 1 starts with B (the first rotates), which is interrupted
+    assert [o["case"] for o in out["A"]] == [0] and [o["case"] for o in out["B"]] == [0]
+    assert bench.compare(args, cases, contenders=[Recorder("A", log)]) == {}
+    record = bench.finish(args)
+    assert record["sections"][0]["interrupted"] is True
+    assert json.loads((tmp_path / "out.json").read_text())["load_end"]
