@@ -2,9 +2,8 @@
 heuristic, scramble by scramble.
 
 IDA* with each heuristic (--heuristics) solves the same face-turn scrambles (-n of --length
-moves); an admissible heuristic's answers are optimal, and every answer is verified. The
-kernel is the scalar deepening loop (solvers/deepening.py) CFOP's search shares: with
---checkout, this times it against another tree's.
+moves); an admissible heuristic's answers are optimal, and every answer is verified. With
+--checkout, this times the IDA* kernel against another tree's.
 
     .venv/bin/python bench/bench_informed.py -n 20 --length 9
     .venv/bin/python bench/bench_informed.py --heuristics pdb -n 30 --length 10 \\

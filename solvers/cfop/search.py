@@ -11,11 +11,11 @@ from __future__ import annotations
 
 import numpy as np
 
-from cubelab.solvers.deepening import deepen
+from cubelab.solvers.protocol import BOUND, NODES
+from cubelab.tables.cubies import allowed_after
 from cubelab.tables.jit import inline_kernel, kernel
 
 MAX_DEPTH = 20
-NO_BUDGET = 1 << 62
 
 
 @inline_kernel
@@ -47,22 +47,6 @@ def _bound(x, cc, ec, keep, want, cross, cross_corner, cross_edge):
     return h, slot
 
 
-@inline_kernel
-def _child(ctx, p, m):
-    """The node after face turn m from depth p (deepening.deepen's child): its bound, and
-    whether it solves the goal (the slot it solves kept for the answer)."""
-    xs, cs, es, slots, keep, want, cross_move, corner_move, edge_move, cross, cross_corner, \
-        cross_edge = ctx
-    x = cross_move[xs[p], m]
-    xs[p + 1] = x
-    for k in range(4):
-        cs[p + 1, k] = corner_move[cs[p, k], m]
-        es[p + 1, k] = edge_move[es[p, k], m]
-    h, slot = _bound(x, cs[p + 1], es[p + 1], keep, want, cross, cross_corner, cross_edge)
-    slots[p + 1] = slot
-    return h, h == 0
-
-
 @kernel
 def search(x0, cc0, ec0, keep, want, max_depth, cross_move, corner_move, edge_move, cross,
            cross_corner, cross_edge, out, counters, cancel):
@@ -71,15 +55,52 @@ def search(x0, cc0, ec0, keep, want, max_depth, cross_move, corner_move, edge_mo
     xs = np.empty(MAX_DEPTH + 1, np.int64)
     cs = np.empty((MAX_DEPTH + 1, 4), np.int64)
     es = np.empty((MAX_DEPTH + 1, 4), np.int64)
-    slots = np.empty(MAX_DEPTH + 1, np.int64)
+    nxt = np.zeros(MAX_DEPTH + 1, np.int64)
+    mv = np.zeros(MAX_DEPTH + 1, np.int64)
     xs[0] = x0
     cs[0] = cc0
     es[0] = ec0
     h0, slot0 = _bound(x0, cc0, ec0, keep, want, cross, cross_corner, cross_edge)
     if h0 == 0:
         return 0, slot0
-    max_depth = min(max_depth, MAX_DEPTH)
-    ctx = (xs, cs, es, slots, keep, want, cross_move, corner_move, edge_move, cross,
-           cross_corner, cross_edge)
-    n = deepen(_child, ctx, h0, max_depth, max_depth + 1, NO_BUDGET, out, counters, cancel)
-    return (n, slots[n]) if n > 0 else (-1, -1)
+    nodes = 0
+    depth = h0
+    if max_depth > MAX_DEPTH:
+        max_depth = MAX_DEPTH
+    while depth <= max_depth:
+        counters[BOUND] = depth
+        p = 0
+        nxt[0] = 0
+        while p >= 0:
+            if nxt[p] >= 18:
+                p -= 1
+                continue
+            m = nxt[p]
+            nxt[p] += 1
+            if p > 0 and not allowed_after(m // 3, mv[p - 1] // 3):
+                continue
+            x = cross_move[xs[p], m]
+            for k in range(4):
+                cs[p + 1, k] = corner_move[cs[p, k], m]
+                es[p + 1, k] = edge_move[es[p, k], m]
+            h, slot = _bound(x, cs[p + 1], es[p + 1], keep, want, cross, cross_corner,
+                             cross_edge)
+            nodes += 1
+            if (nodes & 4095) == 0:
+                counters[NODES] += 4096
+                if cancel[0]:
+                    counters[NODES] += nodes & 4095
+                    return -1, -1
+            if p + 1 + h > depth:
+                continue
+            mv[p] = m
+            if h == 0:
+                out[:p + 1] = mv[:p + 1]
+                counters[NODES] += nodes & 4095
+                return p + 1, slot
+            xs[p + 1] = x
+            p += 1
+            nxt[p] = 0
+        depth += 1
+    counters[NODES] += nodes & 4095
+    return -1, -1

@@ -13,11 +13,11 @@ import numpy as np
 from cubelab.cube.moves import FACE_MOVES
 from cubelab.cube.state import CubeState
 from cubelab.tables.cfop.coords import code_move_tables
-from cubelab.tables.jit import inline_kernel, kernel
+from cubelab.tables.cubies import allowed_after
+from cubelab.tables.jit import kernel
 from cubelab.tables.ranks import N_FLIP
 
 from ..baselines import coordinates
-from ..deepening import deepen
 from ..protocol import (BOUND, LOWER_BOUND, NODES, Deadline, Solution, SolveResult, SolverError,
                         open_solve, verify)
 from .heuristics import ADMISSIBLE, KIND, piece_codes, piece_distances
@@ -65,45 +65,67 @@ def _solved(cc, ec):
     return True
 
 
-@inline_kernel
-def _child(ctx, p, m):
-    """The node after face turn m from depth p (deepening.deepen's child): its heuristic, and
-    whether it is solved."""
-    cs, es, co, kind, corner_move, edge_move, cdist, edist, twist_mv, flip_mv, cperm_mv, \
-        twist_flip, cperm, n_flip = ctx
-    for i in range(8):
-        cs[p + 1, i] = corner_move[cs[p, i], m]
-    for i in range(12):
-        es[p + 1, i] = edge_move[es[p, i], m]
-    co[p + 1, 0] = twist_mv[co[p, 0], m]
-    co[p + 1, 1] = flip_mv[co[p, 1], m]
-    co[p + 1, 2] = cperm_mv[co[p, 2], m]
-    if _solved(cs[p + 1], es[p + 1]):
-        return 0, True
-    return _h(kind, cs[p + 1], es[p + 1], co[p + 1, 0], co[p + 1, 1], co[p + 1, 2], cdist,
-              edist, twist_flip, cperm, n_flip), False
-
-
 @kernel
 def ida(cc0, ec0, tw0, fl0, cp0, kind, corner_move, edge_move, cdist, edist, twist_mv, flip_mv,
         cperm_mv, twist_flip, cperm, n_flip, max_depth, max_bound, max_nodes, out, counters,
         cancel):
     """Returns the solution's length (moves in out), or -1 (none within max_depth moves and
-    max_bound on moves + heuristic), -2 (cancelled) or -3 (node budget spent): deepening's
-    NOT_FOUND, CANCELLED, OUT_OF_NODES. counters[BOUND] holds the bound being searched."""
+    max_bound on moves + heuristic), -2 (cancelled) or -3 (node budget spent).
+    counters[BOUND] holds the bound being searched."""
     cs = np.empty((MAX_DEPTH + 1, 8), np.int64)
     es = np.empty((MAX_DEPTH + 1, 12), np.int64)
     co = np.empty((MAX_DEPTH + 1, 3), np.int64)
+    nxt = np.zeros(MAX_DEPTH + 1, np.int64)
+    mv = np.zeros(MAX_DEPTH + 1, np.int64)
     cs[0] = cc0
     es[0] = ec0
     co[0, 0], co[0, 1], co[0, 2] = tw0, fl0, cp0
     if _solved(cc0, ec0):
         return 0
     bound = _h(kind, cc0, ec0, tw0, fl0, cp0, cdist, edist, twist_flip, cperm, n_flip)
-    ctx = (cs, es, co, kind, corner_move, edge_move, cdist, edist, twist_mv, flip_mv, cperm_mv,
-           twist_flip, cperm, n_flip)
-    return deepen(_child, ctx, max(bound, 1), max_bound, max_depth, max_nodes, out, counters,
-                  cancel)
+    if bound < 1:
+        bound = 1
+    nodes = 0
+    while bound <= max_bound:
+        counters[BOUND] = bound
+        p = 0
+        nxt[0] = 0
+        while p >= 0:
+            if nxt[p] >= 18:
+                p -= 1
+                continue
+            m = nxt[p]
+            nxt[p] += 1
+            if p > 0 and not allowed_after(m // 3, mv[p - 1] // 3):
+                continue
+            for i in range(8):
+                cs[p + 1, i] = corner_move[cs[p, i], m]
+            for i in range(12):
+                es[p + 1, i] = edge_move[es[p, i], m]
+            co[p + 1, 0] = twist_mv[co[p, 0], m]
+            co[p + 1, 1] = flip_mv[co[p, 1], m]
+            co[p + 1, 2] = cperm_mv[co[p, 2], m]
+            nodes += 1
+            if (nodes & 4095) == 0:
+                counters[NODES] += 4096
+                if cancel[0]:
+                    return -2
+                if nodes >= max_nodes:
+                    return -3
+            mv[p] = m
+            if _solved(cs[p + 1], es[p + 1]):
+                out[:p + 1] = mv[:p + 1]
+                counters[NODES] += nodes & 4095
+                return p + 1
+            h = _h(kind, cs[p + 1], es[p + 1], co[p + 1, 0], co[p + 1, 1], co[p + 1, 2], cdist,
+                   edist, twist_flip, cperm, n_flip)
+            if p + 1 + h > bound or p + 1 >= max_depth:
+                continue
+            p += 1
+            nxt[p] = 0
+        bound += 1
+    counters[NODES] += nodes & 4095
+    return -1
 
 
 class IDAStarSolver(InformedPlayer):

@@ -7,8 +7,6 @@ three entries and prefetches them, its next stage probes them and descends.
 
 from __future__ import annotations
 
-from collections import namedtuple
-
 import numpy as np
 
 from cubelab.tables.jit import inline_kernel, kernel
@@ -16,8 +14,12 @@ from cubelab.tables.memory import prefetch
 from cubelab.tables.packed import UNKNOWN4, get4
 from cubelab.tables.ranks import N_TWIST, rank_placement
 
-from .lanes import SELECT, always, descend, last_face, search_lanes
+from .lanes import (
+    IDLE, LANES, NEED_START, PUBLISH_EVERY, SELECT, advance, begin, descend, last_face,
+    load_start, new_lanes, solved,
+)
 
+PROBED = 1
 # Node row: corner permutation, twist, then the 12 edge cubies (2 * position + flip of each).
 K_CP, K_TW, K_EDGE = 0, 1, 2
 K_LEN = 14
@@ -55,78 +57,94 @@ def korf_h(state, ctab, etab_a, etab_b, unknown):
     return h
 
 
-KorfTables = namedtuple("KorfTables", "move_lists n_moves cperm_move twist_move edge_cubie ctab "
-                        "etab_a etab_b unknown pos")
-"""What the kernel's stages read: korf_search's arguments, and pos (an edge rank's work)."""
-
-
-@inline_kernel
-def _start_bound(node, t):
-    return korf_h(node, t.ctab, t.etab_a, t.etab_b, t.unknown)
-
-
-@inline_kernel
-def _expand(ln, l, g, j, t):
-    """Select: the children's corner entry and two edge entries computed and fetched."""
-    D, sc = ln.D, ln.sc
-    edge_cubie, pos = t.edge_cubie, t.pos
-    last = last_face(l, g, ln.path)
-    nm = t.n_moves[last]
-    pcp = D[l, g, j, K_CP]
-    ptw = D[l, g, j, K_TW]
-    for i in range(nm):
-        m = t.move_lists[last, i]
-        cp1 = t.cperm_move[pcp, m]
-        t1 = t.twist_move[ptw, m]
-        D[l, g + 1, i, K_CP] = cp1
-        D[l, g + 1, i, K_TW] = t1
-        ln.dmove[l, g + 1, i] = m
-        e = np.int64(cp1) * N_TWIST + t1
-        sc[l, 0, i] = e
-        prefetch(t.ctab, e >> 1)
-        for half in range(2):
-            ori = 0
-            for q in range(6):
-                x = edge_cubie[m, D[l, g, j, K_EDGE + 6 * half + q]]
-                D[l, g + 1, i, K_EDGE + 6 * half + q] = x
-                pos[q] = x >> 1
-                ori = 2 * ori + (x & 1)
-            e = rank_placement(pos, 6, 12) * 64 + ori
-            sc[l, 1 + half, i] = e
-            if half == 0:
-                prefetch(t.etab_a, e >> 1)
-            else:
-                prefetch(t.etab_b, e >> 1)
-    return nm
-
-
-@inline_kernel
-def _probe(ln, l, st, bound, t):
-    """Probed: the three entries read; the children all three allow are searched next."""
-    ctab, etab_a, etab_b, unknown, sc = t.ctab, t.etab_a, t.etab_b, t.unknown, ln.sc
-    g = ln.depth[l]
-    togo = bound - g
-    w = 0
-    for i in range(ln.cnt[l]):
-        hc = get4(ctab, sc[l, 0, i])
-        ha = get4(etab_a, sc[l, 1, i])
-        hb = get4(etab_b, sc[l, 2, i])
-        hc = unknown if hc == UNKNOWN4 else hc
-        ha = unknown if ha == UNKNOWN4 else ha
-        hb = unknown if hb == UNKNOWN4 else hb
-        ln.kidx[l, g + 1, w] = i
-        w += (hc < togo) & (ha < togo) & (hb < togo)
-    descend(l, g, w, ln.depth, ln.nk, ln.ki)
-    return SELECT
-
-
 @kernel
 def korf_search(items, paths, i0, i1, g0, bound, move_lists, n_moves, cperm_move, twist_move,
                 edge_cubie, ctab, etab_a, etab_b, unknown, live, slot, stop, cancel, sol, costs):
     """The korf1997 search: the max of the corner and the two six-edge databases, in LANES
-    interleaved depth-first searches (lanes.search_lanes): a lane's select stage computes
+    interleaved depth-first searches (as lanes.py explains): a lane's select stage computes
     its children's three entries and prefetches them, its next stage probes and descends."""
-    ctx = KorfTables(move_lists, n_moves, cperm_move, twist_move, edge_cubie, ctab, etab_a,
-                     etab_b, unknown, np.empty(6, np.int64))
-    return search_lanes(_start_bound, always, _expand, _probe, ctx, K_LEN, items, 3, items,
-                        paths, i0, i1, g0, bound, live, slot, stop, cancel, sol, costs)
+    nl = LANES
+    D, dmove, kidx, nk, ki, path, depth, cur, stage, cnt, owner = new_lanes(K_LEN, g0, items)
+    sc = np.empty((nl, 3, 18), np.int64)
+    pos = np.empty(6, np.int64)
+    next_item = i0
+    active = nl
+    nodes = 0
+    published = 0
+    while active > 0:
+        for l in range(nl):
+            st = stage[l]
+            if st == IDLE:
+                continue
+            if st == SELECT:
+                while True:
+                    g, j = advance(l, g0, depth, nk, ki, kidx, path, dmove)
+                    if g == NEED_START:
+                        if next_item >= i1:
+                            stage[l] = IDLE
+                            active -= 1
+                            break
+                        load_start(l, next_item, items, paths, D, path, g0, K_LEN, owner)
+                        next_item += 1
+                        if g0 + korf_h(D[l, g0, 0], ctab, etab_a, etab_b, unknown) <= bound:
+                            begin(l, g0, depth, nk, ki, kidx)
+                        continue
+                    if g == bound:
+                        solved(l, bound, path, sol, stop)
+                        live[slot] += nodes - published
+                        return 1, nodes
+                    cur[l] = j
+                    last = last_face(l, g, path)
+                    nm = n_moves[last]
+                    pcp = D[l, g, j, K_CP]
+                    ptw = D[l, g, j, K_TW]
+                    for i in range(nm):
+                        m = move_lists[last, i]
+                        cp1 = cperm_move[pcp, m]
+                        t1 = twist_move[ptw, m]
+                        D[l, g + 1, i, K_CP] = cp1
+                        D[l, g + 1, i, K_TW] = t1
+                        dmove[l, g + 1, i] = m
+                        e = np.int64(cp1) * N_TWIST + t1
+                        sc[l, 0, i] = e
+                        prefetch(ctab, e >> 1)
+                        for half in range(2):
+                            ori = 0
+                            for q in range(6):
+                                x = edge_cubie[m, D[l, g, j, K_EDGE + 6 * half + q]]
+                                D[l, g + 1, i, K_EDGE + 6 * half + q] = x
+                                pos[q] = x >> 1
+                                ori = 2 * ori + (x & 1)
+                            e = rank_placement(pos, 6, 12) * 64 + ori
+                            sc[l, 1 + half, i] = e
+                            if half == 0:
+                                prefetch(etab_a, e >> 1)
+                            else:
+                                prefetch(etab_b, e >> 1)
+                    cnt[l] = nm
+                    nodes += nm
+                    costs[owner[l]] += nm
+                    stage[l] = PROBED
+                    break
+            else:
+                g = depth[l]
+                togo = bound - g
+                w = 0
+                for i in range(cnt[l]):
+                    hc = get4(ctab, sc[l, 0, i])
+                    ha = get4(etab_a, sc[l, 1, i])
+                    hb = get4(etab_b, sc[l, 2, i])
+                    hc = unknown if hc == UNKNOWN4 else hc
+                    ha = unknown if ha == UNKNOWN4 else ha
+                    hb = unknown if hb == UNKNOWN4 else hb
+                    kidx[l, g + 1, w] = i
+                    w += (hc < togo) & (ha < togo) & (hb < togo)
+                descend(l, g, w, depth, nk, ki)
+                stage[l] = SELECT
+        if nodes - published >= PUBLISH_EVERY:
+            live[slot] += nodes - published
+            published = nodes
+            if stop[0] or cancel[0]:
+                return 0, nodes
+    live[slot] += nodes - published
+    return 0, nodes

@@ -10,16 +10,11 @@ would wait on memory at every node. So each thread runs LANES independent depth-
 computes the table entries its children need and prefetches them, and the lane's next stage (a
 round later, after the other lanes had their turn) finds them in the cache.
 
-The lanes (`Lanes`) keep, per lane l and depth g, the children generated at g (`D[l, g, i]`,
-set-specific node rows, and the move `dmove[l, g, i]` that made them) and the list of those
-still to search (`kidx[l, g, :nk[l, g]]`, next one at `ki[l, g]`). `search_lanes` is the loop
-every kernel runs: `advance` picks a lane's next node depth first; a lane that has finished its
-start node loads the next one (`begin` starts it if its bound allows), a node at depth `bound`
-is a solution if the kernel's `at_bound` says so, any other node is expanded by the kernel's
-`expand` stage; a lane in one of the kernel's later stages runs its `probe`, which says the
-stage to run next. A kernel is those four functions and the tuple of what they read (`ctx`: its
-tables and work arrays), all inlined into it: numba compiles the driver once per kernel, as fast
-as a loop written out in each.
+A kernel keeps, per lane l and depth g, the children generated at g (`D[l, g, i]`, set-specific
+node rows, and the move `dmove[l, g, i]` that made them) and the list of those still to search
+(`kidx[l, g, :nk[l, g]]`, next one at `ki[l, g]`). `advance` picks a lane's next node depth
+first; the kernel loads a start node when it says so (`begin` then starts the lane on it),
+stops at depth `bound` (a solution: every lower bound is 0 there), or expands the node.
 
 Layout of a search (what the solver hands every kernel): `items` are start nodes at depth g0
 (each with the g0 moves that reach it), the search looks for a path of exactly `bound` moves,
@@ -30,8 +25,6 @@ that finds a solution writes it to `sol` and raises `stop[0]` so the other threa
 """
 
 from __future__ import annotations
-
-from collections import namedtuple
 
 import numpy as np
 
@@ -45,103 +38,30 @@ LANES = 8
 """Depth-first searches interleaved in one thread."""
 NO_MOVE = 18
 """Stands for "no move" in a move order's rows table (before the first move)."""
-IDLE, SELECT, PROBE = -1, 0, 1
-"""Stages every kernel has: a lane with no more work, a lane choosing its next node, and the
-first stage after its expansion (the kernels number their later stages from 2)."""
+IDLE, SELECT = -1, 0
+"""Stages every kernel has: a lane with no more work, and a lane choosing its next node (the
+kernels number their probing stages from 1)."""
 NEED_START = -1
 """What `advance` returns for g when the lane has finished its start node."""
 
 
-Lanes = namedtuple("Lanes", "D dmove kidx nk ki path depth cur stage cnt owner sc")
-"""The per-lane arrays of a search: node rows and moves by depth (D, dmove), the children left
-to search (kidx, nk, ki), the moves to the current node (path), its depth and index (depth,
-cur), the lane's stage, how many children its stages hold (cnt), the start node it is below
-(owner), and the stages' scratch rows (sc)."""
-
-
-@inline_kernel
-def new_lanes(node_len, g0, like, scratch_rows):
-    """The lanes of a kernel; the node rows D take like's dtype (a kernel whose node values fit
-    32 bits halves what its lanes keep in the caches)."""
+@kernel
+def new_lanes(node_len, g0, like):
+    """The per-lane arrays of a kernel (D, dmove, kidx, nk, ki, path, depth, cur, stage, cnt,
+    owner: the start node each lane is below); the node rows D take like's dtype (a kernel whose
+    node values fit 32 bits halves what its lanes keep in the caches)."""
     nl = LANES
-    return Lanes(np.empty((nl, MAX_DEPTH + 1, 18, node_len), like.dtype),
-                 np.empty((nl, MAX_DEPTH + 1, 18), np.int64),
-                 np.zeros((nl, MAX_DEPTH + 1, 18), np.int64),
-                 np.zeros((nl, MAX_DEPTH + 1), np.int64),
-                 np.zeros((nl, MAX_DEPTH + 1), np.int64),
-                 np.empty((nl, MAX_DEPTH + 1), np.int64),
-                 np.full(nl, g0 - 1, np.int64),
-                 np.zeros(nl, np.int64),
-                 np.zeros(nl, np.int64),
-                 np.zeros(nl, np.int64),
-                 np.zeros(nl, np.int64),
-                 np.empty((nl, scratch_rows, 18), np.int64))
-
-
-@inline_kernel
-def search_lanes(start_bound, at_bound, expand, probe, ctx, node_len, like, scratch_rows,
-                 items, paths, i0, i1, g0, bound, live, slot, stop, cancel, sol, costs):
-    """The search every Korf kernel runs (the module's docstring has the layout): LANES lanes
-    in turn, one stage of one node at a time. The kernel's stages:
-    start_bound(node, ctx): the lower bound of a start node;
-    at_bound(node, ctx): whether a node at depth `bound` is a solution;
-    expand(ln, l, g, j, ctx): node j at depth g of lane l: its children into the lanes at
-    g + 1, their entries fetched; returns how many (nodes generated);
-    probe(ln, l, stage, bound, ctx): a later stage of lane l; returns the next one (SELECT
-    once it has descended). Returns (found, nodes)."""
-    ln = new_lanes(node_len, g0, like, scratch_rows)
-    next_item = i0
-    active = LANES
-    nodes = 0
-    published = 0
-    while active > 0:
-        for l in range(LANES):
-            st = ln.stage[l]
-            if st == IDLE:
-                continue
-            if st != SELECT:
-                ln.stage[l] = probe(ln, l, st, bound, ctx)
-                continue
-            while True:
-                g, j = advance(l, g0, ln.depth, ln.nk, ln.ki, ln.kidx, ln.path, ln.dmove)
-                if g == NEED_START:
-                    if next_item >= i1:
-                        ln.stage[l] = IDLE
-                        active -= 1
-                        break
-                    load_start(l, next_item, items, paths, ln.D, ln.path, g0, node_len,
-                               ln.owner)
-                    next_item += 1
-                    if g0 + start_bound(ln.D[l, g0, 0], ctx) <= bound:
-                        begin(l, g0, ln.depth, ln.nk, ln.ki, ln.kidx)
-                    continue
-                if g == bound:
-                    if at_bound(ln.D[l, g, j], ctx):
-                        solved(l, bound, ln.path, sol, stop)
-                        live[slot] += nodes - published
-                        return 1, nodes
-                    continue
-                ln.cur[l] = j
-                c = expand(ln, l, g, j, ctx)
-                ln.cnt[l] = c
-                nodes += c
-                costs[ln.owner[l]] += c
-                ln.stage[l] = PROBE
-                break
-        if nodes - published >= PUBLISH_EVERY:
-            live[slot] += nodes - published
-            published = nodes
-            if stop[0] or cancel[0]:
-                return 0, nodes
-    live[slot] += nodes - published
-    return 0, nodes
-
-
-@inline_kernel
-def always(node, ctx):
-    """at_bound of a kernel whose bounds are exact at 0: within the bound at depth `bound`
-    means solved."""
-    return True
+    return (np.empty((nl, MAX_DEPTH + 1, 18, node_len), like.dtype),
+            np.empty((nl, MAX_DEPTH + 1, 18), np.int64),
+            np.zeros((nl, MAX_DEPTH + 1, 18), np.int64),
+            np.zeros((nl, MAX_DEPTH + 1), np.int64),
+            np.zeros((nl, MAX_DEPTH + 1), np.int64),
+            np.empty((nl, MAX_DEPTH + 1), np.int64),
+            np.full(nl, g0 - 1, np.int64),
+            np.zeros(nl, np.int64),
+            np.zeros(nl, np.int64),
+            np.zeros(nl, np.int64),
+            np.zeros(nl, np.int64))
 
 
 @inline_kernel

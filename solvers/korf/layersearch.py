@@ -33,8 +33,6 @@ read as 0 gives its line's minimum, not an exact distance.
 
 from __future__ import annotations
 
-from collections import namedtuple
-
 import numpy as np
 
 from cubelab.tables.jit import inline_kernel, kernel
@@ -46,9 +44,12 @@ from cubelab.tables.memory import narrowed, prefetch, prefetch_all
 from cubelab.tables.packed import UNKNOWN4, get2, get4
 from cubelab.tables.ranks import N_TWIST
 
-from .lanes import PROBE, SELECT, axis_step, descend, last_face, search_lanes
+from .lanes import (
+    IDLE, LANES, NEED_START, PUBLISH_EVERY, SELECT, advance, axis_step, begin, descend,
+    last_face, load_start, new_lanes, solved,
+)
 
-PROBED, AXES, SIDES, CONJ, WHOLE = PROBE, 2, 3, 4, 5
+PROBED, AXES, SIDES, CONJ, WHOLE = 1, 2, 3, 4, 5
 N_CP = 0
 N_AXIS = 1          # axis a: layer, flip, twist, bound at N_AXIS + 4a .. + 3
 N_INV = 13          # 8 corner contents, then 12 edge contents, of the inverse position
@@ -189,219 +190,202 @@ def _premove_and_fetch(D, sc, l, g, j, r, dmove, pre, axis_of, ccon, econ, slice
                 prefetch(ltab, sc[l, 4 + a, ii] >> 2)
 
 
-LayerTables = namedtuple(
-    "LayerTables", "move_lists n_moves axis_of cperm_move twist_move layer_move flip_move axmove "
-    "pre csym cp_info twist_conj corner_unknown ltab base info flip_conj cslot ccon econ "
-    "slice_rank csep_rank n_csep htab h48 with_h48 hmem_conj_flat hfconj_flat")
-"""What the kernel's stages read: layer_search's arguments, whether the H48 table is there,
-and flat views of its conjugation maps (prefetched by line)."""
-
-
-@inline_kernel
-def _start_bound(node, t):
-    return node_bound(node, t.csym, t.cp_info, t.twist_conj, t.corner_unknown)
-
-
-@inline_kernel
-def _at_bound(node, t):
-    # an entry read as 0 gives its line's minimum, not an exact distance: check
-    return _is_solved(node)
-
-
-@inline_kernel
-def _expand(ln, l, g, j, t):
-    """Select: the children of the axes the mask allows; their corner entry and U-D entry
-    computed and fetched."""
-    D, sc = ln.D, ln.sc
-    last = last_face(l, g, ln.path)
-    mask = D[l, g, j, N_MASK]
-    pcp = D[l, g, j, N_CP]
-    pv = D[l, g, j, N_AXIS]
-    pf = D[l, g, j, N_AXIS + 1]
-    pt = D[l, g, j, N_AXIS + 2]
-    c = 0
-    for i in range(t.n_moves[last]):
-        m = t.move_lists[last, i]
-        if not (mask >> t.axis_of[m]) & 1:
-            continue
-        cp1 = t.cperm_move[pcp, m]
-        x = t.layer_move[pv, m]
-        y = t.flip_move[pf, m]
-        z = t.twist_move[pt, m]
-        D[l, g + 1, c, N_CP] = cp1
-        D[l, g + 1, c, N_AXIS] = x
-        D[l, g + 1, c, N_AXIS + 1] = y
-        D[l, g + 1, c, N_AXIS + 2] = z
-        ln.dmove[l, g + 1, c] = m
-        sc[l, 0, c] = entry_index(x, y, z, t.info, t.flip_conj, t.cslot)
-        xc = t.cp_info[cp1]
-        sc[l, 3, c] = np.int64(xc >> 4) * N_TWIST + t.twist_conj[xc & 15, z]
-        c += 1
-    prefetch_all(t.ltab, sc[l, 0], c, 2)
-    prefetch_all(t.csym, sc[l, 3], c, 1)
-    return c
-
-
-@inline_kernel
-def _probed(ln, l, g, j, togo, t):
-    """The corners and the U-D entry read; the survivors' R-L and F-B entries fetched."""
-    D, sc = ln.D, ln.sc
-    r = 0
-    for i in range(ln.cnt[l]):
-        hc = get4(t.csym, sc[l, 3, i])
-        if hc == UNKNOWN4:
-            hc = t.corner_unknown
-        d0 = lower_bound(t.ltab, sc[l, 0, i], t.base)
-        sc[l, 7, r] = i
-        D[l, g + 1, i, N_AXIS + 3] = d0
-        r += (hc <= togo) & (d0 <= togo)
-    for ii in range(r):
-        i = sc[l, 7, ii]
-        m = ln.dmove[l, g + 1, i]
-        for a in range(1, 3):
-            x, y, z = axis_step(D, l, g, j, i, N_AXIS + 4 * a, t.axmove[a, m], t.layer_move,
-                                t.flip_move, t.twist_move)
-            sc[l, a, ii] = entry_index(x, y, z, t.info, t.flip_conj, t.cslot)
-    prefetch_all(t.ltab, sc[l, 1], r, 2)
-    prefetch_all(t.ltab, sc[l, 2], r, 2)
-    ln.cnt[l] = r
-    return AXES if r > 0 else SELECT
-
-
-@inline_kernel
-def _axes(ln, l, g, j, togo, t):
-    """R-L and F-B read (Rokicki's rule: not all three at the moves left); the survivors'
-    inverse premoved and its entries fetched, or with the H48 table, their H48 coordinates
-    moved and the conjugation lines their entries need fetched (a miss each in 60 MB of maps,
-    paid here once)."""
-    D, sc = ln.D, ln.sc
-    r = 0
-    for ii in range(ln.cnt[l]):
-        i = sc[l, 7, ii]
-        d0 = D[l, g + 1, i, N_AXIS + 3]
-        d1 = lower_bound(t.ltab, sc[l, 1, ii], t.base)
-        d2 = lower_bound(t.ltab, sc[l, 2, ii], t.base)
-        D[l, g + 1, i, N_AXIS + 7] = d1
-        D[l, g + 1, i, N_AXIS + 11] = d2
-        sc[l, 6, r] = i
-        r += (d1 <= togo) & (d2 <= togo) & ((togo == 0) | (d0 < togo) | (d1 < togo) |
-                                            (d2 < togo))
-    ln.cnt[l] = r
-    if r == 0:
-        return SELECT
-    if t.with_h48:
-        hsym_of = t.h48[2]
-        for ii in range(r):
-            i = sc[l, 6, ii]
-            sc[l, 7, ii] = i
-            _h48_coords(D[l, g, j], ln.dmove[l, g + 1, i], D[l, g + 1, i], t.h48)
-            sc[l, 1, ii] = D[l, g + 1, i, N_H48 + 1] * 48 + hsym_of[D[l, g + 1, i, N_H48]]
-        prefetch_all(t.hmem_conj_flat, sc[l, 1], r, 0)
-        for ii in range(r):
-            prefetch(t.hfconj_flat, sc[l, 1, ii] * 32)
-        return CONJ
-    _premove_and_fetch(D, sc, l, g, j, r, ln.dmove, t.pre, t.axis_of, t.ccon, t.econ,
-                       t.slice_rank, t.csep_rank, t.n_csep, t.info, t.flip_conj, t.cslot, t.ltab)
-    return SIDES
-
-
-@inline_kernel
-def _conj(ln, l, g, t):
-    """The survivors' H48 entries computed and fetched (one probe sees all 48 symmetries)."""
-    D, sc = ln.D, ln.sc
-    _, hcls, hsym_of, _, _, hmem_conj, hfconj, _, _ = t.h48
-    for ii in range(ln.cnt[l]):
-        i = sc[l, 7, ii]
-        sc[l, 0, ii] = h48_index(D[l, g + 1, i, N_H48], D[l, g + 1, i, N_H48 + 1],
-                                 D[l, g + 1, i, N_H48 + 2], hcls, hsym_of, hmem_conj, hfconj)
-    prefetch_all(t.htab, sc[l, 0], ln.cnt[l], 2)
-    return WHOLE
-
-
-@inline_kernel
-def _whole(ln, l, g, j, togo, t):
-    """The H48 distances, exact from the parent's and the residues read; the survivors'
-    inverse premoved and its entries fetched."""
-    D, sc = ln.D, ln.sc
-    w = 0
-    h = D[l, g, j, N_H48 + 3]
-    for ii in range(ln.cnt[l]):
-        i = sc[l, 7, ii]
-        d = neighbour_distance(h, get2(t.htab, sc[l, 0, ii]), t.h48[8])
-        D[l, g + 1, i, N_H48 + 3] = d
-        sc[l, 6, w] = i
-        w += d <= togo
-    ln.cnt[l] = w
-    _premove_and_fetch(D, sc, l, g, j, w, ln.dmove, t.pre, t.axis_of, t.ccon, t.econ,
-                       t.slice_rank, t.csep_rank, t.n_csep, t.info, t.flip_conj, t.cslot, t.ltab)
-    return SIDES if w > 0 else SELECT
-
-
-@inline_kernel
-def _sides(ln, l, g, togo, t):
-    """The inverse's entries read: a child goes on if none exceeds the moves left and not all
-    three reach them; the axes whose entry reaches them are not turned next (the mask)."""
-    D, sc = ln.D, ln.sc
-    w = 0
-    for ii in range(ln.cnt[l]):
-        i = sc[l, 7, ii]
-        own = t.axis_of[ln.dmove[l, g + 1, i]]
-        mask = 0
-        low = 0
-        keep = True
-        for a in range(3):
-            if a == own:
-                v = D[l, g + 1, i, N_INV_LB + a]
-            else:
-                v = lower_bound(t.ltab, sc[l, 4 + a, ii], t.base)
-                D[l, g + 1, i, N_INV_LB + a] = v
-            if v > togo:
-                keep = False
-            elif v < togo:
-                mask |= 1 << a
-            else:
-                low += 1
-        if togo > 0 and low == 3:
-            keep = False
-        D[l, g + 1, i, N_MASK] = mask if togo > 0 else ALL_AXES
-        ln.kidx[l, g + 1, w] = i
-        w += keep
-    descend(l, g, w, ln.depth, ln.nk, ln.ki)
-    return SELECT
-
-
-@inline_kernel
-def _probe(ln, l, st, bound, t):
-    g = ln.depth[l]
-    j = ln.cur[l]
-    togo = bound - g - 1
-    if st == PROBED:
-        return _probed(ln, l, g, j, togo, t)
-    if st == AXES:
-        return _axes(ln, l, g, j, togo, t)
-    if st == CONJ:
-        return _conj(ln, l, g, t)
-    if st == WHOLE:
-        return _whole(ln, l, g, j, togo, t)
-    return _sides(ln, l, g, togo, t)
-
-
 @kernel
 def layer_search(items, paths, i0, i1, g0, bound, move_lists, n_moves, axis_of, cperm_move,
                  twist_move, layer_move, flip_move, axmove, pre, csym, cp_info, twist_conj,
                  corner_unknown, ltab, base, info, flip_conj, cslot, ccon, econ, slice_rank,
                  csep_rank, n_csep, htab, h48, live, slot, stop, cancel, sol, costs):
-    """Search below items[i0:i1] (nodes at depth g0) for a solution of exactly `bound` moves,
-    in interleaved lanes (lanes.search_lanes): select, probed, axes, [conj, whole,] sides.
+    """Search below items[i0:i1] (nodes at depth g0) for a solution of exactly `bound` moves.
     Returns (found, nodes)."""
-    hmem_conj, hfconj = h48[5], h48[6]
-    t = LayerTables(move_lists, n_moves, axis_of, cperm_move, twist_move, layer_move, flip_move,
-                    axmove, pre, csym, cp_info, twist_conj, corner_unknown, ltab, base, info,
-                    flip_conj, cslot, ccon, econ, slice_rank, csep_rank, n_csep, htab, h48,
-                    htab.size > 1, hmem_conj.reshape(hmem_conj.size),
-                    hfconj.reshape(hfconj.size))
-    return search_lanes(_start_bound, _at_bound, _expand, _probe, t, N_LEN, _ROW, 8, items,
-                        paths, i0, i1, g0, bound, live, slot, stop, cancel, sol, costs)
+    _, hcls, hsym_of, _, _, hmem_conj, hfconj, _, hunknown = h48
+    with_h48 = htab.size > 1
+    hmem_conj_flat = hmem_conj.reshape(hmem_conj.size)
+    hfconj_flat = hfconj.reshape(hfconj.size)
+    nl = LANES
+    D, dmove, kidx, nk, ki, path, depth, cur, stage, cnt, owner = new_lanes(N_LEN, g0, _ROW)
+    sc = np.empty((nl, 8, 18), np.int64)
+    next_item = i0
+    active = nl
+    nodes = 0
+    published = 0
+    while active > 0:
+        for l in range(nl):
+            st = stage[l]
+            if st == IDLE:
+                continue
+            if st == SELECT:
+                while True:
+                    g, j = advance(l, g0, depth, nk, ki, kidx, path, dmove)
+                    if g == NEED_START:
+                        if next_item >= i1:
+                            stage[l] = IDLE
+                            active -= 1
+                            break
+                        load_start(l, next_item, items, paths, D, path, g0, N_LEN, owner)
+                        next_item += 1
+                        if g0 + node_bound(D[l, g0, 0], csym, cp_info, twist_conj,
+                                           corner_unknown) <= bound:
+                            begin(l, g0, depth, nk, ki, kidx)
+                        continue
+                    if g == bound:
+                        if _is_solved(D[l, g, j]):
+                            solved(l, bound, path, sol, stop)
+                            live[slot] += nodes - published
+                            return 1, nodes
+                        continue
+                    cur[l] = j
+                    last = last_face(l, g, path)
+                    mask = D[l, g, j, N_MASK]
+                    pcp = D[l, g, j, N_CP]
+                    pv = D[l, g, j, N_AXIS]
+                    pf = D[l, g, j, N_AXIS + 1]
+                    pt = D[l, g, j, N_AXIS + 2]
+                    c = 0
+                    for i in range(n_moves[last]):
+                        m = move_lists[last, i]
+                        if not (mask >> axis_of[m]) & 1:
+                            continue
+                        cp1 = cperm_move[pcp, m]
+                        x = layer_move[pv, m]
+                        y = flip_move[pf, m]
+                        z = twist_move[pt, m]
+                        D[l, g + 1, c, N_CP] = cp1
+                        D[l, g + 1, c, N_AXIS] = x
+                        D[l, g + 1, c, N_AXIS + 1] = y
+                        D[l, g + 1, c, N_AXIS + 2] = z
+                        dmove[l, g + 1, c] = m
+                        sc[l, 0, c] = entry_index(x, y, z, info, flip_conj, cslot)
+                        xc = cp_info[cp1]
+                        sc[l, 3, c] = np.int64(xc >> 4) * N_TWIST + twist_conj[xc & 15, z]
+                        c += 1
+                    prefetch_all(ltab, sc[l, 0], c, 2)
+                    prefetch_all(csym, sc[l, 3], c, 1)
+                    cnt[l] = c
+                    nodes += c
+                    costs[owner[l]] += c
+                    stage[l] = PROBED
+                    break
+            else:
+                g = depth[l]
+                j = cur[l]
+                togo = bound - g - 1
+                if st == PROBED:
+                    # the corners and the U-D entry; the survivors' R-L and F-B entries fetched
+                    r = 0
+                    for i in range(cnt[l]):
+                        hc = get4(csym, sc[l, 3, i])
+                        if hc == UNKNOWN4:
+                            hc = corner_unknown
+                        d0 = lower_bound(ltab, sc[l, 0, i], base)
+                        sc[l, 7, r] = i
+                        D[l, g + 1, i, N_AXIS + 3] = d0
+                        r += (hc <= togo) & (d0 <= togo)
+                    for ii in range(r):
+                        i = sc[l, 7, ii]
+                        m = dmove[l, g + 1, i]
+                        for a in range(1, 3):
+                            x, y, z = axis_step(D, l, g, j, i, N_AXIS + 4 * a, axmove[a, m],
+                                                layer_move, flip_move, twist_move)
+                            sc[l, a, ii] = entry_index(x, y, z, info, flip_conj, cslot)
+                    prefetch_all(ltab, sc[l, 1], r, 2)
+                    prefetch_all(ltab, sc[l, 2], r, 2)
+                    cnt[l] = r
+                    stage[l] = AXES if r > 0 else SELECT
+                elif st == AXES:
+                    # R-L and F-B; the survivors' inverse premoved, its entries fetched
+                    r = 0
+                    for ii in range(cnt[l]):
+                        i = sc[l, 7, ii]
+                        d0 = D[l, g + 1, i, N_AXIS + 3]
+                        d1 = lower_bound(ltab, sc[l, 1, ii], base)
+                        d2 = lower_bound(ltab, sc[l, 2, ii], base)
+                        D[l, g + 1, i, N_AXIS + 7] = d1
+                        D[l, g + 1, i, N_AXIS + 11] = d2
+                        sc[l, 6, r] = i
+                        r += (d1 <= togo) & (d2 <= togo) & ((togo == 0) | (d0 < togo) |
+                                                            (d1 < togo) | (d2 < togo))
+                    cnt[l] = r
+                    if r == 0:
+                        stage[l] = SELECT
+                    elif with_h48:
+                        # the survivors' H48 coordinates, and the conjugation lines their
+                        # entries need fetched (a miss each in 60 MB of maps, paid here once)
+                        for ii in range(r):
+                            i = sc[l, 6, ii]
+                            sc[l, 7, ii] = i
+                            _h48_coords(D[l, g, j], dmove[l, g + 1, i], D[l, g + 1, i], h48)
+                            sc[l, 1, ii] = (D[l, g + 1, i, N_H48 + 1] * 48 +
+                                            hsym_of[D[l, g + 1, i, N_H48]])
+                        prefetch_all(hmem_conj_flat, sc[l, 1], r, 0)
+                        for ii in range(r):
+                            prefetch(hfconj_flat, sc[l, 1, ii] * 32)
+                        stage[l] = CONJ
+                    else:
+                        _premove_and_fetch(D, sc, l, g, j, r, dmove, pre, axis_of, ccon, econ,
+                                           slice_rank, csep_rank, n_csep, info, flip_conj, cslot,
+                                           ltab)
+                        stage[l] = SIDES
+                elif st == CONJ:
+                    # the survivors' H48 entries fetched (one probe sees all 48 symmetries)
+                    for ii in range(cnt[l]):
+                        i = sc[l, 7, ii]
+                        sc[l, 0, ii] = h48_index(D[l, g + 1, i, N_H48], D[l, g + 1, i, N_H48 + 1],
+                                                 D[l, g + 1, i, N_H48 + 2], hcls, hsym_of,
+                                                 hmem_conj, hfconj)
+                    prefetch_all(htab, sc[l, 0], cnt[l], 2)
+                    stage[l] = WHOLE
+                elif st == WHOLE:
+                    # the H48 distances, exact from the parent's and the residues read; the
+                    # survivors' inverse premoved, its entries fetched
+                    w = 0
+                    h = D[l, g, j, N_H48 + 3]
+                    for ii in range(cnt[l]):
+                        i = sc[l, 7, ii]
+                        d = neighbour_distance(h, get2(htab, sc[l, 0, ii]), hunknown)
+                        D[l, g + 1, i, N_H48 + 3] = d
+                        sc[l, 6, w] = i
+                        w += d <= togo
+                    cnt[l] = w
+                    _premove_and_fetch(D, sc, l, g, j, w, dmove, pre, axis_of, ccon, econ,
+                                       slice_rank, csep_rank, n_csep, info, flip_conj, cslot,
+                                       ltab)
+                    stage[l] = SIDES if w > 0 else SELECT
+                elif st == SIDES:
+                    # the inverse's entries: none above the moves left, not all three at
+                    # them; the axes at them are not turned next (the mask); descend
+                    w = 0
+                    for ii in range(cnt[l]):
+                        i = sc[l, 7, ii]
+                        own = axis_of[dmove[l, g + 1, i]]
+                        mask = 0
+                        low = 0
+                        keep = True
+                        for a in range(3):
+                            if a == own:
+                                v = D[l, g + 1, i, N_INV_LB + a]
+                            else:
+                                v = lower_bound(ltab, sc[l, 4 + a, ii], base)
+                                D[l, g + 1, i, N_INV_LB + a] = v
+                            if v > togo:
+                                keep = False
+                            elif v < togo:
+                                mask |= 1 << a
+                            else:
+                                low += 1
+                        if togo > 0 and low == 3:
+                            keep = False
+                        D[l, g + 1, i, N_MASK] = mask if togo > 0 else ALL_AXES
+                        kidx[l, g + 1, w] = i
+                        w += keep
+                    descend(l, g, w, depth, nk, ki)
+                    stage[l] = SELECT
+        if nodes - published >= PUBLISH_EVERY:
+            live[slot] += nodes - published
+            published = nodes
+            if stop[0] or cancel[0]:
+                return 0, nodes
+    live[slot] += nodes - published
+    return 0, nodes
 
 
 def prepare_layers(arrays, max_depth, corners: bool, h48_depth: int | None = -1):

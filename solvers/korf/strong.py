@@ -16,8 +16,6 @@ end, and along an optimal path all three fall by one at every move.
 
 from __future__ import annotations
 
-from collections import namedtuple
-
 import numpy as np
 
 from cubelab.tables.jit import inline_kernel, kernel
@@ -27,10 +25,11 @@ from cubelab.tables.packed import UNKNOWN2, UNKNOWN4, get2, get4
 from cubelab.tables.ranks import N_TWIST
 
 from .lanes import (
-    MAX_DEPTH, PROBE, SELECT, always, axis_step, descend, search_lanes, successor_row,
+    IDLE, LANES, MAX_DEPTH, NEED_START, PUBLISH_EVERY, SELECT, advance, axis_step, begin,
+    descend, load_start, new_lanes, solved, successor_row,
 )
 
-PROBED, SIDES = PROBE, 2
+PROBED, SIDES = 1, 2
 # Node row: corner permutation, then (sorted slice, flip, twist, distance) for each of the
 # three axes.
 S_CP = 0
@@ -108,122 +107,126 @@ def start_h(state, csym, cp_info, twist_conj, corner_unknown):
     return h
 
 
-StrongTables = namedtuple("StrongTables", "move_lists n_moves rows cperm_move twist_move "
-                          "sslice_move flip_move axmove csym cp_info corner_unknown ptab dec "
-                          "ss_info flip_conj twist_conj")
-"""What the kernel's stages read (strong_search's arguments say what each is)."""
-
-
-@inline_kernel
-def _start_bound(node, t):
-    return start_h(node, t.csym, t.cp_info, t.twist_conj, t.corner_unknown)
-
-
-@inline_kernel
-def _expand(ln, l, g, j, t):
-    """Select: the children's corner and U-D entries computed and fetched."""
-    D, sc = ln.D, ln.sc
-    last = successor_row(l, g, ln.path, t.rows)
-    nm = t.n_moves[last]
-    pcp = D[l, g, j, S_CP]
-    ptw = D[l, g, j, S_AXIS + 2]
-    pss = D[l, g, j, S_AXIS]
-    pf = D[l, g, j, S_AXIS + 1]
-    for i in range(nm):
-        m = t.move_lists[last, i]
-        cp1 = t.cperm_move[pcp, m]
-        t0 = t.twist_move[ptw, m]
-        info = t.cp_info[cp1]
-        e = np.int64(info >> 4) * N_TWIST + t.twist_conj[info & 15, t0]
-        prefetch(t.csym, e >> 1)
-        ss0 = t.sslice_move[pss, m]
-        f0 = t.flip_move[pf, m]
-        D[l, g + 1, i, S_CP] = cp1
-        D[l, g + 1, i, S_AXIS] = ss0
-        D[l, g + 1, i, S_AXIS + 1] = f0
-        D[l, g + 1, i, S_AXIS + 2] = t0
-        ln.dmove[l, g + 1, i] = m
-        e2 = _phase_index(ss0, f0, t0, t.ss_info, t.flip_conj, t.twist_conj)
-        prefetch(t.ptab, e2 >> 2)
-        sc[l, 3, i] = e
-        sc[l, 4, i] = e2
-    return nm
-
-
-@inline_kernel
-def _probed(ln, l, bound, t):
-    """The corner and U-D entries read; the survivors' R-L and F-B entries fetched."""
-    D, sc = ln.D, ln.sc
-    ptab, dec = t.ptab, t.dec
-    g = ln.depth[l]
-    j = ln.cur[l]
-    togo = bound - g
-    pd = D[l, g, j, S_AXIS + 3]
-    r = 0
-    for i in range(ln.cnt[l]):
-        hc = get4(t.csym, sc[l, 3, i])
-        hc = t.corner_unknown if hc == UNKNOWN4 else hc
-        d0 = dec[pd, get2(ptab, sc[l, 4, i])]
-        sc[l, 7, r] = i
-        sc[l, 5, r] = d0
-        r += (d0 < togo) & (hc < togo)
-    for ii in range(r):
-        i = sc[l, 7, ii]
-        D[l, g + 1, i, S_AXIS + 3] = sc[l, 5, ii]
-        m = ln.dmove[l, g + 1, i]
-        for a in range(1, 3):
-            x, y, z = axis_step(D, l, g, j, i, S_AXIS + 4 * a, t.axmove[a, m], t.sslice_move,
-                                t.flip_move, t.twist_move)
-            e = _phase_index(x, y, z, t.ss_info, t.flip_conj, t.twist_conj)
-            sc[l, 4 + a, ii] = e
-            prefetch(ptab, e >> 2)
-    ln.cnt[l] = r
-    return SIDES if r > 0 else SELECT
-
-
-@inline_kernel
-def _sides(ln, l, bound, t):
-    """R-L and F-B read (and the three equal distances' extra move); the survivors are
-    searched next."""
-    D, sc, ptab, dec = ln.D, ln.sc, t.ptab, t.dec
-    g = ln.depth[l]
-    j = ln.cur[l]
-    togo = bound - g
-    p1 = D[l, g, j, S_AXIS + 7]
-    p2 = D[l, g, j, S_AXIS + 11]
-    w = 0
-    for ii in range(ln.cnt[l]):
-        i = sc[l, 7, ii]
-        d0 = D[l, g + 1, i, S_AXIS + 3]
-        d1 = dec[p1, get2(ptab, sc[l, 5, ii])]
-        d2 = dec[p2, get2(ptab, sc[l, 6, ii])]
-        keep = (d1 < togo) & (d2 < togo) & ~((d0 != 0) & (d0 == d1) & (d1 == d2)
-                                            & (d0 + 1 >= togo))
-        D[l, g + 1, i, S_AXIS + 7] = d1
-        D[l, g + 1, i, S_AXIS + 11] = d2
-        ln.kidx[l, g + 1, w] = i
-        w += keep
-    descend(l, g, w, ln.depth, ln.nk, ln.ki)
-    return SELECT
-
-
-@inline_kernel
-def _probe(ln, l, st, bound, t):
-    if st == PROBED:
-        return _probed(ln, l, bound, t)
-    return _sides(ln, l, bound, t)
-
-
 @kernel
 def strong_search(items, paths, i0, i1, g0, bound, move_lists, n_moves, rows, cperm_move,
                   twist_move, sslice_move, flip_move, axmove, csym, cp_info, corner_unknown, ptab,
                   dec, ss_info, flip_conj, twist_conj, live, slot, stop, cancel, sol, costs):
     """Search below items[i0:i1] (nodes at depth g0) for a solution of exactly `bound` moves of
-    the move order (move_lists, n_moves, rows: lanes.face_turn_order, or the quarter turns'),
-    in interleaved lanes (lanes.search_lanes): select, probed, sides. Returns (found,
-    nodes)."""
-    ctx = StrongTables(move_lists, n_moves, rows, cperm_move, twist_move, sslice_move,
-                       flip_move, axmove, csym, cp_info, corner_unknown, ptab, dec, ss_info,
-                       flip_conj, twist_conj)
-    return search_lanes(_start_bound, always, _expand, _probe, ctx, S_LEN, items, 8, items,
-                        paths, i0, i1, g0, bound, live, slot, stop, cancel, sol, costs)
+    the move order (move_lists, n_moves, rows: lanes.face_turn_order, or the quarter turns').
+    Returns (found, nodes)."""
+    nl = LANES
+    D, dmove, kidx, nk, ki, path, depth, cur, stage, cnt, owner = new_lanes(S_LEN, g0, items)
+    sc = np.empty((nl, 8, 18), np.int64)
+    next_item = i0
+    active = nl
+    nodes = 0
+    published = 0
+    while active > 0:
+        for l in range(nl):
+            st = stage[l]
+            if st == IDLE:
+                continue
+            if st == SELECT:
+                while True:
+                    g, j = advance(l, g0, depth, nk, ki, kidx, path, dmove)
+                    if g == NEED_START:
+                        if next_item >= i1:
+                            stage[l] = IDLE
+                            active -= 1
+                            break
+                        load_start(l, next_item, items, paths, D, path, g0, S_LEN, owner)
+                        next_item += 1
+                        if g0 + start_h(D[l, g0, 0], csym, cp_info, twist_conj,
+                                        corner_unknown) <= bound:
+                            begin(l, g0, depth, nk, ki, kidx)
+                        continue
+                    if g == bound:
+                        # within the bound at depth `bound`: every lower bound is 0, so the
+                        # corners and the three exact slices (all edges) are solved
+                        solved(l, bound, path, sol, stop)
+                        live[slot] += nodes - published
+                        return 1, nodes
+                    cur[l] = j
+                    last = successor_row(l, g, path, rows)
+                    nm = n_moves[last]
+                    pcp = D[l, g, j, S_CP]
+                    ptw = D[l, g, j, S_AXIS + 2]
+                    pss = D[l, g, j, S_AXIS]
+                    pf = D[l, g, j, S_AXIS + 1]
+                    for i in range(nm):
+                        m = move_lists[last, i]
+                        cp1 = cperm_move[pcp, m]
+                        t0 = twist_move[ptw, m]
+                        info = cp_info[cp1]
+                        e = np.int64(info >> 4) * N_TWIST + twist_conj[info & 15, t0]
+                        prefetch(csym, e >> 1)
+                        ss0 = sslice_move[pss, m]
+                        f0 = flip_move[pf, m]
+                        D[l, g + 1, i, S_CP] = cp1
+                        D[l, g + 1, i, S_AXIS] = ss0
+                        D[l, g + 1, i, S_AXIS + 1] = f0
+                        D[l, g + 1, i, S_AXIS + 2] = t0
+                        dmove[l, g + 1, i] = m
+                        e2 = _phase_index(ss0, f0, t0, ss_info, flip_conj, twist_conj)
+                        prefetch(ptab, e2 >> 2)
+                        sc[l, 3, i] = e
+                        sc[l, 4, i] = e2
+                    cnt[l] = nm
+                    nodes += nm
+                    costs[owner[l]] += nm
+                    stage[l] = PROBED
+                    break
+            elif st == PROBED:
+                # the corner and U-D entries read; the survivors' R-L and F-B entries fetched
+                g = depth[l]
+                j = cur[l]
+                togo = bound - g
+                pd = D[l, g, j, S_AXIS + 3]
+                r = 0
+                for i in range(cnt[l]):
+                    hc = get4(csym, sc[l, 3, i])
+                    hc = corner_unknown if hc == UNKNOWN4 else hc
+                    d0 = dec[pd, get2(ptab, sc[l, 4, i])]
+                    sc[l, 7, r] = i
+                    sc[l, 5, r] = d0
+                    r += (d0 < togo) & (hc < togo)
+                for ii in range(r):
+                    i = sc[l, 7, ii]
+                    D[l, g + 1, i, S_AXIS + 3] = sc[l, 5, ii]
+                    m = dmove[l, g + 1, i]
+                    for a in range(1, 3):
+                        x, y, z = axis_step(D, l, g, j, i, S_AXIS + 4 * a, axmove[a, m],
+                                            sslice_move, flip_move, twist_move)
+                        e = _phase_index(x, y, z, ss_info, flip_conj, twist_conj)
+                        sc[l, 4 + a, ii] = e
+                        prefetch(ptab, e >> 2)
+                cnt[l] = r
+                stage[l] = SIDES if r > 0 else SELECT
+            else:
+                # SIDES: R-L and F-B read (and three equal distances need a move more); descend
+                g = depth[l]
+                j = cur[l]
+                togo = bound - g
+                p1 = D[l, g, j, S_AXIS + 7]
+                p2 = D[l, g, j, S_AXIS + 11]
+                w = 0
+                for ii in range(cnt[l]):
+                    i = sc[l, 7, ii]
+                    d0 = D[l, g + 1, i, S_AXIS + 3]
+                    d1 = dec[p1, get2(ptab, sc[l, 5, ii])]
+                    d2 = dec[p2, get2(ptab, sc[l, 6, ii])]
+                    keep = (d1 < togo) & (d2 < togo) & ~((d0 != 0) & (d0 == d1) & (d1 == d2)
+                                                        & (d0 + 1 >= togo))
+                    D[l, g + 1, i, S_AXIS + 7] = d1
+                    D[l, g + 1, i, S_AXIS + 11] = d2
+                    kidx[l, g + 1, w] = i
+                    w += keep
+                descend(l, g, w, depth, nk, ki)
+                stage[l] = SELECT
+        if nodes - published >= PUBLISH_EVERY:
+            live[slot] += nodes - published
+            published = nodes
+            if stop[0] or cancel[0]:
+                return 0, nodes
+    live[slot] += nodes - published
+    return 0, nodes
