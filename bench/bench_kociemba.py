@@ -7,11 +7,16 @@ each solver improves for S seconds and the length reached counts (cubelab and Ru
 themselves; `kociemba` has no time limit, so a forked child asks it for ever shorter solutions
 and what arrived within S counts). Tables load and kernels compile before the clock, reported
 apart. The peers are optional (`pip install 'cubelab[bench]'`); RubikTwoPhase builds its tables
-in <cache dir>/peers/RubikTwoPhase on first use (half an hour or more).
+in <cache dir>/peers/RubikTwoPhase on first use (half an hour or more). --min2phase CLASSPATH
+adds Chen Shuang's min2phase (Java) through a line driver built outside the repository, which
+prints READY, then reads a facelet string a line and answers "OK <microseconds> <length>
+<moves>" (the time of the solve alone, measured by the driver).
 
     .venv/bin/python bench/bench_kociemba.py                          # 100 states, all there are
     .venv/bin/python bench/bench_kociemba.py -n 20 --only cubelab,kociemba --budget 0.1
     .venv/bin/python bench/bench_kociemba.py --only cubelab --checkout base=../base --checkout new=.
+    .venv/bin/python bench/bench_kociemba.py --only cubelab,min2phase \
+        --min2phase /work/peers/src/min2phase/dist:/work/peers/drivers/min2phase/build
 """
 
 from __future__ import annotations
@@ -20,7 +25,7 @@ import multiprocessing as mp
 import os
 import time
 
-from contenders import Function, Solve
+from contenders import Function, LineProgram, Solve
 from harness import Bench, random_states
 
 C_CAP = 60.0
@@ -30,6 +35,8 @@ bench = Bench(__file__, __doc__, count=100)
 bench.parser.add_argument("--threads", type=int, default=1, help="cubelab's search threads")
 bench.parser.add_argument("--budget", type=float, metavar="S",
                           help="improve for S seconds; report the length reached")
+bench.parser.add_argument("--min2phase", metavar="CLASSPATH",
+                          help="min2phase and its line driver (Min2phaseDriver), built outside")
 
 
 @bench.contender("cubelab")
@@ -127,12 +134,32 @@ def _rubiktwophase(args):
     return Function("rubiktwophase", run, setup=lambda case: case["facelets"], prepare=prepare)
 
 
+# ---- min2phase (Java, through its line driver) -----------------------------------------------
+
+@bench.contender("min2phase")
+def _min2phase(args):
+    if not args.min2phase:
+        raise SystemExit("--min2phase CLASSPATH: where min2phase and its driver are built")
+    argv = ["java", "-cp", args.min2phase, "Min2phaseDriver"]
+    if args.budget:
+        argv += ["--budget-ms", str(args.budget * 1000)]
+
+    def decode(lines):
+        word, micros, *rest = lines[-1].split(maxsplit=3)
+        if word != "OK":
+            raise RuntimeError(f"min2phase: {lines[-1]}")
+        return {"seconds": int(micros) / 1e6, "length": int(rest[0])}
+
+    return LineProgram("min2phase", argv, encode=str, done=lambda lines: True, decode=decode,
+                       setup=lambda case: case["facelets"], ready=r"^READY")
+
+
 def main(argv=None) -> int:
     args = bench.parse(argv)
     names = args.only.split(",") if args.only else [
         n for n, module in (("cubelab", None), ("kociemba", "kociemba"),
                             ("rubiktwophase", "twophase"))
-        if module is None or _installed(module)]
+        if module is None or _installed(module)] + (["min2phase"] if args.min2phase else [])
     bench.begin(args, budget=args.budget, threads=args.threads)
     results = bench.compare(args, random_states(args.count, args.seed),
                             contenders=bench.contenders(args, names),

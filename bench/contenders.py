@@ -122,7 +122,9 @@ class LineProgram(Contender):
     """An external program that reads a case a line and answers in lines: started once
     (prepare waits for `ready` on its output), fed `encode(item)`, read until `done(lines)`
     is true, its answer `decode(lines)` -> dict. Timed from the write to the last line read
-    (or by the program, if decode reports "seconds")."""
+    (or by the program, if decode reports "seconds"); its CPU time is its own, not ours."""
+
+    measures_itself = True
 
     def __init__(self, name: str, argv: list[str], *, encode: Callable[[object], str],
                  done: Callable[[list[str]], bool], decode: Callable[[list[str]], dict],
