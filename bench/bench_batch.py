@@ -1,25 +1,39 @@
-"""Benchmark of batch solving: --jobs N worker processes beside a Dask LocalCluster of N workers.
+"""Batch solving: --jobs N worker processes beside a Dask LocalCluster of N workers.
 
-Run: .venv/bin/python bench/bench_batch.py [--solver kociemba] [--random 200 | --depth 14 -k 20]
-     [--modes jobs1,jobs2,local2] [--rounds 3]
-Solves the same positions in each mode, each mode in a process of its own (a Dask client's
-threads in the parent would keep --jobs from forking), the modes taking turns round after
-round (the machine is noisy), timing the solving only (tables loaded and kernels compiled first, as a long batch
-would amortise them), and prints per mode the median seconds, positions a second, the ratio to
-the first --jobs mode, and the summed proportional memory (PSS) of its worker processes at their
-peak. Exits 1 if two modes disagree on a solution length (an optimal solver must not).
+Each mode (--modes) solves the same positions in a process of its own (a Dask client's threads
+in the parent would keep --jobs from forking), a fresh one every round (-n rounds), the modes
+taking turns; only the solving is timed (tables loaded and kernels compiled first, as a long
+batch would amortise them). Per mode: the median seconds, positions a second, and the summed
+proportional memory (PSS) of its worker processes at their peak. Exits 1 if two modes disagree
+on a solution length with an optimal solver.
+
+    .venv/bin/python bench/bench_batch.py [--solver kociemba] [--random 200 | --depth 14 -k 20]
+        [--modes jobs1,jobs2,local2] [-n 3]
+    .venv/bin/python bench/bench_batch.py --overhead      # a Dask task's cost on local:2
 """
 
 from __future__ import annotations
 
-import argparse
-import json
 import os
-import statistics
-import subprocess
-import sys
 import threading
 import time
+
+from contenders import Function
+from harness import Bench
+
+bench = Bench(__file__, __doc__, count=3)
+p = bench.parser
+p.add_argument("--solver", default="kociemba")
+p.add_argument("--random", type=int, default=0, help="K uniformly random states")
+p.add_argument("--depth", type=int, default=0, help="scrambles of this many face turns")
+p.add_argument("-k", type=int, default=20, help="how many scrambles with --depth")
+p.add_argument("--max-length", type=int, default=None,
+               help="stop each solve at its first solution this short (CPU-bound solves; by "
+                    "default two-phase improves for about a second of wall time)")
+p.add_argument("--modes", default="jobs1,jobs2,local2")
+p.add_argument("--overhead", action="store_true",
+               help="instead, measure a Dask task's cost on local:2 (round trip, and per task "
+                    "when many are in flight)")
 
 
 def _pss_of_descendants() -> tuple[int, int]:
@@ -79,25 +93,6 @@ class _Sampler:
             self.thread.join()
 
 
-def _arguments():
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--solver", default="kociemba")
-    ap.add_argument("--random", type=int, default=0, help="K uniformly random states")
-    ap.add_argument("--depth", type=int, default=0, help="scrambles of this many face turns")
-    ap.add_argument("-k", type=int, default=20, help="how many scrambles with --depth")
-    ap.add_argument("--seed", type=int, default=1)
-    ap.add_argument("--max-length", type=int, default=None,
-                    help="stop each solve at its first solution this short (CPU-bound solves; "
-                         "by default two-phase improves for about a second of wall time)")
-    ap.add_argument("--modes", default="jobs1,jobs2,local2")
-    ap.add_argument("--rounds", type=int, default=3)
-    ap.add_argument("--overhead", action="store_true",
-                    help="instead, measure a Dask task's cost on local:2 (round trip, and "
-                         "per task when many are in flight)")
-    ap.add_argument("--one", metavar="MODE", help=argparse.SUPPRESS)
-    return ap.parse_args()
-
-
 def run_mode(args, mode: str) -> dict:
     """One mode in this process: prepare (untimed), then time the solving."""
     from cubelab.solvers import get_solver
@@ -136,7 +131,8 @@ def run_mode(args, mode: str) -> dict:
                 records += list(solved)
             seconds = time.perf_counter() - t
     records = [r if isinstance(r, dict) else r.to_json() for r in records]
-    return {"seconds": seconds, "pss": sampler.pss, "rss": sampler.rss, "count": len(states),
+    return {"seconds": seconds, "pss_mib": sampler.pss / 2**20, "rss_mib": sampler.rss / 2**20,
+            "count": len(states),
             "solving": sum(rec.get("seconds", 0.0) for rec in records),
             "lengths": [rec.get("length", {}).get("htm") for rec in records]}
 
@@ -161,44 +157,33 @@ def task_overhead() -> None:
           f"in flight")
 
 
-def main() -> int:
-    args = _arguments()
+@bench.contender("mode", fresh=True, variants=lambda args: args.modes.split(","))
+def _mode(args, mode):
+    return Function(mode, lambda _round: run_mode(args, mode))
+
+
+def main(argv=None) -> int:
+    args = bench.parse(argv)
     if args.overhead:
         task_overhead()
         return 0
-    if args.one:
-        print(json.dumps(run_mode(args, args.one)))
-        return 0
-    modes = args.modes.split(",")
     what = (f"{args.random} random states" if args.random
             else f"{args.k} depth-{args.depth or 14} scrambles")
-    print(f"{args.solver} on {what}, modes {', '.join(modes)}, {args.rounds} rounds "
-          f"(each mode in its own process, the modes taking turns)", flush=True)
-    runs: dict[str, list[dict]] = {m: [] for m in modes}
-    for r in range(args.rounds):
-        for mode in modes:
-            out = subprocess.run([sys.executable, __file__, *sys.argv[1:], "--one", mode],
-                                 capture_output=True, text=True)
-            if out.returncode != 0:
-                print(out.stderr[-2000:])
-                return 1
-            runs[mode].append(json.loads(out.stdout.strip().splitlines()[-1]))
-            print(f"  round {r + 1} {mode:>7}: {runs[mode][-1]['seconds']:8.2f} s "
-                  f"({runs[mode][-1]['solving']:.2f} s inside the solves)", flush=True)
-    base = next((m for m in modes if m.startswith("jobs") and m != "jobs1"), modes[0])
-    med = {m: statistics.median(x["seconds"] for x in runs[m]) for m in modes}
-    print(f"{'mode':>8} {'median s':>9} {'pos/s':>8} {'vs ' + base:>10} {'workers PSS':>12} "
-          f"{'largest RSS':>12}")
+    bench.begin(args, solver=args.solver, positions=what)
+    runs = bench.compare(args, [{"id": r} for r in range(args.count)],
+                         fields=("seconds", "pss_mib", "rss_mib"),
+                         show=lambda c, case, o: f"({o['solving']:.2f} s inside the solves)")
+    modes = list(runs)
     for mode in modes:
-        pss = max(x["pss"] for x in runs[mode])
-        rss = max(x["rss"] for x in runs[mode])
-        count = runs[mode][0]["count"]
-        print(f"{mode:>8} {med[mode]:9.2f} {count / med[mode]:8.2f} {med[base] / med[mode]:10.3f} "
-              f"{pss / 2**20:10.0f} MiB {rss / 2**20:10.0f} MiB")
-    lengths = {m: runs[m][0]["lengths"] for m in modes}
+        good = [o for o in runs[mode] if "error" not in o]
+        if good:
+            median = sorted(o["seconds"] for o in good)[len(good) // 2]
+            print(f"{mode:>8}: {good[0]['count'] / median:8.2f} positions a second")
+    lengths = {m: next((o["lengths"] for o in runs[m] if "lengths" in o), None) for m in modes}
     differ = args.solver == "korf" and any(lengths[m] != lengths[modes[0]] for m in modes)
     if differ:
         print("solution lengths differ between modes")
+    bench.finish(args)
     return 1 if differ else 0
 
 

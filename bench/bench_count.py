@@ -1,69 +1,76 @@
-"""Benchmark of Pos(n): positions and classes by distance, QTM to depth 9 and HTM to depth 8.
+"""Pos(n): positions and classes by distance, QTM to depth 9 and HTM to depth 8, each count in a
+fresh process (its own peak memory), rounds taking turns.
 
-Run: .venv/bin/python bench/bench_count.py [--metric qtm|htm] [--depth N] [--threads T]
-Without --metric it runs QTM 9 then HTM 8, each in its own process so each reports its own
-peak memory. Prints one line per level (positions, classes, seconds, = or != the published
-count), the total time, the peak resident memory, and exits 1 if a count differs.
+Per count: the seconds and positions of every level (checked against the published counts),
+the total, the peak resident memory; the kernels are compiled (or loaded from numba's cache)
+before the clock. Exits 1 if a count differs from the published one.
+
+    .venv/bin/python bench/bench_count.py                        # QTM 9 and HTM 8, one round
+    .venv/bin/python bench/bench_count.py --metrics htm -n 3     # HTM 8, three rounds
+    .venv/bin/python bench/bench_count.py --metrics htm -n 3 --checkout base=../base --checkout new=.
 """
 
 from __future__ import annotations
 
-import argparse
-import json
 import resource
-import subprocess
-import sys
 import time
+
+from contenders import Function
+from harness import Bench
 
 TARGETS = {"qtm": 9, "htm": 8}
 
+bench = Bench(__file__, __doc__, count=1)
+bench.parser.add_argument("--metrics", default="qtm,htm", help="qtm,htm")
+bench.parser.add_argument("--depth", type=int, help="instead of QTM 9 / HTM 8")
+bench.parser.add_argument("--threads", type=int, default=2)
 
-def run_one(metric: str, depth: int, threads: int) -> int:
-    from cubelab.tables.counting import PUBLISHED, count_positions, warm_up
 
-    t = time.perf_counter()
-    warm_up()
-    compile_seconds = time.perf_counter() - t
-    print(f"{metric.upper()} to depth {depth}, {threads} threads "
-          f"(kernels ready in {compile_seconds:.1f} s)", flush=True)
-    wrong = 0
+@bench.contender("count", fresh=True, variants=lambda args: args.metrics.split(","))
+def _count(args, metric):
+    depth = args.depth or TARGETS[metric]
 
-    def on_level(c):
-        nonlocal wrong
-        pub = PUBLISHED[metric][c.depth] if c.depth < len(PUBLISHED[metric]) else None
-        mark = "" if pub is None else ("=" if pub == c.positions else f"!= {pub:,}")
-        wrong += pub is not None and pub != c.positions
-        print(f"  {c.depth:>2} {c.positions:>16,} {c.classes_sym:>13,} {c.classes_sym_inv:>13,}"
-              f" {c.seconds:>8.1f} s  {c.candidates:>12,} neighbours  {mark}", flush=True)
+    def prepare():
+        from cubelab.tables.counting import warm_up
+        warm_up()
+        return {"metric": metric, "depth": depth, "threads": args.threads}
 
-    start = time.perf_counter()
-    counts = count_positions(metric, depth, threads=threads, on_level=on_level)
-    seconds = time.perf_counter() - start
-    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024
-    print(json.dumps({"metric": metric, "depth": depth, "threads": threads,
-                      "seconds": round(seconds, 1), "peak_rss_bytes": peak,
-                      "positions": [c.positions for c in counts],
-                      "classes_sym": [c.classes_sym for c in counts],
-                      "classes_sym_inv": [c.classes_sym_inv for c in counts],
-                      "all_published_equal": not wrong}), flush=True)
-    print(f"  total {seconds:.1f} s, peak RSS {peak / 2**30:.2f} GiB", flush=True)
+    def run(_round):
+        from cubelab.tables.counting import PUBLISHED, count_positions
+        start = time.perf_counter()
+        counts = count_positions(metric, depth, threads=args.threads)
+        seconds = time.perf_counter() - start
+        published = PUBLISHED[metric]
+        return {"seconds": seconds, "levels": [
+                    {"depth": c.depth, "positions": c.positions, "seconds": c.seconds,
+                     "classes_sym": c.classes_sym, "classes_sym_inv": c.classes_sym_inv,
+                     "neighbours": c.candidates}
+                    for c in counts],
+                "peak_rss_gib": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 2**20,
+                "published_equal": all(c.positions == published[c.depth] for c in counts
+                                       if c.depth < len(published))}
+
+    return Function(metric, run, prepare=prepare)
+
+
+def main(argv=None) -> int:
+    args = bench.parse(argv)
+    bench.begin(args, depth=args.depth, threads=args.threads)
+    rounds = [{"id": r} for r in range(args.count)]
+    results = bench.compare(args, rounds, fields=("seconds", "peak_rss_gib"),
+                            show=lambda c, case, o: f"published counts equal: "
+                                                    f"{o['published_equal']}")
+    wrong = False
+    for name, outcomes in results.items():
+        for o in outcomes[:1]:
+            for lv in o.get("levels", []):
+                print(f"  {name:<10} {lv['depth']:>2} {lv['positions']:>16,} "
+                      f"{lv['classes_sym']:>13,} {lv['classes_sym_inv']:>13,} "
+                      f"{lv['seconds']:>8.1f} s")
+        wrong |= any(not o.get("published_equal") for o in outcomes)
+    bench.finish(args)
     return 1 if wrong else 0
 
 
-def main() -> int:
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--metric", choices=("qtm", "htm"))
-    ap.add_argument("--depth", type=int)
-    ap.add_argument("--threads", type=int, default=2)
-    args = ap.parse_args()
-    if args.metric:
-        return run_one(args.metric, args.depth or TARGETS[args.metric], args.threads)
-    status = 0
-    for metric, depth in TARGETS.items():
-        status |= subprocess.call([sys.executable, __file__, "--metric", metric, "--depth",
-                                   str(args.depth or depth), "--threads", str(args.threads)])
-    return status
-
-
 if __name__ == "__main__":
-    sys.exit(main())
+    raise SystemExit(main())

@@ -1,61 +1,86 @@
-"""Benchmark of Pos(n) sharded over a Dask LocalCluster beside the one-process count.
+"""Pos(n) sharded over a Dask LocalCluster beside the one-process count.
 
-Run: .venv/bin/python bench/bench_count_cluster.py [--metric htm] [--depth 8] [--workers 2]
-Counts in this process (two threads, as `cubelab count`), then on local:N (one thread a worker),
-each after its kernels are compiled, and prints per level the seconds of both, and at the end the
-total times, the count's own arrays at their peak (one process; each worker) and the peak
-resident memory (this process; each worker process). Exits 1 if any count differs.
+Counts in a process of its own (two threads, as `cubelab count`) and on local:N (one thread a
+worker), each after its kernels are compiled, rounds taking turns; prints per level the seconds
+of both, the count's own arrays at their peak (one process; each worker) and the peak resident
+memory (the process; each worker process). Exits 1 if any count differs.
+
+    .venv/bin/python bench/bench_count_cluster.py [--metric htm] [--depth 8] [--workers 2]
 """
 
 from __future__ import annotations
 
-import argparse
 import resource
-import sys
 import time
 
+from contenders import Function
+from harness import Bench
 
-def main() -> int:
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--metric", choices=("qtm", "htm"), default="htm")
-    ap.add_argument("--depth", type=int, default=8)
-    ap.add_argument("--workers", type=int, default=2)
-    args = ap.parse_args()
+bench = Bench(__file__, __doc__, count=1)
+bench.parser.add_argument("--metric", choices=("qtm", "htm"), default="htm")
+bench.parser.add_argument("--depth", type=int, default=8)
+bench.parser.add_argument("--workers", type=int, default=2)
 
-    from cubelab.tables.cluster import connect
-    from cubelab.tables.counting import count_positions, warm_up
-    from cubelab.tables.counting.sharded import count_on_cluster
+MIB = 2 ** 20
 
-    with connect(f"local:{args.workers}") as client:     # before this process grows
+
+def _levels(counts, seconds, peaks, rss):
+    return {"levels": [[c.positions, c.classes_sym, c.classes_sym_inv] for c in counts],
+            "level_seconds": seconds, "peak_array_mib": peaks, "peak_rss_mib": rss}
+
+
+@bench.contender("one-process", fresh=True)
+def _one(args):
+    def run(_round):
+        from cubelab.tables.counting import count_positions
         t = time.perf_counter()
-        spread = count_on_cluster(client, args.metric, args.depth)
-        cluster_seconds = time.perf_counter() - t
-    warm_up()
-    t = time.perf_counter()
-    here = count_positions(args.metric, args.depth, threads=2)
-    here_seconds = time.perf_counter() - t
-    rss = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024
-    wrong = 0
-    print(f"{args.metric.upper()} to depth {args.depth}: one process (2 threads) beside "
-          f"local:{args.workers}")
-    print(f"{'depth':>5} {'positions':>16} {'one s':>8} {'cluster s':>10}")
-    for h, c in zip(here, spread):
-        same = (h.positions, h.classes_sym, h.classes_sym_inv) == \
-            (c.count.positions, c.count.classes_sym, c.count.classes_sym_inv)
-        wrong += not same
-        print(f"{h.depth:>5} {h.positions:>16,} {h.seconds:8.2f} {c.count.seconds:10.2f}"
-              f"{'' if same else '  DIFFERENT'}")
-    mib = 2 ** 20
-    print(f"total: one process {here_seconds:.1f} s, local:{args.workers} {cluster_seconds:.1f} s "
-          f"(with the workers' kernel start-up)")
-    print(f"arrays at peak: one process {max(c.peak_bytes for c in here) / mib:.0f} MiB; workers "
-          + ", ".join(f"{max(lv.peak_bytes[k] for lv in spread) / mib:.0f}"
-                      for k in range(args.workers)) + " MiB")
-    print(f"peak RSS: one process {rss / mib:.0f} MiB; workers "
-          + ", ".join(f"{spread[-1].max_rss[k] / mib:.0f}" for k in range(args.workers))
-          + " MiB")
-    return 1 if wrong else 0
+        counts = count_positions(args.metric, args.depth, threads=2)
+        seconds = time.perf_counter() - t
+        return {"seconds": seconds, **_levels(
+            counts, [c.seconds for c in counts], [max(c.peak_bytes for c in counts) / MIB],
+            [resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024 / MIB])}
+
+    def prepare():
+        from cubelab.tables.counting import warm_up
+        warm_up()
+    return Function("one-process", run, prepare=prepare)
+
+
+@bench.contender("cluster", fresh=True)
+def _cluster(args):
+    def run(_round):
+        from cubelab.tables.cluster import connect
+        from cubelab.tables.counting.sharded import count_on_cluster
+        with connect(f"local:{args.workers}") as client:
+            t = time.perf_counter()
+            spread = count_on_cluster(client, args.metric, args.depth)
+            seconds = time.perf_counter() - t
+        return {"seconds": seconds, "note": "with the workers' kernel start-up", **_levels(
+            [lv.count for lv in spread], [lv.count.seconds for lv in spread],
+            [max(lv.peak_bytes[k] for lv in spread) / MIB for k in range(args.workers)],
+            [spread[-1].max_rss[k] / MIB for k in range(args.workers)])}
+    return Function("cluster", run)
+
+
+def main(argv=None) -> int:
+    args = bench.parse(argv)
+    bench.begin(args, metric=args.metric, depth=args.depth, workers=args.workers)
+    runs = bench.compare(args, [{"id": r} for r in range(args.count)], fields=("seconds",))
+    good = {name: next((o for o in out if "error" not in o), None) for name, out in runs.items()}
+    differ = False
+    if all(good.values()) and len(good) == 2:
+        one, spread = good["one-process"], good["cluster"]
+        print(f"{'depth':>5} {'positions':>16} {'one s':>8} {'cluster s':>10}")
+        for d, (a, b, sa, sb) in enumerate(zip(one["levels"], spread["levels"],
+                                               one["level_seconds"], spread["level_seconds"])):
+            differ |= a != b
+            print(f"{d:>5} {a[0]:>16,} {sa:8.2f} {sb:10.2f}{'' if a == b else '  DIFFERENT'}")
+        for name, o in good.items():
+            print(f"{name}: arrays at peak {[round(x) for x in o['peak_array_mib']]} MiB, peak "
+                  f"RSS {[round(x) for x in o['peak_rss_mib']]} MiB")
+    bench.finish(args)
+    return 1 if differ else 0
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    raise SystemExit(main())

@@ -1,222 +1,183 @@
-"""Benchmark cubelab's two-phase solver against the PyPI `kociemba` (C) and `RubikTwoPhase`
-(Kociemba's own Python) on the same uniformly random states, side by side.
+"""Two-phase: cubelab beside the PyPI `kociemba` (C) and `RubikTwoPhase` (Kociemba's own Python),
+state by state on the same uniformly random states.
 
-Reports, per solver: median and 90th percentile of the time to the first solution of at most
-20 moves, the mean length reached with a budget of 0.1 s and 1 s per cube, and (separately)
-table load/build time and compile time. Run:
+Without --budget: the time to the first solution of at most 20 moves (median, p90; the CPU
+columns are the solving process's, all threads: steadier on a shared machine). With --budget S:
+each solver improves for S seconds and the length reached counts (cubelab and RubikTwoPhase stop
+themselves; `kociemba` has no time limit, so a forked child asks it for ever shorter solutions
+and what arrived within S counts). Tables load and kernels compile before the clock, reported
+apart. The peers are optional (`pip install 'cubelab[bench]'`); RubikTwoPhase builds its tables
+in <cache dir>/peers/RubikTwoPhase on first use (half an hour or more). --min2phase CLASSPATH
+adds Chen Shuang's min2phase (Java) through a line driver built outside the repository, which
+prints READY, then reads a facelet string a line and answers "OK <microseconds> <length>
+<moves>" (the time of the solve alone, measured by the driver).
 
-    /work/venv/bin/python bench/bench_kociemba.py                 # 100 states, all three
-    /work/venv/bin/python bench/bench_kociemba.py --count 20 --skip rubiktwophase --threads 1
-
-`kociemba` has no time budget: each budget run forks a worker that asks for ever shorter
-solutions (max_depth = last length - 1) and is stopped when the budget is spent; a solution
-counts if it arrived within the budget (wall clock, measured in the worker, as cubelab's and
-RubikTwoPhase's time limits are). The cpu_ columns are the solving thread's (process's) CPU
-time (all threads), which a shared machine disturbs less than the wall clock. RubikTwoPhase
-builds its tables in <cache dir>/peers/RubikTwoPhase on first use (half an hour or more).
+    .venv/bin/python bench/bench_kociemba.py                          # 100 states, all there are
+    .venv/bin/python bench/bench_kociemba.py -n 20 --only cubelab,kociemba --budget 0.1
+    .venv/bin/python bench/bench_kociemba.py --only cubelab --checkout base=../base --checkout new=.
+    .venv/bin/python bench/bench_kociemba.py --only cubelab,min2phase \
+        --min2phase /work/peers/src/min2phase/dist:/work/peers/drivers/min2phase/build
 """
 
 from __future__ import annotations
 
-import argparse
 import multiprocessing as mp
 import os
-import sys
 import time
 
-import numpy as np
+from contenders import Function, LineProgram, Solve
+from harness import Bench, random_states
 
-SEED = 20240401
-BUDGETS = (0.1, 1.0)
-C_CAP = 60.0   # seconds: a kociemba (C) search still running then is stopped and counted as this
+C_CAP = 60.0
+"""Seconds: a kociemba (C) search still running then is stopped and counted as this."""
 
-
-def random_states(count: int, seed: int):
-    from cubelab.cube.random_states import random_state
-    rng = np.random.default_rng(seed)
-    return [random_state(rng) for _ in range(count)]
-
-
-def summary(times, cpu_times, lengths_by_budget, load, compile_, note=""):
-    t = np.array(times) * 1000
-    c = np.array(cpu_times) * 1000
-    return {
-        "median_ms": float(np.median(t)), "p90_ms": float(np.percentile(t, 90)),
-        "cpu_median_ms": float(np.median(c)), "cpu_p90_ms": float(np.percentile(c, 90)),
-        **{f"mean_len_{b:g}s": float(np.mean(v)) for b, v in lengths_by_budget.items()},
-        "load_s": load, "compile_s": compile_, "note": note,
-    }
+bench = Bench(__file__, __doc__, count=100)
+bench.parser.add_argument("--threads", type=int, default=1, help="cubelab's search threads")
+bench.parser.add_argument("--budget", type=float, metavar="S",
+                          help="improve for S seconds; report the length reached")
+bench.parser.add_argument("--min2phase", metavar="CLASSPATH",
+                          help="min2phase and its line driver (Min2phaseDriver), built outside")
 
 
-# ---- cubelab -------------------------------------------------------------------------------
-
-def bench_cubelab(states, budgets, threads=1):
+@bench.contender("cubelab")
+def _cubelab(args):
     from cubelab.solvers.kociemba.solver import KociembaSolver
-    from cubelab.tables.kociemba.specs import load_tables
-    start = time.perf_counter()
-    load_tables()
-    load = time.perf_counter() - start
-    solver = KociembaSolver(threads=threads, budget=None)   # the first-solution mode
-    solver.prepare()          # tables are cached in the process now: this is the compile
-    compile_ = solver.compile_seconds
-    times, cpu = [], []
-    for s in states:
-        began, cpu_began = time.perf_counter(), time.process_time()
-        result = solver.solve(s)
-        times.append(time.perf_counter() - began)
-        cpu.append(time.process_time() - cpu_began)   # all threads of the process
-        assert result.verified and len(result.moves) <= 20
-    lengths = {}
-    for b in budgets:
-        lengths[b] = [len(solver.solve(s, time_limit=b).moves) for s in states]
-    note = "" if threads == 1 else "tables and code already loaded by the row above"
-    return summary(times, cpu, lengths, load, compile_, note)
+    if args.budget:
+        return Solve("cubelab", lambda: KociembaSolver(threads=args.threads, budget=None),
+                     time_limit=args.budget)
+    return Solve("cubelab", lambda: KociembaSolver(threads=args.threads, budget=None))
 
 
 # ---- kociemba (C) --------------------------------------------------------------------------
 
-def _c_worker(facelets, first_depth, queue):
+def _c_child(facelets, first_depth, queue):
     import kociemba
-    start, cpu_start = time.perf_counter(), time.process_time()
+    start, cpu = time.perf_counter(), time.process_time()
     depth = first_depth
     while depth > 0:
         try:
-            sol = kociemba.solve(facelets, max_depth=depth)
+            n = len(kociemba.solve(facelets, max_depth=depth).split())
         except ValueError:
             break
-        n = len(sol.split())
-        queue.put((n, time.perf_counter() - start, time.process_time() - cpu_start))
+        queue.put((n, time.perf_counter() - start, time.process_time() - cpu))
         if first_depth == 20:
             break
         depth = n - 1
     queue.put(None)
 
 
-def _c_run(facelets, first_depth, budget):
-    """(lengths with their times) reported by a forked worker within the budget."""
+def _c_run(facelets: str, first_depth: int, budget: float) -> list:
+    """(length, seconds, cpu seconds) of what a forked child reported within the budget."""
     ctx = mp.get_context("fork")
     queue = ctx.Queue()
-    proc = ctx.Process(target=_c_worker, args=(facelets, first_depth, queue), daemon=True)
-    proc.start()
-    found = []
-    deadline = time.perf_counter() + budget + 0.2
+    child = ctx.Process(target=_c_child, args=(facelets, first_depth, queue), daemon=True)
+    child.start()
+    found, deadline = [], time.perf_counter() + budget + 0.2
     while True:
         try:
             item = queue.get(timeout=max(0.01, deadline - time.perf_counter()))
         except Exception:
             break
-        if item is None:
+        if item is None or item[1] > budget:
             break
         found.append(item)
-        if item[1] > budget:
-            break
-    proc.kill()
-    proc.join()
+    child.kill()
+    child.join()
     return found
 
 
-def bench_c(states, budgets):
-    import kociemba
-    from cubelab.cube.facelets import to_facelets
-    faces = [to_facelets(s) for s in states]
-    start = time.perf_counter()
-    kociemba.solve(faces[0])  # loads its tables (in the parent: the forked workers share them)
-    load = time.perf_counter() - start
-    times, cpu, capped = [], [], 0
-    for f in faces:
-        found = _c_run(f, 20, C_CAP)
-        if found and found[0][1] <= C_CAP:
-            times.append(found[0][1])
-            cpu.append(found[0][2])
-        else:
-            times.append(C_CAP)
-            cpu.append(C_CAP)
-            capped += 1
-    lengths = {}
-    for b in budgets:
-        lengths[b] = []
-        for f in faces:
-            found = [n for n, t, _ in _c_run(f, 24, b) if t <= b]
-            lengths[b].append(min(found) if found else np.nan)
-    missing = {b: int(np.isnan(v).sum()) for b, v in lengths.items()}
-    lengths = {b: [x for x in v if not np.isnan(x)] for b, v in lengths.items()}
-    note = f"{capped} searches stopped at {C_CAP:g} s; no solution within budget: {missing}"
-    return summary(times, cpu, lengths, load, 0.0, note)
+@bench.contender("kociemba")
+def _kociemba(args):
+    def prepare():
+        import kociemba
+        kociemba.solve("DRLUUBFBRBLURRLRUBLRDDFDLFUFUFFDBRDUBRUFLLFDDBFLUBLRBD")   # its tables
+
+    def run(facelets):
+        if args.budget:
+            found = [n for n, t, _ in _c_run(facelets, 24, args.budget) if t <= args.budget]
+            return {"length": min(found) if found else None, "seconds": args.budget}
+        found = _c_run(facelets, 20, C_CAP)
+        if not found:
+            return {"length": None, "seconds": C_CAP, "cpu_seconds": C_CAP, "capped": True}
+        n, seconds, cpu = found[0]
+        return {"length": n, "seconds": seconds, "cpu_seconds": cpu, "capped": False}
+
+    return Function("kociemba", run, setup=lambda case: case["facelets"], prepare=prepare)
 
 
 # ---- RubikTwoPhase -------------------------------------------------------------------------
 
-def bench_rtp(states, budgets):
-    from cubelab.cube.facelets import to_facelets
-    from cubelab.cube.paths import cache_dir
-    folder = cache_dir() / "peers" / "RubikTwoPhase"
-    (folder / "twophase").mkdir(parents=True, exist_ok=True)
-    here = os.getcwd()
-    os.chdir(folder)    # it keeps its tables in ./twophase
-    try:
-        start = time.perf_counter()
-        import twophase.solver as sv
-        load = time.perf_counter() - start
-    finally:
-        os.chdir(here)
-    faces = [to_facelets(s) for s in states]
+@bench.contender("rubiktwophase")
+def _rubiktwophase(args):
+    holder = {}
 
-    def length(text):
-        return int(text.strip().rsplit("(", 1)[1].rstrip("f)"))
+    def prepare():
+        from cubelab.cube.paths import cache_dir
+        folder = cache_dir() / "peers" / "RubikTwoPhase"
+        (folder / "twophase").mkdir(parents=True, exist_ok=True)
+        here = os.getcwd()
+        os.chdir(folder)    # it keeps its tables in ./twophase
+        try:
+            import twophase.solver as solver
+        finally:
+            os.chdir(here)
+        holder["solver"] = solver
+        return {"note": "CPython, its own six threads"}
 
-    times, cpu = [], []
-    for f in faces:
-        began, cpu_began = time.perf_counter(), time.process_time()
-        out = sv.solve(f, 20, 1000)
-        times.append(time.perf_counter() - began)
-        cpu.append(time.process_time() - cpu_began)
-        assert length(out) <= 20, out
-    lengths = {b: [length(sv.solve(f, 0, b)) for f in faces] for b in budgets}
-    return summary(times, cpu, lengths, load, 0.0, "CPython, its own six threads")
+    def run(facelets):
+        if args.budget:
+            out = holder["solver"].solve(facelets, 0, args.budget)
+        else:
+            out = holder["solver"].solve(facelets, 20, 1000)
+        return {"length": int(out.strip().rsplit("(", 1)[1].rstrip("f)"))}
+
+    return Function("rubiktwophase", run, setup=lambda case: case["facelets"], prepare=prepare)
+
+
+# ---- min2phase (Java, through its line driver) -----------------------------------------------
+
+@bench.contender("min2phase")
+def _min2phase(args):
+    if not args.min2phase:
+        raise SystemExit("--min2phase CLASSPATH: where min2phase and its driver are built")
+    argv = ["java", "-cp", args.min2phase, "Min2phaseDriver"]
+    if args.budget:
+        argv += ["--budget-ms", str(args.budget * 1000)]
+
+    def decode(lines):
+        word, micros, *rest = lines[-1].split(maxsplit=3)
+        if word != "OK":
+            raise RuntimeError(f"min2phase: {lines[-1]}")
+        return {"seconds": int(micros) / 1e6, "length": int(rest[0])}
+
+    return LineProgram("min2phase", argv, encode=str, done=lambda lines: True, decode=decode,
+                       setup=lambda case: case["facelets"], ready=r"^READY")
 
 
 def main(argv=None) -> int:
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--count", type=int, default=100)
-    ap.add_argument("--seed", type=int, default=SEED)
-    ap.add_argument("--skip", nargs="*", default=[], choices=["kociemba", "rubiktwophase"])
-    ap.add_argument("--threads", nargs="*", type=int, default=[1, 2],
-                    help="cubelab search threads, one row each (default: 1 2)")
-    args = ap.parse_args(argv)
-    states = random_states(args.count, args.seed)
-    rows = {}
-    print(f"{args.count} random states, seed {args.seed}; load average {os.getloadavg()[0]:.1f} "
-          f"on {os.cpu_count()} cores", flush=True)
-    for n in args.threads:
-        name = "cubelab" if n == 1 else f"cubelab ({n} threads)"
-        rows[name] = bench_cubelab(states, BUDGETS, n)
-        print(name, rows[name], flush=True)
-    if "kociemba" not in args.skip:
-        rows["kociemba (C)"] = bench_c(states, BUDGETS)
-        print("kociemba", rows["kociemba (C)"], flush=True)
-    if "rubiktwophase" not in args.skip:
-        rows["RubikTwoPhase"] = bench_rtp(states, BUDGETS)
-        print("RubikTwoPhase", rows["RubikTwoPhase"], flush=True)
-
-    keys = (["median_ms", "p90_ms", "cpu_median_ms", "cpu_p90_ms"]
-            + [f"mean_len_{b:g}s" for b in BUDGETS] + ["load_s", "compile_s"])
-    print()
-    print("| solver | " + " | ".join(keys) + " |")
-    print("|---" * (len(keys) + 1) + "|")
-    for name, row in rows.items():
-        print(f"| {name} | " + " | ".join(f"{row[k]:.2f}" for k in keys) + " |")
-    for name, row in rows.items():
-        if row["note"]:
-            print(f"{name}: {row['note']}")
-    if "kociemba (C)" in rows and "cubelab" in rows:
-        c, us = rows["kociemba (C)"], rows["cubelab"]
-        print(f"ratio kociemba/cubelab: median {c['median_ms'] / us['median_ms']:.1f}x, "
-              f"p90 {c['p90_ms'] / us['p90_ms']:.1f}x; CPU time: median "
-              f"{c['cpu_median_ms'] / us['cpu_median_ms']:.1f}x, "
-              f"p90 {c['cpu_p90_ms'] / us['cpu_p90_ms']:.1f}x")
-    print(f"load average now {os.getloadavg()[0]:.1f}")
+    args = bench.parse(argv)
+    names = args.only.split(",") if args.only else [
+        n for n, module in (("cubelab", None), ("kociemba", "kociemba"),
+                            ("rubiktwophase", "twophase"))
+        if module is None or _installed(module)] + (["min2phase"] if args.min2phase else [])
+    bench.begin(args, budget=args.budget, threads=args.threads)
+    results = bench.compare(args, random_states(args.count, args.seed),
+                            contenders=bench.contenders(args, names),
+                            fields=("length",) if args.budget else ("seconds", "cpu_seconds",
+                                                                    "length"),
+                            show=lambda c, case, got: f"{got.get('length')} moves")
+    for name, outcomes in results.items():
+        long = [o for o in outcomes if not args.budget and (o.get("length") or 99) > 20]
+        if long:
+            print(f"{name}: {len(long)} solutions longer than 20 moves (or none)")
+    bench.finish(args)
     return 0
 
 
+def _installed(module: str) -> bool:
+    import importlib.util
+    return importlib.util.find_spec(module) is not None
+
+
 if __name__ == "__main__":
-    sys.exit(main())
+    raise SystemExit(main())

@@ -1,36 +1,41 @@
-"""Benchmark Korf's solver against nissy's H48 optimal solver on the same random states, side by side.
+"""Korf's solver beside nissy's H48 optimal solver, state by state on the same random states.
 
 nissy-core (Sebastiano Tronto's H48 solver, the fastest published optimal solver per table byte)
 is not on PyPI: build its library from a checkout of https://github.com/sebastianotronto/nissy-core
-and generate its table with its own tool (both use the machine's cores):
+outside the repository (under /work/peers, say) and generate its table with its own tool:
 
     THREADS=2 ./build.sh sharedlib && cc -shared -pthread -o libnissy.so nissy.o
     THREADS=2 ./build.sh tool gendata h48h7           # writes tables/h48h7 (3.8 GB)
 
 then, from our project root:
 
-    .venv/bin/python bench/bench_korf_nissy.py --nissy NISSY_DIR --random 20
-    .venv/bin/python bench/bench_korf_nissy.py --nissy NISSY_DIR --solver h48h7 --set layers \\
-        --random 100 --json out.json
+    .venv/bin/python bench/bench_korf_nissy.py --nissy NISSY_DIR -n 20
+    .venv/bin/python bench/bench_korf_nissy.py --nissy NISSY_DIR --solver h48h7 --set layers -n 100
 
-The states are the speed section's uniformly random states of bench_korf.py (the same fixed seed,
-so its figures and these line up). nissy reads move sequences: each state is handed over as the
-inverse of our two-phase solution, and both answers are checked on our model of the state. Both
-solvers run two threads and look for one optimal solution; they take turns state by state (the
-first one alternating), in this one process, so the machine's slowly changing load falls on both.
-Their tables are loaded once, before the clock starts: nissy's into memory advised for huge pages,
-as ours are, 64-byte aligned as its reader expects.
+The states are the harness's random states (the same seed as bench_korf.py's, so the figures
+line up). nissy reads move sequences: each state is handed over as the inverse of our two-phase
+solution (made before the clock), and both answers are checked on our model of the state. Both
+solvers run --threads threads and look for one optimal solution, taking turns state by state.
+Their tables load once, before the clock: nissy's into memory advised for huge pages, as ours
+are, 64-byte aligned as its reader expects. Exits 1 if the lengths disagree.
 """
 
 from __future__ import annotations
 
-import argparse
 import ctypes
-import json
-import statistics
-import sys
 import time
 from pathlib import Path
+
+from contenders import Contender, Solve
+from harness import Bench, random_states, state_of
+
+bench = Bench(__file__, __doc__, count=20)
+bench.parser.add_argument("--nissy", metavar="DIR",
+                          help="nissy-core checkout holding libnissy.so and tables/")
+bench.parser.add_argument("--solver", default="h48h7", help="nissy's solver (h48h0 .. h48h11)")
+bench.parser.add_argument("--set", default="layers", help="our table set")
+bench.parser.add_argument("--threads", type=int, default=2)
+bench.parser.add_argument("--first", type=int, default=0, help="skip this many random states")
 
 SOLVED = b"ABCDEFGH=ABCDEFGHIJKL=A"
 """nissy's solved cube in its own notation."""
@@ -39,10 +44,15 @@ N_STATS = 10
 SOLUTIONS_BYTES = 1 << 16
 
 
-class Nissy:
+class Nissy(Contender):
     """nissy's library through ctypes, one solver and its table in memory."""
 
     def __init__(self, directory: Path, solver: str, threads: int):
+        self.name, self.directory, self.solver_name, self.threads = "nissy", directory, \
+            solver, threads
+
+    def prepare(self):
+        directory, solver, threads = self.directory, self.solver_name, self.threads
         from cubelab.tables.memory import zeroed
         lib_path = directory / "libnissy.so"
         if not lib_path.exists():
@@ -74,8 +84,32 @@ class Nissy:
             f.readinto(memoryview(self.data))
         if lib.nissy_checkdata(self.solver, size, self.data.ctypes.data) != 0:
             raise SystemExit(f"{table} fails nissy's own check")
-        self.load_seconds = time.perf_counter() - t
         self.stats = (ctypes.c_longlong * N_STATS)()
+        from cubelab.solvers import get_solver
+        self.two_phase = get_solver("kociemba")
+        self.two_phase.prepare()
+        seconds = time.perf_counter() - t
+        self.solve("R U2 F' L D B2 R' U F2 D' L2 B")     # its pages touched before the clock
+        return {"load_seconds": seconds}
+
+    def setup(self, case):
+        """The case as a scramble nissy reads: the inverse of our two-phase solution."""
+        from cubelab.cube.moves import apply_moves
+        from cubelab.cube.notation import format_moves, invert_moves
+        state = state_of(case)
+        scramble = invert_moves(self.two_phase.solve(state).moves)
+        if apply_moves(type(state).identity(), scramble) != state:
+            raise AssertionError("the scramble handed to nissy is wrong")
+        return state, format_moves(scramble)
+
+    def run(self, item):
+        from cubelab.cube.moves import apply_moves
+        from cubelab.cube.notation import parse_moves
+        state, scramble = item
+        solution, nodes = self.solve(scramble)
+        moves = parse_moves(solution)
+        return {"length": len(moves), "nodes": nodes, "solution": solution,
+                "solves": apply_moves(state, moves).is_solved()}
 
     def solve(self, scramble: str) -> tuple[str, int]:
         """One optimal solution of the position the scramble reaches, and the nodes visited."""
@@ -91,87 +125,34 @@ class Nissy:
         return out.value.decode().split("\n")[0], int(self.stats[0])
 
 
-def summary(rows: list[dict], who: str) -> dict:
-    seconds = [r[who]["seconds"] for r in rows]
-    nodes = [r[who]["nodes"] for r in rows]
-    return {"mean_s": statistics.fmean(seconds), "median_s": statistics.median(seconds),
-            "max_s": max(seconds), "nodes_per_cube": statistics.fmean(nodes)}
+@bench.contender("korf")
+def _korf(args):
+    from cubelab.solvers.korf.solver import KorfSolver
+    return Solve("korf", lambda: KorfSolver(args.set, threads=args.threads, fallback=False))
+
+
+@bench.contender("nissy")
+def _nissy(args):
+    if not args.nissy:
+        raise SystemExit("--nissy DIR: where nissy-core is built")
+    return Nissy(Path(args.nissy), args.solver, args.threads)
 
 
 def main(argv=None) -> int:
-    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("--nissy", required=True, metavar="DIR",
-                    help="nissy-core checkout holding libnissy.so and tables/")
-    ap.add_argument("--solver", default="h48h7", help="nissy's solver (h48h0 .. h48h11)")
-    ap.add_argument("--set", default="layers", help="our table set")
-    ap.add_argument("--random", type=int, default=20, help="random states")
-    ap.add_argument("--first", type=int, default=0, help="skip this many of them")
-    ap.add_argument("--threads", type=int, default=2)
-    ap.add_argument("--json", metavar="PATH", help="write every row as JSON")
-    args = ap.parse_args(argv)
-
-    sys.path.insert(0, str(Path(__file__).resolve().parent))
-    from bench_korf import speed_states
-    from cubelab.cube.moves import apply_moves
-    from cubelab.cube.notation import format_moves, invert_moves, parse_moves
-    from cubelab.solvers import get_solver
-    from cubelab.solvers.korf.solver import KorfSolver
-
-    t = time.perf_counter()
-    ours = KorfSolver(args.set, threads=args.threads, fallback=False)
-    ours.prepare()
-    print(f"korf ({args.set}): tables loaded in {time.perf_counter() - t:.1f} s")
-    peer = Nissy(Path(args.nissy), args.solver, args.threads)
-    print(f"nissy ({args.solver}): table loaded and checked in {peer.load_seconds:.1f} s")
-    two_phase = get_solver("kociemba")
-    states = speed_states(0, 0, args.first + args.random)["random states"][args.first:]
-    scrambles = [format_moves(invert_moves(two_phase.solve(s).moves)) for s in states]
-    # compile and fault in both before the clock runs
-    ours.solve(states[0])
-    peer.solve(scrambles[0])
-
-    print(f"{'#':>4} {'len':>3} {'ours s':>8} {'nissy s':>8} {'n/ours':>7} "
-          f"{'ours Mnodes':>11} {'nissy Mnodes':>12}")
-    rows = []
-    for i, (state, scramble) in enumerate(zip(states, scrambles), start=args.first):
-        if apply_moves(type(state).identity(), parse_moves(scramble)) != state:
-            raise AssertionError(f"state {i}: the scramble handed to nissy is wrong")
-        row = {"state": i, "scramble": scramble}
-        for who in (("ours", "nissy") if i % 2 == 0 else ("nissy", "ours")):
-            t = time.perf_counter()
-            if who == "ours":
-                r = ours.solve(state)
-                row["ours"] = {"seconds": time.perf_counter() - t, "length": r.length["htm"],
-                               "optimal": r.optimal, "nodes": r.nodes, "solution": r.text()}
-            else:
-                solution, nodes = peer.solve(scramble)
-                seconds = time.perf_counter() - t
-                solves = apply_moves(state, parse_moves(solution)).is_solved()
-                row["nissy"] = {"seconds": seconds, "length": len(parse_moves(solution)),
-                                "solves": solves, "nodes": nodes, "solution": solution}
-        row["agree"] = (row["ours"]["optimal"] and row["nissy"]["solves"]
-                        and row["ours"]["length"] == row["nissy"]["length"])
-        rows.append(row)
-        o, n = row["ours"], row["nissy"]
-        print(f"{i:>4} {o['length']:>3} {o['seconds']:>8.2f} {n['seconds']:>8.2f} "
-              f"{n['seconds'] / o['seconds']:>7.2f} {o['nodes'] / 1e6:>11.1f} "
-              f"{n['nodes'] / 1e6:>12.1f}{'' if row['agree'] else '  DISAGREE'}", flush=True)
-
-    result = {"argv": sys.argv[1:], "ours": summary(rows, "ours"),
-              "nissy": summary(rows, "nissy"), "rows": rows,
-              "median_ratio_nissy_over_ours": statistics.median(
-                  r["nissy"]["seconds"] / r["ours"]["seconds"] for r in rows),
-              "all_agree": all(r["agree"] for r in rows)}
-    for who in ("ours", "nissy"):
-        s = result[who]
-        print(f"{who:>5}: mean {s['mean_s']:.2f} s, median {s['median_s']:.2f} s, "
-              f"max {s['max_s']:.2f} s, {s['nodes_per_cube'] / 1e6:.1f} M nodes per cube")
-    print(f"median per-state ratio nissy/ours: {result['median_ratio_nissy_over_ours']:.2f}; "
-          f"ratio of means: {result['nissy']['mean_s'] / result['ours']['mean_s']:.2f}; "
-          f"all lengths agree: {result['all_agree']}")
-    if args.json:
-        Path(args.json).write_text(json.dumps(result, indent=1))
-    return 0 if result["all_agree"] else 1
+    args = bench.parse(argv)
+    cases = random_states(args.first + args.count, args.seed)[args.first:]
+    bench.begin(args, set=args.set, nissy_solver=args.solver)
+    results = bench.compare(args, cases, fields=("seconds", "nodes", "length"),
+                            show=lambda c, case, o: f"{o['length']} moves {o['nodes']:>14,} "
+                                                    "nodes")
+    agree = True
+    if {"korf", "nissy"} <= set(results):
+        for ours, theirs in zip(results["korf"], results["nissy"]):
+            agree &= bool(ours.get("optimal") and theirs.get("solves")
+                          and ours.get("length") == theirs.get("length"))
+        print(f"all lengths agree: {agree}")
+    bench.finish(args, all_agree=agree)
+    return 0 if agree else 1
 
 
 if __name__ == "__main__":

@@ -1,34 +1,31 @@
 """What a random table probe costs on this machine, by table size: the floor under Korf's search.
 
-Run: .venv/bin/python bench/bench_probe_latency.py [SIZE_MB ...]   (default 64 864 2624)
-For each size, a table on transparent huge pages (as tables.memory makes them) is read at 2
-million random places three ways: each read waiting for the one before (latency: what a search
-pays when nothing overlaps), independent reads (what the memory system overlaps by itself), and
-independent reads prefetched 16 ahead. Prints nanoseconds per read and how much of the table
-the kernel backed with huge pages.
+For each size (--sizes, MB), a table on transparent huge pages (as tables.memory makes them) is
+read at 2 million random places three ways: each read waiting for the one before (dependent:
+what a search pays when nothing overlaps), independent reads (what the memory system overlaps by
+itself), and independent reads prefetched 16 ahead. Reports nanoseconds per read and how much
+of the table the kernel backed with huge pages.
+
+    .venv/bin/python bench/bench_probe_latency.py --sizes 64 864 2624
 """
 
 from __future__ import annotations
 
 import mmap
-import sys
 import time
 
 import numpy as np
-
-import cubelab.tables  # noqa: F401  (numba cache location, before numba)
 from numba import njit
+
+from contenders import Function
+from harness import Bench
 
 from cubelab.tables.memory import prefetch
 
+READS = 2_000_000
 
-def huge_table(nbytes: int) -> np.ndarray:
-    buf = mmap.mmap(-1, nbytes, flags=mmap.MAP_PRIVATE | mmap.MAP_ANONYMOUS)
-    if hasattr(mmap, "MADV_HUGEPAGE"):
-        buf.madvise(mmap.MADV_HUGEPAGE)
-    t = np.frombuffer(buf, np.uint8)
-    t[:] = 1
-    return t
+bench = Bench(__file__, __doc__, count=1)
+bench.parser.add_argument("--sizes", type=int, nargs="*", default=[64, 864, 2624], metavar="MB")
 
 
 @njit(nogil=True)
@@ -48,12 +45,12 @@ def independent(t, idx):
 
 
 @njit(nogil=True)
-def prefetched(t, idx, ahead):
+def prefetched(t, idx):
     s = 0
     n = idx.shape[0]
     for i in range(n):
-        if i + ahead < n:
-            prefetch(t, idx[i + ahead])
+        if i + 16 < n:
+            prefetch(t, idx[i + 16])
         s += t[idx[i]]
     return s
 
@@ -63,24 +60,49 @@ def huge_kb() -> int:
         return next((int(line.split()[1]) for line in f if line.startswith("AnonHugePages")), 0)
 
 
-def main() -> int:
-    sizes = [int(x) for x in sys.argv[1:]] or [64, 864, 2624]
-    print(f"{'table':>9} {'huge pages':>11} {'dependent':>10} {'independent':>12} "
-          f"{'prefetched':>11}  (ns per read)")
-    for mb in sizes:
+_table: dict = {}
+
+
+def table_of(case):
+    """The table of the case's size (made once, shared by the three ways) and the places."""
+    mb = case["id"]
+    if _table.get("mb") != mb:
+        _table.clear()
         before = huge_kb()
-        t = huge_table(mb << 20)
-        huge = (huge_kb() - before) / 1024
-        idx = np.random.default_rng(1).integers(0, t.shape[0], 2_000_000).astype(np.int64)
-        row = []
-        for f, args in ((dependent, (t, idx)), (independent, (t, idx)),
-                        (prefetched, (t, idx, 16))):
-            f(*args)
+        buf = mmap.mmap(-1, mb << 20, flags=mmap.MAP_PRIVATE | mmap.MAP_ANONYMOUS)
+        if hasattr(mmap, "MADV_HUGEPAGE"):
+            buf.madvise(mmap.MADV_HUGEPAGE)
+        t = np.frombuffer(buf, np.uint8)
+        t[:] = 1
+        idx = np.random.default_rng(1).integers(0, t.shape[0], READS).astype(np.int64)
+        _table.update(mb=mb, t=t, idx=idx, huge_mb=(huge_kb() - before) / 1024)
+    return _table
+
+
+def _way(kernel):
+    def factory(args):
+        def run(tab):
+            kernel(tab["t"], tab["idx"])        # compiled, and the table's pages touched
             start = time.perf_counter()
-            f(*args)
-            row.append((time.perf_counter() - start) / len(idx) * 1e9)
-        print(f"{mb:>6} MB {huge:>8.0f} MB {row[0]:>10.1f} {row[1]:>12.1f} {row[2]:>11.1f}")
-        del t
+            kernel(tab["t"], tab["idx"])
+            seconds = time.perf_counter() - start
+            return {"seconds": seconds, "ns_per_read": seconds / READS * 1e9,
+                    "huge_pages_mb": tab["huge_mb"]}
+        return Function(kernel.__name__, run, setup=table_of)
+    bench.contender(kernel.__name__)(factory)
+
+
+for _kernel in (dependent, independent, prefetched):
+    _way(_kernel)
+
+
+def main(argv=None) -> int:
+    args = bench.parse(argv)
+    bench.begin(args)
+    bench.compare(args, [{"id": mb} for mb in args.sizes], fields=("ns_per_read",),
+                  rotate=False, show=lambda c, case, o: f"{o['ns_per_read']:6.1f} ns a read, "
+                                                        f"{o['huge_pages_mb']:.0f} MB huge pages")
+    bench.finish(args)
     return 0
 
 

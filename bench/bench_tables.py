@@ -1,130 +1,107 @@
-"""Benchmark the table store: build time, size on disk and load time of every registered table.
+"""The table store: build time, size on disk and load time of every registered table (or those
+--tables picks, with what they depend on).
 
 Each table is built in dependency order in a fresh data directory (a temporary one unless
---data-dir is given), so its build time is its own (dependencies are already in memory); the
-load time is that of a fresh process-cache load (memory map plus checksum of the whole file,
-with the file in the page cache). numba's compiled code is kept in the usual cache directory,
-so run once before measuring to leave compilation out. Run:
+--data-dir is given), so its build time is its own (its dependencies are built already; they
+load from their files); the load time is that of a fresh process-cache load (memory map and
+checksum of the whole file, in the page cache). numba's compiled code stays in the usual
+cache: the first run compiles, run again to leave that out. With --checkout, each tree builds
+in a data directory of its own, table by table in turn.
 
-    .venv/bin/python bench/bench_tables.py                      # every registered table
-    .venv/bin/python bench/bench_tables.py --skip korf.phase    # leave out huge ones
-    .venv/bin/python bench/bench_tables.py --only kociemba --json
+    .venv/bin/python bench/bench_tables.py                          # every registered table
+    .venv/bin/python bench/bench_tables.py --skip korf.h48 korf.phase
+    .venv/bin/python bench/bench_tables.py --tables kociemba korf.layers \\
+        --checkout base=../base --checkout new=.
 """
 
 from __future__ import annotations
 
-import argparse
 import fnmatch
-import json
 import os
 import shutil
-import sys
 import tempfile
 import time
 
+from contenders import Function
+from harness import Bench
 
-def _clock():
-    return time.perf_counter(), time.process_time()
+bench = Bench(__file__, __doc__, count=1)
+bench.parser.add_argument("--tables", nargs="*", default=[], metavar="NAME",
+                          help="tables whose names start with or match these (and their "
+                               "dependencies)")
+bench.parser.add_argument("--skip", nargs="*", default=[], metavar="NAME",
+                          help="tables to leave out")
+bench.parser.add_argument("--data-dir", help="build here (kept) instead of a temporary folder")
 
 
-def _since(start):
-    wall, cpu = _clock()
-    return wall - start[0], cpu - start[1]
-
-
-def dependency_order(specs: dict) -> list:
-    """Specs with every dependency before its dependents (registration order otherwise)."""
+def chosen_tables(only, skip) -> list[str]:
+    """The chosen tables and their dependencies, every dependency before its dependents."""
+    from cubelab.tables import catalog
+    specs = catalog.registered()
     order, seen = [], set()
 
+    def matches(name, patterns):
+        return any(fnmatch.fnmatch(name, p) or name.startswith(p) for p in patterns)
+
     def visit(name):
-        if name in seen or name not in specs:
+        if name in seen or name not in specs or matches(name, skip):
             return
         seen.add(name)
         for dep in specs[name].deps:
             visit(dep)
-        order.append(specs[name])
+        order.append(name)
 
     for name in specs:
-        visit(name)
+        if not only or matches(name, only):
+            visit(name)
     return order
 
 
-def _selected(name: str, only, skip) -> bool:
-    if only and not any(fnmatch.fnmatch(name, p) or name.startswith(p) for p in only):
-        return False
-    return not any(fnmatch.fnmatch(name, p) or name == p for p in skip)
+@bench.contender("store")
+def _store(args):
+    folder = {}
 
+    def prepare():
+        folder["path"] = args.data_dir or tempfile.mkdtemp(prefix="cubelab-bench-tables-")
+        os.environ["CUBELAB_DATA_DIR"] = folder["path"]
+        return {"data_dir": folder["path"]}
 
-def bench_registered(only, skip, as_json: bool) -> list[dict]:
-    from cubelab.tables import catalog, store
-    specs = catalog.registered()
-    rows = []
-    for spec in dependency_order(specs):
-        if not _selected(spec.name, only, skip):
-            continue
-        start = _clock()
-        try:
-            store.load_or_build(spec)
-        except Exception as e:      # a broken table must not hide the others' figures
-            rows.append({"name": spec.name, "solver": spec.solver, "error": repr(e)})
-            print(json.dumps(rows[-1]) if as_json else f"{spec.name}: FAILED {e!r}", flush=True)
-            continue
-        build_wall, build_cpu = _since(start)
-        path = store.table_path(spec)
-        size = path.stat().st_size if path.exists() else None
-        store.forget_cache()
-        start = _clock()
+    def run(name):
+        from cubelab.tables import catalog, store
+        spec = catalog.registered()[name]
+        wall, cpu = time.perf_counter(), time.process_time()
         store.load_or_build(spec)
-        load_wall, _ = _since(start)
-        row = {"name": spec.name, "solver": spec.solver, "build_s": round(build_wall, 3),
-               "build_cpu_s": round(build_cpu, 3), "bytes": size,
-               "load_ms": round(1000 * load_wall, 2)}
-        rows.append(row)
-        if as_json:
-            print(json.dumps(row), flush=True)
-        else:
-            mb = "-" if size is None else f"{size / 1e6:9.2f}"
-            print(f"{spec.name:34} {spec.solver:15} build {build_wall:8.2f} s "
-                  f"(cpu {build_cpu:8.2f} s)  {mb} MB  load {1000 * load_wall:8.1f} ms",
-                  flush=True)
-    return rows
+        wall, cpu = time.perf_counter() - wall, time.process_time() - cpu
+        path = store.table_path(spec)
+        store.forget_cache()
+        load = time.perf_counter()
+        store.load_or_build(spec)
+        return {"seconds": wall, "cpu_seconds": cpu, "load_ms": (time.perf_counter() - load) * 1e3,
+                "bytes": path.stat().st_size if path.exists() else None}
+
+    def close():
+        if not args.data_dir and folder.get("path"):
+            shutil.rmtree(folder["path"], ignore_errors=True)
+
+    return Function("store", run, setup=lambda case: case["id"], prepare=prepare, close=close)
 
 
 def main(argv=None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--only", nargs="*", default=[], metavar="NAME",
-                        help="tables whose names start with or match these")
-    parser.add_argument("--skip", nargs="*", default=[], metavar="NAME", help="tables to leave out")
-    parser.add_argument("--data-dir", help="build here (kept) instead of a temporary directory")
-    parser.add_argument("--json", action="store_true", help="JSON Lines")
-    args = parser.parse_args(argv)
-
-    temp = None
-    if args.data_dir:
-        os.environ["CUBELAB_DATA_DIR"] = args.data_dir
-    else:
-        temp = tempfile.mkdtemp(prefix="cubelab-bench-tables-")
-        os.environ["CUBELAB_DATA_DIR"] = temp
-    try:
-        start = _clock()
-        rows = bench_registered(args.only, args.skip, args.json)
-        wall, cpu = _since(start)
-        built = [r for r in rows if "error" not in r]
-        total = sum(r.get("bytes") or 0 for r in built)
-        summary = {"tables": len(built), "failed": len(rows) - len(built),
-                   "total_s": round(wall, 2), "total_cpu_s": round(cpu, 2), "bytes": total,
-                   "slowest_load_ms": max((r.get("load_ms", 0) for r in built), default=0)}
-        if args.json:
-            print(json.dumps({"summary": summary}))
-        else:
-            print(f"{summary['tables']} tables, {summary['failed']} failed, "
-                  f"{wall:.1f} s wall ({cpu:.1f} s cpu), {total / 1e6:.1f} MB, "
-                  f"slowest load {summary['slowest_load_ms']:.1f} ms")
-    finally:
-        if temp:
-            shutil.rmtree(temp, ignore_errors=True)
+    args = bench.parse(argv)
+    cases = [{"id": name} for name in chosen_tables(args.tables, args.skip)]
+    bench.begin(args)
+    results = bench.compare(args, cases, fields=("seconds", "cpu_seconds", "load_ms"),
+                            show=lambda c, case, o: f"{(o['bytes'] or 0) / 1e6:9.2f} MB  "
+                                                    f"load {o['load_ms']:8.1f} ms")
+    for name, outcomes in results.items():
+        good = [o for o in outcomes if "error" not in o]
+        print(f"{name}: {len(good)} tables built, {len(outcomes) - len(good)} failed, "
+              f"{sum(o['seconds'] for o in good):.1f} s wall "
+              f"({sum(o['cpu_seconds'] for o in good):.1f} s cpu), "
+              f"{sum(o['bytes'] or 0 for o in good) / 1e6:.1f} MB")
+    bench.finish(args)
     return 0
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    raise SystemExit(main())

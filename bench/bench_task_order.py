@@ -10,8 +10,7 @@ the cost to the first solution is the full cost of the start nodes before the fi
 holds a solution, plus that one's cost up to its solution. One thread, no timing: the figures
 are node counts, the machine's load does not touch them.
 
-    CUBELAB_DATA_DIR=<built> .venv/bin/python bench/bench_task_order.py --tables layers \\
-        --first 0 --count 16
+    CUBELAB_DATA_DIR=<built> .venv/bin/python bench/bench_task_order.py --tables layers -n 16
 
 Orders compared: the fixed one (as expanded), by the cost at the bound before (the solver's),
 by that cost per move allowed after the start node's last move (nissy's and vcube's weighting),
@@ -20,15 +19,20 @@ and by the cost two bounds before.
 
 from __future__ import annotations
 
-import argparse
-import sys
 import time
-from pathlib import Path
 
 import numpy as np
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-from bench_korf import log, speed_states  # noqa: E402  (the speed section's random states)
+from harness import Bench, random_states, state_of
+
+bench = Bench(__file__, __doc__, count=10)
+bench.parser.add_argument("--tables", default="layers")
+bench.parser.add_argument("--first", type=int, default=0, help="skip this many random states")
+bench.parser.add_argument("--depth", type=int, default=3, help="depth of the start nodes")
+
+
+def log(*args):
+    print(*args, flush=True)
 
 
 def exact_costs(p, items, paths, depth: int, bound: int):
@@ -76,15 +80,12 @@ def orders(paths, before, two_before) -> dict:
 
 
 def main(argv=None) -> int:
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--tables", default="layers")
-    ap.add_argument("--first", type=int, default=0, help="first random state (bench_korf's)")
-    ap.add_argument("--count", type=int, default=10)
-    ap.add_argument("--depth", type=int, default=3, help="depth of the start nodes")
-    args = ap.parse_args(argv)
+    args = bench.parse(argv)
+    bench.begin(args, tables=args.tables)
     from cubelab.solvers.korf.lanes import expand_items
     from cubelab.solvers.korf.solver import KorfSolver
-    states = speed_states(0, 0, args.first + args.count)["random states"][args.first:]
+    states = [state_of(c) for c in random_states(args.first + args.count, args.seed)]
+    states = states[args.first:]
     solver = KorfSolver(args.tables, threads=1, fallback=False)
     solver.prepare()
     p = solver._prepared
@@ -118,8 +119,9 @@ def main(argv=None) -> int:
         v = np.array(v, float)
         log(f"{name}: mean {v.mean() / 1e6:.1f} M nodes a cube, {v.sum() / fixed.sum():.3f} of "
             f"the fixed order's total, median ratio per cube {np.median(v / fixed):.3f}")
+    bench.finish(args, nodes_to_first_solution=totals)
     return 0
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    raise SystemExit(main())

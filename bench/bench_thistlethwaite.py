@@ -1,20 +1,22 @@
-"""Benchmark of Thistlethwaite's solver: lengths and time per cube over random states, against
-the textbook (one optimal solution per phase, walked down the same tables)."""
+"""Thistlethwaite's solver beside the textbook (one optimal solution per phase, walked down the
+same tables), state by state on random states: lengths, time per cube, nodes.
+
+    .venv/bin/python bench/bench_thistlethwaite.py -n 1000
+"""
 
 from __future__ import annotations
 
-import time
+from contenders import Function, Solve
+from harness import Bench, random_states, state_of
 
-import numpy as np
-
-from cubelab.cube.moves import FACE_MOVES, move_state
-from cubelab.solvers.thistlethwaite.solver import ThistlethwaiteSolver
-from cubelab.tables.thistlethwaite.coords import PHASE_MOVES, phase_coordinates
-from solver_runs import parse_args, prepared, random_states
+bench = Bench(__file__, __doc__, count=1000)
 
 
 def textbook_lengths(tables, state) -> list[int]:
-    """Per-phase optimal lengths, one phase after the other (the first optimal move each time)."""
+    """Per-phase optimal lengths, one phase after the other (the first optimal move each
+    time)."""
+    from cubelab.cube.moves import FACE_MOVES, move_state
+    from cubelab.tables.thistlethwaite.coords import PHASE_MOVES, phase_coordinates
     lengths = []
     for k in range(4):
         n = 0
@@ -33,31 +35,34 @@ def textbook_lengths(tables, state) -> list[int]:
     return lengths
 
 
+def _make():
+    from cubelab.solvers.thistlethwaite.solver import ThistlethwaiteSolver
+    return ThistlethwaiteSolver()
+
+
+@bench.contender("thistlethwaite")
+def _ours(args):
+    return Solve("thistlethwaite", _make, detail=lambda r: {
+        f"phase{k + 1}": p["length"] for k, p in enumerate(r.to_json()["phases"])})
+
+
+@bench.contender("textbook")
+def _textbook(args):
+    solver = _make()
+
+    def run(state):
+        lengths = textbook_lengths(solver._tables, state)
+        return {"length": sum(lengths), **{f"phase{k + 1}": n for k, n in enumerate(lengths)}}
+
+    return Function("textbook", run, setup=state_of, prepare=solver.prepare)
+
+
 def main(argv=None) -> int:
-    args = parse_args(__doc__, argv)
-    solver = prepared(ThistlethwaiteSolver(), "tables loaded or built, kernel compiled")
-    lengths, phase_lengths, textbook, seconds, nodes = [], [], [], [], []
-    cpu0 = time.process_time()
-    for state in random_states(args):
-        r = solver.solve(state)
-        assert r.verified
-        lengths.append(r.length["htm"])
-        phase_lengths.append([p["length"] for p in r.to_json()["phases"]])
-        textbook.append(sum(textbook_lengths(solver._tables, state)))
-        seconds.append(r.seconds)
-        nodes.append(r.nodes)
-    cpu = (time.process_time() - cpu0) / args.n
-    lengths = np.array(lengths)
-    print(f"{args.n} random states (seed {args.seed}), all verified")
-    print(f"HTM: mean {lengths.mean():.2f}  min {lengths.min()}  max {lengths.max()}  "
-          f"(goal: mean <= 30)")
-    print("per phase (before merging across boundaries): "
-          + "  ".join(f"{m:.2f}" for m in np.mean(phase_lengths, 0)))
-    print(f"textbook, one optimal solution per phase: mean {np.mean(textbook):.2f}  "
-          f"max {np.max(textbook)}")
-    print(f"time per cube: mean {np.mean(seconds) * 1000:.0f} ms  max "
-          f"{np.max(seconds) * 1000:.0f} ms wall (CPU incl. the textbook walk {cpu * 1000:.0f} ms);"
-          f" nodes mean {np.mean(nodes):,.0f}")
+    args = bench.parse(argv)
+    bench.begin(args)
+    bench.compare(args, random_states(args.count, args.seed),
+                  fields=("length", "seconds", "phase1", "phase2", "phase3", "phase4"))
+    bench.finish(args)
     return 0
 
 

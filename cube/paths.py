@@ -32,32 +32,45 @@ def state_dir() -> Path:
     return _dir("CUBELAB_STATE_DIR", lambda: platformdirs.user_state_path(APP))
 
 
-def source_fingerprint() -> str:
-    """A short hash of the package's Python sources.
+KERNEL_SOURCES = ("cube", "tables", "solvers")
+"""The folders whose Python sources compiled kernels can reach. numba compiles every function a
+kernel calls, from any module or subpackage, into the kernel's own cached code (inline="always"
+helpers at the IR level, the rest through LLVM) and freezes the module-level constants it reads
+(cube/'s included) into it; tui/ sits above them all and holds no kernel."""
+
+
+def package_root() -> Path:
+    """The folder holding cube/, tables/, solvers/ and tui/ (the checkout, or site-packages'
+    cubelab/ when installed)."""
+    return Path(__file__).resolve().parent.parent
+
+
+def source_fingerprint(*salt: str, root: Path | None = None) -> str:
+    """A short hash of every Python source kernels can reach, and of `salt` (the versions of
+    the libraries that compile them).
 
     numba invalidates a cached kernel only when the file of the kernel itself changes, not when
-    a function it calls from another module does; keying the cache to all sources means an
-    upgrade or an edit never runs stale compiled code.
+    a function it calls from another module (or a constant it reads) does; keying the cache to
+    all of KERNEL_SOURCES, subpackages included, means an upgrade or an edit never runs stale
+    compiled code. It reads the files' bytes (about 0.7 MB; a few milliseconds at start-up)
+    rather than their times, which a checkout or a copy changes without changing the code.
     """
-    root = Path(__file__).resolve().parent.parent
-    digest = hashlib.blake2b(digest_size=8)
-    for package in ("cube", "tables", "solvers"):
-        for path in sorted((root / package).glob("*.py")):
-            digest.update(path.name.encode())
-            try:
-                digest.update(path.read_bytes())
-            except OSError:
-                pass
-    return digest.hexdigest()
-
-
-def configure_numba_cache() -> Path:
-    """Point numba's on-disk cache under our cache directory, unless the user chose one.
-
-    Must run before numba is imported: numba reads NUMBA_CACHE_DIR once, at import. Installed
-    packages often sit in read-only site-packages, where numba's default (__pycache__) fails.
-    """
-    path = cache_dir() / "numba" / source_fingerprint()
-    if "NUMBA_CACHE_DIR" not in os.environ:
-        os.environ["NUMBA_CACHE_DIR"] = str(path)
-    return Path(os.environ["NUMBA_CACHE_DIR"])
+    root = package_root() if root is None else root
+    digest = hashlib.sha1(usedforsecurity=False)   # SHA-1: the fastest hashlib has here
+    for text in salt:
+        digest.update(text.encode() + b"\0")
+    for folder in KERNEL_SOURCES:
+        for top, dirs, files in os.walk(root / folder):
+            dirs[:] = sorted(d for d in dirs if d != "__pycache__")
+            for name in sorted(f for f in files if f.endswith(".py")):
+                path = os.path.join(top, name)
+                try:
+                    with open(path, "rb") as f:
+                        data = f.read()
+                except OSError:
+                    continue
+                # the name and the length delimit the file: no two trees hash the same bytes
+                rel = os.path.relpath(path, root).replace(os.sep, "/")
+                digest.update(f"{rel}\0{len(data)}\0".encode())
+                digest.update(data)
+    return digest.hexdigest()[:16]

@@ -32,8 +32,8 @@ from typing import Callable
 
 import numpy as np
 
-import cubelab.tables  # noqa: F401  (numba cache location, before numba)
-from numba import njit
+from cubelab.tables.jit import kernel
+
 
 
 # Choosing a level's direction: a forward level probes 18 neighbours of each frontier entry; a
@@ -217,7 +217,7 @@ UNKNOWN8 = 255
 _CHECK_EVERY = 256
 
 
-@njit(cache=True, nogil=True)
+@kernel
 def pair_sweep(dist, d, lo, hi, move_a, move_b, backward, cancel):
     """Depth d -> d + 1 over the rows [lo, hi): forward from the depth-d entries, or backward
     from the unknown entries (the one with a depth-d neighbour is set, which is the same set)."""

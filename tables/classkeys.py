@@ -17,8 +17,7 @@ import math
 
 import numpy as np
 
-import cubelab.tables  # noqa: F401  (numba's cache directory, before numba is imported)
-from numba import njit
+from cubelab.tables.jit import kernel
 
 from .cubies import conjugate_into
 from .ranks import rank_perm, unrank_perm
@@ -34,7 +33,7 @@ BOTH_SHIFT = 58
 # array argument costs reference counting on each call, which dominated the first version of
 # these loops.
 
-@njit(cache=True, nogil=True)
+@kernel
 def canonicalize(p, pinv, sym, best):
     """best = the least row among the 96 images S p S^-1 and S p^-1 S^-1. Returns (a, b):
     how many symmetries give it from p, and from p^-1.
@@ -89,7 +88,7 @@ def canonicalize(p, pinv, sym, best):
     return a, b
 
 
-@njit(cache=True, nogil=True)
+@kernel
 def encode(best, a, b):
     """(bucket, key) of a canonical image with its stabiliser counts (a, b)."""
     bucket = rank_perm(best, 0, 8)
@@ -106,7 +105,7 @@ def encode(best, a, b):
         (np.uint64(both) << np.uint64(BOTH_SHIFT))
 
 
-@njit(cache=True, nogil=True)
+@kernel
 def decode(bucket, key, out):
     """The representative's row from (bucket, key); the metadata bits are ignored."""
     unrank_perm(bucket, out, 0, 8, 0)
@@ -129,7 +128,7 @@ def decode(bucket, key, out):
     out[39] = s & 1
 
 
-@njit(cache=True, nogil=True)
+@kernel
 def class_sizes(key):
     """(positions, classes up to the 48 symmetries) in the class a key stands for."""
     stab = np.int64((key >> np.uint64(STAB_SHIFT)) & np.uint64(63))

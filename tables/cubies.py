@@ -15,12 +15,10 @@ from functools import lru_cache
 
 import numpy as np
 
-import cubelab.tables  # noqa: F401  (numba cache location, before numba)
-from numba import njit
-
 from cubelab.cube.moves import FACE_MOVES, move_state
 from cubelab.cube.notation import parse_moves
 from cubelab.cube.symmetry import inverse_symmetry_arrays, symmetry_arrays
+from cubelab.tables.jit import inline_kernel, kernel
 
 N_MOVES = 18
 CP, CO, EP, EO, ROW_BYTES = 0, 8, 16, 28, 40
@@ -58,7 +56,7 @@ def metric_moves(metric: str) -> list:
     raise ValueError(f"unknown metric {metric!r} (choose qtm or htm)")
 
 
-@njit(cache=True, nogil=True)
+@kernel
 def apply_move(cp, co, ep, eo, mcp, mco, mep, meo, m, ocp, oco, oep, oeo):
     """(cp, co, ep, eo) then face turn m (rows of the face_turn_arrays), into the o* arrays."""
     for i in range(8):
@@ -71,7 +69,7 @@ def apply_move(cp, co, ep, eo, mcp, mco, mep, meo, m, ocp, oco, oep, oeo):
 
 # ---- products of cubie arrays (mirrored twists allowed) --------------------------------------
 
-@njit(cache=True, nogil=True, inline="always")
+@inline_kernel
 def twist_product(ta, tb):
     """Twist of a product's slot from the factors' twists (3 + t marks a mirrored slot, as the
     symmetries of cubelab.cube.symmetry have)."""
@@ -82,14 +80,14 @@ def twist_product(ta, tb):
     return val + 3 * ((ta >= 3) ^ (tb >= 3))
 
 
-@njit(cache=True, nogil=True)
+@kernel
 def corner_product(acp, aco, bcp, bco, cp, co):
     for i in range(8):
         cp[i] = acp[bcp[i]]
         co[i] = twist_product(aco[bcp[i]], bco[i])
 
 
-@njit(cache=True, nogil=True)
+@kernel
 def edge_product(aep, aeo, bep, beo, ep, eo):
     for i in range(12):
         ep[i] = aep[bep[i]]
@@ -98,7 +96,7 @@ def edge_product(aep, aeo, bep, beo, ep, eo):
 
 # ---- the canonical move order ---------------------------------------------------------------
 
-@njit(cache=True, nogil=True, inline="always")
+@inline_kernel
 def allowed_after(face, prev):
     """Whether a turn of `face` may follow a turn of face `prev` (-1: nothing before) in a
     canonical sequence: never the same face twice, and of two opposite faces (which commute)
@@ -162,7 +160,7 @@ def symmetry_rows() -> np.ndarray:
     return table
 
 
-@njit(cache=True, nogil=True)
+@kernel
 def multiply(a, b, out):
     """out = a then b (rows)."""
     for i in range(8):
@@ -175,7 +173,7 @@ def multiply(a, b, out):
         out[28 + i] = a[28 + j] ^ b[28 + i]
 
 
-@njit(cache=True, nogil=True)
+@kernel
 def invert(a, out):
     """out = a^-1 (rows)."""
     for i in range(8):
@@ -186,7 +184,7 @@ def invert(a, out):
         out[28 + a[16 + i]] = a[28 + i]
 
 
-@njit(cache=True, nogil=True)
+@kernel
 def conjugate_into(p, sym, k, out):
     """out = S_k p S_k^-1, sym being symmetry_rows()."""
     mirror = sym[k, 80]

@@ -22,11 +22,12 @@ import weakref
 
 import numpy as np
 
-import cubelab.tables  # noqa: F401  (numba cache location, before numba)
 from llvmlite import binding, ir
-from numba import njit, types
+from numba import types
 from numba.core import cgutils
 from numba.extending import intrinsic
+
+from cubelab.tables.jit import inline_kernel
 
 _HUGE = 2 << 20
 MIN_BYTES = 1 << 20
@@ -198,7 +199,7 @@ def prefetch(typingctx, arr, index):
     return sig, codegen
 
 
-@njit(cache=True, nogil=True, inline="always")
+@inline_kernel
 def prefetch_all(arr, slots, n, shift):
     """Prefetch arr[slots[i] >> shift] for i < n, back to back.
 

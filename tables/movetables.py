@@ -12,8 +12,7 @@ from __future__ import annotations
 
 import numpy as np
 
-import cubelab.tables  # noqa: F401  (numba cache location, before numba)
-from numba import njit
+from cubelab.tables.jit import kernel
 
 from .cubies import edge_product, face_turn_arrays
 from .ranks import (
@@ -25,7 +24,7 @@ from .spec import TableSpec, register
 N_SLICE_SORTED = 11880
 
 
-@njit(cache=True, nogil=True)
+@kernel
 def _twist_moves(mcp, mco):
     table = np.empty((N_TWIST, 18), np.uint16)
     co = np.zeros(8, np.int64)
@@ -39,7 +38,7 @@ def _twist_moves(mcp, mco):
     return table
 
 
-@njit(cache=True, nogil=True)
+@kernel
 def _flip_moves(mep, meo):
     table = np.empty((N_FLIP, 18), np.uint16)
     eo = np.zeros(12, np.int64)
@@ -54,7 +53,7 @@ def _flip_moves(mep, meo):
     return table
 
 
-@njit(cache=True, nogil=True)
+@kernel
 def _slice_moves(mep, meo, binom):
     table = np.empty((N_SLICE_SORTED, 18), np.uint16)
     ep = np.empty(12, np.int64)
@@ -69,7 +68,7 @@ def _slice_moves(mep, meo, binom):
     return table
 
 
-@njit(cache=True, nogil=True)
+@kernel
 def _corner_perm_moves(mcp):
     table = np.empty((N_PERM8, 18), np.uint16)
     cp = np.empty(8, np.int64)

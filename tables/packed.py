@@ -10,11 +10,12 @@ from typing import Callable
 
 import numpy as np
 
-import cubelab.tables  # noqa: F401  (numba cache location, before numba)
 from llvmlite import ir
-from numba import njit, types
+from numba import types
 from numba.core import cgutils
 from numba.extending import intrinsic
+
+from cubelab.tables.jit import inline_kernel
 
 UNKNOWN4 = 15
 UNKNOWN2 = 3
@@ -46,29 +47,29 @@ def new_packed2(n: int, check: Callable[[], None] | None = None) -> np.ndarray:
     return _unknown((n + 3) // 4, check)
 
 
-@njit(cache=True, nogil=True, inline="always")
+@inline_kernel
 def get4(table, i):
     return (table[i >> 1] >> ((i & 1) << 2)) & 15
 
 
-@njit(cache=True, nogil=True, inline="always")
+@inline_kernel
 def set4(table, i, value):
     shift = (i & 1) << 2
     table[i >> 1] = (table[i >> 1] & ~(15 << shift)) | (value << shift)
 
 
-@njit(cache=True, nogil=True, inline="always")
+@inline_kernel
 def get2(table, i):
     return (table[i >> 2] >> ((i & 3) << 1)) & 3
 
 
-@njit(cache=True, nogil=True, inline="always")
+@inline_kernel
 def set2(table, i, value):
     shift = (i & 3) << 1
     table[i >> 2] = (table[i >> 2] & ~(3 << shift)) | (value << shift)
 
 
-@njit(cache=True, nogil=True, inline="always")
+@inline_kernel
 def settle2(table, todo, k, base, own, nb, conj, twist_move, m, want, value):
     """One backward step over a 2-bit table: each of the k twists t listed in todo whose
     neighbour entry nb + conj[twist_move[t, m]] reads `want` gets `value` at base + own[t] and

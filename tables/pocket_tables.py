@@ -13,14 +13,12 @@ from functools import lru_cache
 
 import numpy as np
 
-import cubelab.tables  # noqa: F401  (numba cache location, before numba)
-from numba import njit
-
 from cubelab.cube.pocket import DLB, N_POSITIONS, SOLVER_MOVES, move_state, rotations
 from cubelab.cube.metrics import Metric
 from cubelab.tables.bfs import pair_distances
 from cubelab.tables.cubies import conjugate_into, invert, multiply, symmetry_rows
 from cubelab.tables.cubies import metric_moves as cube_metric_moves
+from cubelab.tables.jit import kernel
 from cubelab.tables.ranks import rank_perm, unrank_perm
 from cubelab.tables.spec import TableSpec, register
 from cubelab.tables.store import load_or_build
@@ -38,7 +36,7 @@ def metric_moves(metric: str) -> list:
 # The seven moving corners' pieces are 0..5 and 7 (DLB = 6 stays home): they are ranked as they
 # are, which is their rank as 0..6 (ranks depend only on the order of the values).
 
-@njit(cache=True, nogil=True)
+@kernel
 def encode(cp, co, seven):
     """Table index of corners held with DLB home (cp values 0..7, DLB at slot 6); `seven` is
     scratch space for seven values."""
@@ -51,7 +49,7 @@ def encode(cp, co, seven):
     return rank_perm(seven, 0, 7) * N_TWIST + twist
 
 
-@njit(cache=True, nogil=True)
+@kernel
 def decode(index, cp, co, seven):
     """The corners (DLB home) of a table index."""
     unrank_perm(index // N_TWIST, seven, 0, 7, 0)
@@ -89,7 +87,7 @@ def move_rows(metric: str) -> np.ndarray:
     return np.stack([np.concatenate([s.cp, s.co]) for s in states]).astype(np.int64)
 
 
-@njit(cache=True, nogil=True)
+@kernel
 def _part_move_tables(moves):
     """The move tables of the permutation rank and of the twist (each part moves alone)."""
     nm = moves.shape[0]
@@ -157,7 +155,7 @@ def holding_rows() -> np.ndarray:
     return rows
 
 
-@njit(cache=True, nogil=True)
+@kernel
 def _image_index(row, sym, k, holding, out, held, cp, co, seven):
     """Table index of S_k row S_k^-1, re-held with DLB home."""
     conjugate_into(row, sym, k, out)
@@ -171,7 +169,7 @@ def _image_index(row, sym, k, holding, out, held, cp, co, seven):
     return encode(cp, co, seven)
 
 
-@njit(cache=True, nogil=True)
+@kernel
 def count_classes(dist, sym, holding, classes48, classes96):
     """For each distance, the number of classes up to the 48 symmetries and up to symmetries
     and inversion. Each class is met once at its first member and all of its images marked

@@ -18,8 +18,8 @@ from __future__ import annotations
 
 import numpy as np
 
-import cubelab.tables  # noqa: F401  (numba cache location, before numba)
-from numba import njit
+from cubelab.tables.jit import inline_kernel, kernel
+
 
 N_TWIST = 2187          # 3^7
 N_FLIP = 2048           # 2^11
@@ -34,7 +34,7 @@ BINOM = np.array([[0 if k > n else int(np.prod(np.arange(n - k + 1, n + 1)) //
 numba freezes globals into cached code)."""
 
 
-@njit(cache=True, nogil=True, inline="always")
+@inline_kernel
 def popcount(x):
     """Set bits of a non-negative int below 2^16."""
     x = x - ((x >> 1) & 0x5555)
@@ -45,7 +45,7 @@ def popcount(x):
 
 # ---- permutations and placements ----------------------------------------------------------
 
-@njit(cache=True, nogil=True)
+@kernel
 def rank_perm(p, start, n):
     """Lehmer rank of the distinct values p[start:start+n].
 
@@ -61,7 +61,7 @@ def rank_perm(p, start, n):
     return r
 
 
-@njit(cache=True, nogil=True)
+@kernel
 def unrank_perm(r, out, start, n, base):
     """Write the permutation of base .. base+n-1 with Lehmer rank r into out[start:start+n]."""
     f = 1
@@ -84,7 +84,7 @@ def unrank_perm(r, out, start, n, base):
         out[start + i] = base + v
 
 
-@njit(cache=True, nogil=True)
+@kernel
 def rank_placement(pos, k, n):
     """Rank of the ordered distinct positions pos[0..k-1] in [0, n), n <= 16."""
     r = 0
@@ -96,7 +96,7 @@ def rank_placement(pos, k, n):
     return r
 
 
-@njit(cache=True, nogil=True)
+@kernel
 def unrank_placement(r, k, n, out):
     """Inverse of rank_placement: writes the k positions into out[0..k-1]."""
     w = 1
@@ -121,7 +121,7 @@ def unrank_placement(r, k, n, out):
 
 # ---- combinations ---------------------------------------------------------------------------
 
-@njit(cache=True, nogil=True)
+@kernel
 def rank_combination(bits, n, binom):
     """Rank of the set of positions below n whose bits are set (at most four) among the sets of
     its size, in the convention of slice_sorted_of: the set filling the top positions ranks 0."""
@@ -136,7 +136,7 @@ def rank_combination(bits, n, binom):
 
 # ---- the UD-slice edges: which slots, and in what order ------------------------------------
 
-@njit(cache=True, nogil=True)
+@kernel
 def slice_sorted_of(ep, binom):
     """Which slots hold the slice edges FR FL BL BR (0 when they are in slots 8..11) times 24,
     plus the Lehmer rank of their order read in slot order (0 when FR FL BL BR)."""
@@ -151,7 +151,7 @@ def slice_sorted_of(ep, binom):
     return a * 24 + rank_perm(order, 0, 4)
 
 
-@njit(cache=True, nogil=True)
+@kernel
 def set_slice_sorted(v, ep, binom):
     """An edge permutation with that sorted-slice coordinate (UD edges in order elsewhere)."""
     a = v // 24
@@ -174,7 +174,7 @@ def set_slice_sorted(v, ep, binom):
 
 # ---- orientations ---------------------------------------------------------------------------
 
-@njit(cache=True, nogil=True)
+@kernel
 def twist_of(co):
     t = 0
     for i in range(7):
@@ -182,7 +182,7 @@ def twist_of(co):
     return t
 
 
-@njit(cache=True, nogil=True)
+@kernel
 def set_twist(t, co):
     total = 0
     for i in range(6, -1, -1):
@@ -192,7 +192,7 @@ def set_twist(t, co):
     co[7] = (3 - total % 3) % 3
 
 
-@njit(cache=True, nogil=True)
+@kernel
 def flip_of(eo):
     f = 0
     for i in range(11):
@@ -200,7 +200,7 @@ def flip_of(eo):
     return f
 
 
-@njit(cache=True, nogil=True)
+@kernel
 def set_flip(f, eo):
     total = 0
     for i in range(10, -1, -1):

@@ -10,10 +10,8 @@ from __future__ import annotations
 
 import numpy as np
 
-import cubelab.tables  # noqa: F401  (numba cache location, before numba)
-from numba import njit
-
 from cubelab.cube.moves import FACE_MOVES
+from cubelab.tables.jit import kernel
 
 from .cubies import ROW_BYTES, follows_table, invert, move_rows, multiply
 
@@ -85,7 +83,7 @@ def sequence_counts(metric: str, max_cost: int) -> list[int]:
 
 # ---- many rows at once ------------------------------------------------------------------------
 
-@njit(cache=True, nogil=True)
+@kernel
 def _products(a, b, out):
     sa = a.shape[0] > 1
     sb = b.shape[0] > 1
@@ -93,7 +91,7 @@ def _products(a, b, out):
         multiply(a[r if sa else 0], b[r if sb else 0], out[r])
 
 
-@njit(cache=True, nogil=True)
+@kernel
 def _inverses(a, out):
     for r in range(a.shape[0]):
         invert(a[r], out[r])

@@ -16,8 +16,7 @@ from functools import lru_cache
 
 import numpy as np
 
-import cubelab.tables  # noqa: F401  (numba cache location, before numba)
-from numba import njit
+from cubelab.tables.jit import kernel
 
 from .cubies import corner_product, edge_product
 from .ranks import (
@@ -68,7 +67,7 @@ def axis_symmetries() -> tuple[int, int, int]:
     return 0, rl, fb
 
 
-@njit(cache=True, nogil=True)
+@kernel
 def conj_corners(cp, co, scp, sco, icp, ico, out_cp, out_co):
     """Corners of S * P * S^-1, given S (scp, sco) and S^-1 (icp, ico)."""
     tcp = np.empty(8, np.int64)
@@ -77,7 +76,7 @@ def conj_corners(cp, co, scp, sco, icp, ico, out_cp, out_co):
     corner_product(tcp, tco, icp, ico, out_cp, out_co)
 
 
-@njit(cache=True, nogil=True)
+@kernel
 def conj_edges(ep, eo, sep, seo, iep, ieo, out_ep, out_eo):
     tep = np.empty(12, np.int64)
     teo = np.empty(12, np.int64)
@@ -85,7 +84,7 @@ def conj_edges(ep, eo, sep, seo, iep, ieo, out_ep, out_eo):
     edge_product(tep, teo, iep, ieo, out_ep, out_eo)
 
 
-@njit(cache=True, nogil=True)
+@kernel
 def _twist_conj(scp, sco, icp, ico):
     table = np.empty((N_TWIST, N_SYM), np.uint16)
     cp = np.arange(8)
@@ -103,7 +102,7 @@ def _twist_conj(scp, sco, icp, ico):
     return table
 
 
-@njit(cache=True, nogil=True)
+@kernel
 def _corner_perm_conj(scp, sco, icp, ico):
     table = np.empty((N_PERM8, N_SYM), np.uint16)
     cp = np.empty(8, np.int64)
@@ -118,7 +117,7 @@ def _corner_perm_conj(scp, sco, icp, ico):
     return table
 
 
-@njit(cache=True, nogil=True)
+@kernel
 def _flip_conj(sep, seo, iep, ieo):
     table = np.empty((N_FLIP, N_SYM), np.uint16)
     ep = np.arange(12)
@@ -133,7 +132,7 @@ def _flip_conj(sep, seo, iep, ieo):
     return table
 
 
-@njit(cache=True, nogil=True)
+@kernel
 def _slice_conj(sep, seo, iep, ieo, binom, conj, masks):
     ep = np.empty(12, np.int64)
     eo = np.zeros(12, np.int64)
@@ -185,7 +184,7 @@ def corner_perm_conjugation() -> np.ndarray:
     return _corner_perm_conj(scp, sco, icp, ico)
 
 
-@njit(cache=True, nogil=True)
+@kernel
 def _classes(conj, inv, cls, reps, stab):
     n = 0
     for raw in range(conj.shape[0]):

@@ -12,14 +12,12 @@ from __future__ import annotations
 
 import numpy as np
 
-import cubelab.tables  # noqa: F401  (numba cache location, before numba)
-from numba import njit
-
 from cubelab.tables.classkeys import KEY_BITS, canonicalize, encode
 from cubelab.tables.cubies import conjugate_into, invert, multiply
+from cubelab.tables.jit import inline_kernel, kernel
 
 
-@njit(cache=True, nogil=True)
+@kernel
 def _hash(row, fixed):
     """A 64-bit hash of the fixed entries of a row."""
     h = np.uint64(0xCBF29CE484222325)
@@ -32,7 +30,7 @@ def _hash(row, fixed):
     return h
 
 
-@njit(cache=True, nogil=True)
+@kernel
 def _symmetric(p, symsets, sym, q):
     """Whether some row of `symsets` (1 marking a symmetry) holds only symmetries that fix p."""
     for r in range(symsets.shape[0]):
@@ -51,7 +49,7 @@ def _symmetric(p, symsets, sym, q):
     return False
 
 
-@njit(cache=True, nogil=True)
+@kernel
 def _accepts(p, fixed, target, test, excluded, symsets, sym, q):
     for i in range(40):
         if fixed[i] and p[i] != target[i]:
@@ -78,7 +76,7 @@ def _accepts(p, fixed, target, test, excluded, symsets, sym, q):
     return True
 
 
-@njit(cache=True, nogil=True)
+@kernel
 def _identity(out):
     """out = the solved state's row."""
     for i in range(8):
@@ -89,7 +87,7 @@ def _identity(out):
         out[28 + i] = 0
 
 
-@njit(cache=True, nogil=True, inline="always")
+@inline_kernel
 def _next_choice(chosen, spent, d, cost, follows, max_cost):
     """Move the walk's choice at depth d on to the next move that may follow chosen[d - 1]
     within a total cost of max_cost; -1 (and the choice reset) when depth d has none left."""
@@ -104,7 +102,7 @@ def _next_choice(chosen, spent, d, cost, follows, max_cost):
             return m
 
 
-@njit(cache=True, nogil=True)
+@kernel
 def second_halves(cost_wanted, moves, cost, follows, fixed, keys, seqs):
     """Every canonical sequence of total cost `cost_wanted`: the hash of its effect's fixed
     entries, and the sequence packed 5 bits a move (move + 1, first move lowest). Returns the
@@ -140,7 +138,7 @@ def second_halves(cost_wanted, moves, cost, follows, fixed, keys, seqs):
     return n
 
 
-@njit(cache=True, nogil=True)
+@kernel
 def _play(seq, moves, out, tmp):
     """out = the effect of a packed sequence."""
     _identity(out)
@@ -152,7 +150,7 @@ def _play(seq, moves, out, tmp):
         s >>= np.uint64(5)
 
 
-@njit(cache=True, nogil=True)
+@kernel
 def join_halves(first, a, moves, inverses, cost, follows, fixed, target, test, excluded, symsets,
                 sym, sides, keys_b, seqs_b, keys_b1, seqs_b1, halves_ok, out_x, out_y, out_cls,
                 counters, cancel):
@@ -222,7 +220,7 @@ def join_halves(first, a, moves, inverses, cost, follows, fixed, target, test, e
     return found
 
 
-@njit(cache=True, nogil=True)
+@kernel
 def _lookup(x, z, last, xseq, moves, follows, fixed, target, test, excluded, symsets, sym, sides,
             keys, seqs, out_x, out_y, out_cls, found, work):
     y, tmp, p = work[0], work[1], work[2]
@@ -250,7 +248,7 @@ def _lookup(x, z, last, xseq, moves, follows, fixed, target, test, excluded, sym
     return found
 
 
-@njit(cache=True, nogil=True)
+@kernel
 def _class_of(p, sym, sides, work):
     """The least (bucket, key) of the canonical forms of s p s' over the rows s, s' of `sides`
     (the identity alone, or the four U turns when classes ignore AUF)."""

@@ -11,16 +11,14 @@ from __future__ import annotations
 
 import numpy as np
 
-import cubelab.tables  # noqa: F401  (numba cache location, before numba)
-from numba import njit
-
 from cubelab.solvers.protocol import BOUND, NODES
 from cubelab.tables.cubies import allowed_after
+from cubelab.tables.jit import inline_kernel, kernel
 
 MAX_DEPTH = 20
 
 
-@njit(cache=True, nogil=True, inline="always")
+@inline_kernel
 def _slot(k, base, cc, ec, cross_corner, cross_edge):
     """The exact distance to the cross with slot k's corner home, or with its edge home,
     whichever is larger: a bound on solving the cross and that pair."""
@@ -29,7 +27,7 @@ def _slot(k, base, cc, ec, cross_corner, cross_edge):
     return a if a > b else b
 
 
-@njit(cache=True, nogil=True, inline="always")
+@inline_kernel
 def _bound(x, cc, ec, keep, want, cross, cross_corner, cross_edge):
     """The admissible distance of one node, and the slot it solves (-1 if none)."""
     h = cross[x]
@@ -49,7 +47,7 @@ def _bound(x, cc, ec, keep, want, cross, cross_corner, cross_edge):
     return h, slot
 
 
-@njit(cache=True, nogil=True)
+@kernel
 def search(x0, cc0, ec0, keep, want, max_depth, cross_move, corner_move, edge_move, cross,
            cross_corner, cross_edge, out, counters, cancel):
     """Shortest sequence (at most max_depth) reaching the goal; its moves go to out. Returns

@@ -10,13 +10,11 @@ from __future__ import annotations
 
 import numpy as np
 
-import cubelab.tables  # noqa: F401  (numba cache location, before numba)
-from numba import njit
-
 from cubelab.cube.moves import FACE_MOVES
 from cubelab.cube.state import CubeState
 from cubelab.tables.cfop.coords import code_move_tables
 from cubelab.tables.cubies import allowed_after
+from cubelab.tables.jit import kernel
 from cubelab.tables.ranks import N_FLIP
 
 from ..baselines import coordinates
@@ -28,7 +26,7 @@ from .player import InformedPlayer
 MAX_DEPTH = 24
 
 
-@njit(cache=True, nogil=True)
+@kernel
 def _h(kind, cc, ec, tw, fl, cp, cdist, edist, twist_flip, cperm, n_flip):
     if kind == 3:
         a = twist_flip[tw * n_flip + fl]
@@ -56,7 +54,7 @@ def _h(kind, cc, ec, tw, fl, cp, cdist, edist, twist_flip, cperm, n_flip):
     return sc if sc > se else se
 
 
-@njit(cache=True, nogil=True)
+@kernel
 def _solved(cc, ec):
     for i in range(8):
         if cc[i] != 3 * i:
@@ -67,7 +65,7 @@ def _solved(cc, ec):
     return True
 
 
-@njit(cache=True, nogil=True)
+@kernel
 def ida(cc0, ec0, tw0, fl0, cp0, kind, corner_move, edge_move, cdist, edist, twist_mv, flip_mv,
         cperm_mv, twist_flip, cperm, n_flip, max_depth, max_bound, max_nodes, out, counters,
         cancel):

@@ -13,10 +13,8 @@ from __future__ import annotations
 
 import numpy as np
 
-import cubelab.tables  # noqa: F401  (numba cache location, before numba)
-from numba import njit
-
 from cubelab.tables.cubies import allowed_after
+from cubelab.tables.jit import kernel
 
 from .search import EXHAUSTED, FLUSH, FOUND, STOPPED, _p1_value, _step_dist
 
@@ -28,7 +26,7 @@ N_AXES = 3
 A_FLIP, A_TWIST, A_SLICE, A_DIST = range(4)
 
 
-@njit(cache=True, nogil=True)
+@kernel
 def _solves(path, depth, root_cp, root_ep, mcp, mep):
     """Whether the first `depth` moves of path bring the root cubies home (orientations are
     home already: every axis's phase-1 distance is 0 at a leaf that gets here)."""
@@ -53,7 +51,7 @@ def _solves(path, depth, root_cp, root_ep, mcp, mep):
     return True
 
 
-@njit(cache=True, nogil=True)
+@kernel
 def prove_depth(depth, roots, frame_moves, root_cp, root_ep, path, work, counters, cancel,
                 stop, shared, twist_move, flip_move, slice_move, twist_conj, fs_cls, p1, ts, fsl,
                 mcp, mep):

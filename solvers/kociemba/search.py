@@ -18,10 +18,8 @@ from __future__ import annotations
 
 import numpy as np
 
-import cubelab.tables  # noqa: F401  (numba cache location, before numba)
-from numba import njit
-
 from cubelab.tables.cubies import allowed_after
+from cubelab.tables.jit import inline_kernel, kernel
 from cubelab.tables.packed import get2
 from cubelab.tables.ranks import N_FLIP, N_PERM8, N_TWIST, flip_of, rank_perm, slice_sorted_of, \
     twist_of
@@ -43,7 +41,7 @@ P_NEXT, P_MOVE, P_CP, P_E8, P_SP, P_DIST = range(6)
 C_NODES, C_BOUND, C_PHASE = 0, 1, 3
 
 
-@njit(cache=True, nogil=True, inline="always")
+@inline_kernel
 def _step_dist(d, val):
     """Exact distance of a neighbour from the parent's exact distance and its value mod 3."""
     diff = (val - d % 3 + 3) % 3
@@ -54,19 +52,19 @@ def _step_dist(d, val):
     return d - 1
 
 
-@njit(cache=True, nogil=True, inline="always")
+@inline_kernel
 def _p1_value(flip, twist, ss, fs_cls, twist_conj, p1):
     v = fs_cls[(ss // 24) * N_FLIP + flip]
     return get2(p1, (v >> 4) * N_TWIST + twist_conj[twist, v & 15])
 
 
-@njit(cache=True, nogil=True, inline="always")
+@inline_kernel
 def _p2_value(cp, e8, cp_cls, edge8_conj, p2):
     v = cp_cls[cp]
     return get2(p2, (v >> 4) * N_PERM8 + edge8_conj[e8, v & 15])
 
 
-@njit(cache=True, nogil=True)
+@kernel
 def phase1_depth(flip, twist, ss, flip_move, twist_move, slice_move, fs_cls, twist_conj, p1):
     """Exact phase-1 distance: walk down the mod-3 values to the subgroup."""
     d = 0
@@ -83,7 +81,7 @@ def phase1_depth(flip, twist, ss, flip_move, twist_move, slice_move, fs_cls, twi
     return d
 
 
-@njit(cache=True, nogil=True)
+@kernel
 def phase2_depth(cp, e8, corner_move, edge8_move, cp_cls, edge8_conj, p2, p2moves):
     """Exact distance of (corner permutation, UD-edge permutation) inside phase 2."""
     d = 0
@@ -99,7 +97,7 @@ def phase2_depth(cp, e8, corner_move, edge8_move, cp_cls, edge8_conj, p2, p2move
     return d
 
 
-@njit(cache=True, nogil=True)
+@kernel
 def _tick(work, counters, cancel, stop, phase, bound):
     """Count a node; every FLUSH nodes publish the count and report whether to stop."""
     work[0] += 1
@@ -113,7 +111,7 @@ def _tick(work, counters, cancel, stop, phase, bound):
     return cancel[0] != 0 or stop[0] != 0
 
 
-@njit(cache=True, nogil=True)
+@kernel
 def phase2_search(cp0, e80, sp0, budget, prev_face, stack, out, out_off, work, counters,
                   cancel, stop, bound, corner_move, edge8_move, slice_move, cp_cls, edge8_conj,
                   p2, cs, es, p2moves):
@@ -174,7 +172,7 @@ def phase2_search(cp0, e80, sp0, budget, prev_face, stack, out, out_off, work, c
     return -1
 
 
-@njit(cache=True, nogil=True)
+@kernel
 def _leaf(n1, sp, st, shared, lv, cps, eps, stack, out, work, counters, cancel, stop, mcp,
           mep, corner_move, edge8_move, slice_move, cp_cls, edge8_conj, p2, cs, es, p2moves):
     """Finish the phase-1 path lv[:n1] with phase 2 if the total beats the limit."""
@@ -217,7 +215,7 @@ def _leaf(n1, sp, st, shared, lv, cps, eps, stack, out, work, counters, cancel, 
     return FOUND
 
 
-@njit(cache=True, nogil=True)
+@kernel
 def _next_direction(st):
     st[S_INIT] = 0
     st[S_DIR] += 1
@@ -226,7 +224,7 @@ def _next_direction(st):
         st[S_N1] += 1
 
 
-@njit(cache=True, nogil=True)
+@kernel
 def search(st, shared, lv, cps, eps, stack, out, work, roots, root_cp, root_ep, counters, cancel,
            stop, twist_move, flip_move, slice_move, corner_move, edge8_move, twist_conj,
            edge8_conj, fs_cls, cp_cls, p1, ts, fsl, p2, cs, es, mcp, mep, p2moves):
@@ -324,7 +322,7 @@ def search(st, shared, lv, cps, eps, stack, out, work, roots, root_cp, root_ep, 
         _next_direction(st)
 
 
-@njit(cache=True, nogil=True)
+@kernel
 def root_coordinates(cp, co, ep, eo, binom, flip_move, twist_move, slice_move, fs_cls,
                      twist_conj, p1):
     """(flip, twist, sorted slice, phase-1 distance) of one direction's cubies."""

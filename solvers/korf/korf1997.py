@@ -9,9 +9,7 @@ from __future__ import annotations
 
 import numpy as np
 
-import cubelab.tables  # noqa: F401  (numba cache location, before numba)
-from numba import njit
-
+from cubelab.tables.jit import inline_kernel, kernel
 from cubelab.tables.memory import prefetch
 from cubelab.tables.packed import UNKNOWN4, get4
 from cubelab.tables.ranks import N_TWIST, rank_placement
@@ -27,7 +25,7 @@ K_CP, K_TW, K_EDGE = 0, 1, 2
 K_LEN = 14
 
 
-@njit(cache=True, nogil=True, inline="always")
+@inline_kernel
 def _edge6_index(e, first):
     pos = np.empty(6, np.int64)
     ori = 0
@@ -38,7 +36,7 @@ def _edge6_index(e, first):
     return rank_placement(pos, 6, 12) * 64 + ori
 
 
-@njit(cache=True, nogil=True)
+@kernel
 def korf_child(state, m, out, cperm_move, twist_move, edge_cubie):
     out[K_CP] = cperm_move[state[K_CP], m]
     out[K_TW] = twist_move[state[K_TW], m]
@@ -46,7 +44,7 @@ def korf_child(state, m, out, cperm_move, twist_move, edge_cubie):
         out[K_EDGE + j] = edge_cubie[m, state[K_EDGE + j]]
 
 
-@njit(cache=True, nogil=True)
+@kernel
 def korf_h(state, ctab, etab_a, etab_b, unknown):
     hc = get4(ctab, np.int64(state[K_CP]) * N_TWIST + state[K_TW])
     ha = get4(etab_a, _edge6_index(state[K_EDGE:], 0))
@@ -59,7 +57,7 @@ def korf_h(state, ctab, etab_a, etab_b, unknown):
     return h
 
 
-@njit(cache=True, nogil=True)
+@kernel
 def korf_search(items, paths, i0, i1, g0, bound, move_lists, n_moves, cperm_move, twist_move,
                 edge_cubie, ctab, etab_a, etab_b, unknown, live, slot, stop, cancel, sol, costs):
     """The korf1997 search: the max of the corner and the two six-edge databases, in LANES

@@ -28,10 +28,8 @@ from __future__ import annotations
 
 import numpy as np
 
-import cubelab.tables  # noqa: F401  (numba cache location, before numba)
-from numba import njit
-
 from cubelab.tables.cubies import canonical_successors
+from cubelab.tables.jit import inline_kernel, kernel
 
 MAX_DEPTH = 26
 """The deepest bound a kernel searches: God's number in the quarter-turn metric (20 in HTM)."""
@@ -47,7 +45,7 @@ NEED_START = -1
 """What `advance` returns for g when the lane has finished its start node."""
 
 
-@njit(cache=True, nogil=True)
+@kernel
 def new_lanes(node_len, g0, like):
     """The per-lane arrays of a kernel (D, dmove, kidx, nk, ki, path, depth, cur, stage, cnt,
     owner: the start node each lane is below); the node rows D take like's dtype (a kernel whose
@@ -66,7 +64,7 @@ def new_lanes(node_len, g0, like):
             np.zeros(nl, np.int64))
 
 
-@njit(cache=True, nogil=True, inline="always")
+@inline_kernel
 def advance(l, g0, depth, nk, ki, kidx, path, dmove):
     """The next node of lane l, depth first: (g, j) = node j of D[l, g] with path[l, :g] the
     moves that reach it, or (NEED_START, 0) when the lane's start node is searched out."""
@@ -83,7 +81,7 @@ def advance(l, g0, depth, nk, ki, kidx, path, dmove):
     return g, j
 
 
-@njit(cache=True, nogil=True, inline="always")
+@inline_kernel
 def load_start(l, it, items, paths, D, path, g0, node_len, owner):
     """Copy start node `it` (and the moves reaching it) into lane l; the kernel then checks its
     heuristic and calls `begin` if the node can reach the bound."""
@@ -94,7 +92,7 @@ def load_start(l, it, items, paths, D, path, g0, node_len, owner):
         path[l, k] = paths[it, k]
 
 
-@njit(cache=True, nogil=True, inline="always")
+@inline_kernel
 def begin(l, g0, depth, nk, ki, kidx):
     """Start lane l on the start node just loaded."""
     depth[l] = g0
@@ -103,7 +101,7 @@ def begin(l, g0, depth, nk, ki, kidx):
     kidx[l, g0, 0] = 0
 
 
-@njit(cache=True, nogil=True, inline="always")
+@inline_kernel
 def descend(l, g, kept, depth, nk, ki):
     """The children kept (kidx[l, g + 1, :kept]) are searched next."""
     nk[l, g + 1] = kept
@@ -111,7 +109,7 @@ def descend(l, g, kept, depth, nk, ki):
     depth[l] = g + 1
 
 
-@njit(cache=True, nogil=True, inline="always")
+@inline_kernel
 def axis_step(D, l, g, j, i, b, ma, coord_move, flip_move, twist_move):
     """Child i at depth g + 1 of node j (lane l) gets the (coordinate, flip, twist) that move
     ma makes of its parent's at row offset b (one axis seen through its symmetry); returns
@@ -125,7 +123,7 @@ def axis_step(D, l, g, j, i, b, ma, coord_move, flip_move, twist_move):
     return x, y, z
 
 
-@njit(cache=True, nogil=True, inline="always")
+@inline_kernel
 def solved(l, bound, path, sol, stop):
     """Lane l stands at depth `bound` within every lower bound: hand the path out, stop all."""
     for k in range(bound):
@@ -133,7 +131,7 @@ def solved(l, bound, path, sol, stop):
     stop[0] = 1
 
 
-@njit(cache=True, nogil=True, inline="always")
+@inline_kernel
 def successor_row(l, g, path, rows):
     """Row of a move order's successor lists for the node at depth g of lane l: rows[the move
     two back, the last move] (NO_MOVE where there is none; see face_turn_order)."""
@@ -142,7 +140,7 @@ def successor_row(l, g, path, rows):
     return rows[a, b]
 
 
-@njit(cache=True, nogil=True, inline="always")
+@inline_kernel
 def last_face(l, g, path):
     """Row of the canonical successor lists for the node at depth g of lane l."""
     return path[l, g - 1] // 3 + 1 if g > 0 else 0

@@ -35,9 +35,7 @@ from __future__ import annotations
 
 import numpy as np
 
-import cubelab.tables  # noqa: F401  (numba cache location, before numba)
-from numba import njit
-
+from cubelab.tables.jit import inline_kernel, kernel
 from cubelab.tables.korf.h48table import entry_index as h48_index, moved as h48_moved, \
     neighbour_distance
 from cubelab.tables.korf.layercoords import layer_from_sums
@@ -64,7 +62,7 @@ _ROW = np.zeros(1, np.int32)
 """The kernel's node rows are 32-bit (every value fits): half the bytes its lanes keep in L1/L2."""
 
 
-@njit(cache=True, nogil=True, inline="always")
+@inline_kernel
 def _inverse_index(node, a, ccon, econ, slice_rank, csep_rank, n_csep, info, flip_conj, cslot):
     """The layer entry of the inverse position seen along axis a."""
     cs = 0
@@ -77,7 +75,7 @@ def _inverse_index(node, a, ccon, econ, slice_rank, csep_rank, n_csep, info, fli
     return entry_index(v, es & 2047, cs & 4095, info, flip_conj, cslot)
 
 
-@njit(cache=True, nogil=True, inline="always")
+@inline_kernel
 def _is_solved(node):
     for j in range(8):
         if node[N_INV + j] != 3 * j:
@@ -88,7 +86,7 @@ def _is_solved(node):
     return True
 
 
-@njit(cache=True, nogil=True)
+@kernel
 def node_bound(node, csym, cp_info, twist_conj, corner_unknown):
     """The lower bound of a node whose entries are filled in (root and start nodes)."""
     x = cp_info[node[N_CP]]
@@ -107,7 +105,7 @@ def node_bound(node, csym, cp_info, twist_conj, corner_unknown):
     return max(h, node[N_H48 + 3])
 
 
-@njit(cache=True, nogil=True)
+@kernel
 def fill_node(node, ltab, base, info, flip_conj, cslot, ccon, econ, slice_rank, csep_rank,
               n_csep):
     """Look up the six entries of a node whose coordinates and contents are set."""
@@ -120,7 +118,7 @@ def fill_node(node, ltab, base, info, flip_conj, cslot, ccon, econ, slice_rank, 
     node[N_MASK] = ALL_AXES
 
 
-@njit(cache=True, nogil=True, inline="always")
+@inline_kernel
 def _h48_coords(node, m, out, h48):
     """out's H48 coordinate: node's after move m."""
     cmove, _, _, mem_move, fmove, _, _, _, _ = h48
@@ -131,7 +129,7 @@ def _h48_coords(node, m, out, h48):
     out[N_H48 + 2] = f2
 
 
-@njit(cache=True, nogil=True, inline="always")
+@inline_kernel
 def _h48_child(node, m, out, htab, h48):
     """The H48 coordinate and exact distance of node's child by move m (zeros without the
     table: htab of one byte)."""
@@ -144,7 +142,7 @@ def _h48_child(node, m, out, htab, h48):
         out[N_H48], out[N_H48 + 1], out[N_H48 + 2], cls, sym_of, mem_conj, fconj)), unknown)
 
 
-@njit(cache=True, nogil=True)
+@kernel
 def layer_child(node, m, out, cperm_move, layer_move, flip_move, twist_move, axmove, pre, ltab,
                 base, info, flip_conj, cslot, ccon, econ, slice_rank, csep_rank, n_csep, htab,
                 h48):
@@ -164,7 +162,7 @@ def layer_child(node, m, out, cperm_move, layer_move, flip_move, twist_move, axm
     fill_node(out, ltab, base, info, flip_conj, cslot, ccon, econ, slice_rank, csep_rank, n_csep)
 
 
-@njit(cache=True, nogil=True, inline="always")
+@inline_kernel
 def _premove_and_fetch(D, sc, l, g, j, r, dmove, pre, axis_of, ccon, econ, slice_rank, csep_rank,
                        n_csep, info, flip_conj, cslot, ltab):
     """The children sc[l, 6, :r] of node j (lane l, depth g): their inverse premoved, and
@@ -192,7 +190,7 @@ def _premove_and_fetch(D, sc, l, g, j, r, dmove, pre, axis_of, ccon, econ, slice
                 prefetch(ltab, sc[l, 4 + a, ii] >> 2)
 
 
-@njit(cache=True, nogil=True)
+@kernel
 def layer_search(items, paths, i0, i1, g0, bound, move_lists, n_moves, axis_of, cperm_move,
                  twist_move, layer_move, flip_move, axmove, pre, csym, cp_info, twist_conj,
                  corner_unknown, ltab, base, info, flip_conj, cslot, ccon, econ, slice_rank,
@@ -353,6 +351,8 @@ def layer_search(items, paths, i0, i1, g0, bound, move_lists, n_moves, axis_of, 
                                        ltab)
                     stage[l] = SIDES if w > 0 else SELECT
                 elif st == SIDES:
+                    # the inverse's entries: none above the moves left, not all three at
+                    # them; the axes at them are not turned next (the mask); descend
                     w = 0
                     for ii in range(cnt[l]):
                         i = sc[l, 7, ii]

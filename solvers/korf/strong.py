@@ -18,9 +18,7 @@ from __future__ import annotations
 
 import numpy as np
 
-import cubelab.tables  # noqa: F401  (numba cache location, before numba)
-from numba import njit
-
+from cubelab.tables.jit import inline_kernel, kernel
 from cubelab.tables.korf.slicephase import ROW, phase_entry
 from cubelab.tables.memory import prefetch
 from cubelab.tables.packed import UNKNOWN2, UNKNOWN4, get2, get4
@@ -45,7 +43,7 @@ def pack_ss_info(ss_cls, ss_sym, ss_fmask) -> np.ndarray:
     return info.astype(np.int32)
 
 
-@njit(cache=True, nogil=True)
+@kernel
 def phase_distance(ptab, ss, f, t, unknown_depth, ss_cls, ss_sym, ss_fmask, flip_conj,
                    twist_conj, sslice_move, flip_move, twist_move, solved_ss):
     """Exact distance of a phase coordinate from the mod-3 table, by walking down to depth 0:
@@ -71,7 +69,7 @@ def phase_distance(ptab, ss, f, t, unknown_depth, ss_cls, ss_sym, ss_fmask, flip
     return d
 
 
-@njit(cache=True, nogil=True)
+@kernel
 def strong_child(state, m, out, cperm_move, twist_move, sslice_move, flip_move, axmove, ptab,
                  dec, ss_cls, ss_sym, ss_fmask, flip_conj, twist_conj):
     """The child after move m, every coordinate and distance computed (no pruning)."""
@@ -87,7 +85,7 @@ def strong_child(state, m, out, cperm_move, twist_move, sslice_move, flip_move, 
         out[b + 3] = dec[state[b + 3], get2(ptab, j)]
 
 
-@njit(cache=True, nogil=True, inline="always")
+@inline_kernel
 def _phase_index(ss, f, t, ss_info, flip_conj, twist_conj):
     info = ss_info[ss]
     k = (info >> 11) & 15
@@ -95,7 +93,7 @@ def _phase_index(ss, f, t, ss_info, flip_conj, twist_conj):
     return row * ROW + twist_conj[k, t]
 
 
-@njit(cache=True, nogil=True)
+@kernel
 def start_h(state, csym, cp_info, twist_conj, corner_unknown):
     """The heuristic of a node whose phase distances are known."""
     info = cp_info[state[S_CP]]
@@ -109,7 +107,7 @@ def start_h(state, csym, cp_info, twist_conj, corner_unknown):
     return h
 
 
-@njit(cache=True, nogil=True)
+@kernel
 def strong_search(items, paths, i0, i1, g0, bound, move_lists, n_moves, rows, cperm_move,
                   twist_move, sslice_move, flip_move, axmove, csym, cp_info, corner_unknown, ptab,
                   dec, ss_info, flip_conj, twist_conj, live, slot, stop, cancel, sol, costs):
@@ -179,6 +177,7 @@ def strong_search(items, paths, i0, i1, g0, bound, move_lists, n_moves, rows, cp
                     stage[l] = PROBED
                     break
             elif st == PROBED:
+                # the corner and U-D entries read; the survivors' R-L and F-B entries fetched
                 g = depth[l]
                 j = cur[l]
                 togo = bound - g
@@ -204,6 +203,7 @@ def strong_search(items, paths, i0, i1, g0, bound, move_lists, n_moves, rows, cp
                 cnt[l] = r
                 stage[l] = SIDES if r > 0 else SELECT
             else:
+                # SIDES: R-L and F-B read (and three equal distances need a move more); descend
                 g = depth[l]
                 j = cur[l]
                 togo = bound - g

@@ -8,17 +8,15 @@ from __future__ import annotations
 
 import numpy as np
 
-import cubelab.tables  # noqa: F401  (numba cache location, before numba)
-from numba import njit
-
 from cubelab.solvers.protocol import BEST, NODES
 from cubelab.tables.cubies import allowed_after, apply_move
+from cubelab.tables.jit import kernel
 from cubelab.tables.thistlethwaite.coords import phase_coords
 
 MAX_PLY = 64
 
 
-@njit(cache=True, nogil=True)
+@kernel
 def search(cube0, mcp, mco, mep, meo, moves, move_a, move_b, dist, lr, cclass, h_index,
            m_slots, e_slots, s_slots, binom, slack, bound, best_moves, best_ends, max_nodes,
            counters, cancel):

@@ -15,14 +15,12 @@ import heapq
 
 import numpy as np
 
-import cubelab.tables  # noqa: F401  (numba's cache location, before numba)
-from numba import njit
-
+from cubelab.tables.jit import inline_kernel, kernel
 from cubelab.tables.threecycle.commutators import Found
 from cubelab.tables.threecycle.specs import CommutatorTable
 
 
-@njit(cache=True, nogil=True, inline="always")
+@inline_kernel
 def _class_code(p, o, mod, weights, seen):
     """The class of one position (p, o): its cycles' lengths and net turns as one integer."""
     seen[:] = False
@@ -42,7 +40,7 @@ def _class_code(p, o, mod, weights, seen):
     return code
 
 
-@njit(cache=True, nogil=True)
+@kernel
 def _class_codes(perm, ori, mod, weights):
     out = np.zeros(perm.shape[0], dtype=np.int64)
     seen = np.zeros(perm.shape[1], dtype=np.bool_)
@@ -51,7 +49,7 @@ def _class_codes(perm, ori, mod, weights):
     return out
 
 
-@njit(cache=True, nogil=True)
+@kernel
 def _step_codes(perm, ori, step_perm, step_ori, mod, weights):
     """The class code of the position after each step, without keeping the positions."""
     rows, n = step_perm.shape

@@ -15,8 +15,7 @@ from functools import lru_cache
 
 import numpy as np
 
-import cubelab.tables  # noqa: F401  (numba cache location, before numba)
-from numba import njit
+from cubelab.tables.jit import kernel
 
 from ..cubies import face_turn_arrays
 from ..ranks import rank_placement, unrank_placement
@@ -38,7 +37,7 @@ def _destinations(perm: np.ndarray) -> np.ndarray:
     return dest
 
 
-@njit(cache=True, nogil=True)
+@kernel
 def _cross_moves(edest, meo):
     table = np.empty((N_CROSS, 18), np.int32)
     pos = np.empty(4, np.int64)

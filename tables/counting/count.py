@@ -13,8 +13,7 @@ from typing import Callable
 
 import numpy as np
 
-import cubelab.tables  # noqa: F401  (numba's cache directory, before numba is imported)
-from numba import njit
+from cubelab.tables.jit import kernel
 
 from cubelab.cube.metrics import Metric
 
@@ -35,7 +34,7 @@ METRICS = (Metric.QTM, Metric.HTM)
 """The metrics the counts are made in (the 3x3x3's counting capability, cube/puzzles.py)."""
 
 
-@njit(cache=True, nogil=True)
+@kernel
 def expand(offsets, keys, start, stop, moves, sym, out_bucket, out_key, counters, slot, cancel):
     """Canonical neighbours of the classes keys[start:stop] into out_*; returns how many were
     written, or -1 if cancelled. counters[slot] counts the classes done."""

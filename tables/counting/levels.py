@@ -12,19 +12,18 @@ from typing import Callable
 
 import numpy as np
 
-import cubelab.tables  # noqa: F401  (numba's cache directory, before numba is imported)
-from numba import njit
+from cubelab.tables.jit import kernel
 
 from ..classkeys import N_BUCKETS, class_sizes, encode
 
 
-@njit(cache=True, nogil=True)
+@kernel
 def bucket_histogram(out_bucket, n, hist):
     for i in range(n):
         hist[out_bucket[i]] += 1
 
 
-@njit(cache=True, nogil=True)
+@kernel
 def bucket_scatter(out_bucket, out_key, n, cursor, dest):
     for i in range(n):
         b = out_bucket[i]
@@ -32,7 +31,7 @@ def bucket_scatter(out_bucket, out_key, n, cursor, dest):
         cursor[b] += 1
 
 
-@njit(cache=True, nogil=True)
+@kernel
 def sort_dedupe(offsets, keys, b0, b1, p1_off, p1_keys, p2_off, p2_keys, kept):
     """For buckets b0..b1-1: sort, drop repeats and keys present in the two earlier levels,
     compacting survivors to the front of each bucket (kept[b] of them)."""
@@ -66,7 +65,7 @@ def sort_dedupe(offsets, keys, b0, b1, p1_off, p1_keys, p2_off, p2_keys, kept):
         kept[b] = w - s
 
 
-@njit(cache=True, nogil=True)
+@kernel
 def compact(offsets, keys, kept, new_offsets, new_keys, b0, b1):
     for b in range(b0, b1):
         s = offsets[b]
@@ -75,7 +74,7 @@ def compact(offsets, keys, kept, new_offsets, new_keys, b0, b1):
             new_keys[d + i] = keys[s + i]
 
 
-@njit(cache=True, nogil=True)
+@kernel
 def merge_count(a_off, a_keys, b_off, b_keys, b0, b1, sizes):
     """sizes[b] = the size of the union of the two sorted, repeat-free buckets b."""
     for b in range(b0, b1):
@@ -94,7 +93,7 @@ def merge_count(a_off, a_keys, b_off, b_keys, b0, b1, sizes):
         sizes[b] = n + (ie - i) + (je - j)
 
 
-@njit(cache=True, nogil=True)
+@kernel
 def merge_write(a_off, a_keys, b_off, b_keys, b0, b1, out_off, out):
     for b in range(b0, b1):
         i, ie = a_off[b], a_off[b + 1]
@@ -114,7 +113,7 @@ def merge_write(a_off, a_keys, b_off, b_keys, b0, b1, out_off, out):
             w += 1
 
 
-@njit(cache=True, nogil=True)
+@kernel
 def level_stats(keys, start, stop, stats):
     """stats += (positions, classes up to symmetry, classes up to symmetry and inversion)."""
     for r in range(start, stop):

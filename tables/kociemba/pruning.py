@@ -17,8 +17,7 @@ from __future__ import annotations
 
 import numpy as np
 
-import cubelab.tables  # noqa: F401  (numba cache location, before numba)
-from numba import njit
+from cubelab.tables.jit import kernel
 
 from ..bfs import pair_distances, run_levels
 from ..packed import UNKNOWN2, get2, new_packed2, set2
@@ -28,7 +27,7 @@ _CHECK_EVERY = 64
 _CHUNK_CLASSES = 256
 
 
-@njit(cache=True, nogil=True)
+@kernel
 def _fill_images(table, base, t, stab, conj, value):
     """Set the entries that a stabilizing symmetry of the class's representative makes equal."""
     n = 0
@@ -41,7 +40,7 @@ def _fill_images(table, base, t, stab, conj, value):
     return n
 
 
-@njit(cache=True, nogil=True)
+@kernel
 def _sweep_block(table, c, size, nmoves, ncls, nsym, coord_move, conj, stab, cur, nxt, backward,
                  c_lo, c_hi):
     """One depth step over the block of class c (size entries): forward, mark the unreached
@@ -75,7 +74,7 @@ def _sweep_block(table, c, size, nmoves, ncls, nsym, coord_move, conj, stab, cur
     return added
 
 
-@njit(cache=True, nogil=True)
+@kernel
 def phase1_sweep(table, d, lo, hi, c_lo, c_hi, backward, fs_cls, fs_rep, fs_stab, flip_move,
                  slice_move, twist_move, twist_conj, cancel):
     """Depth d -> d + 1 over the classes [lo, hi) of the phase-1 table (flip-slice class x twist,
@@ -98,7 +97,7 @@ def phase1_sweep(table, d, lo, hi, c_lo, c_hi, backward, fs_cls, fs_rep, fs_stab
     return added
 
 
-@njit(cache=True, nogil=True)
+@kernel
 def phase2_sweep(table, d, lo, hi, c_lo, c_hi, backward, cp_cls, cp_rep, cp_stab, cp_move,
                  edge8_move, edge8_conj, p2moves, cancel):
     """Depth d -> d + 1 over the classes [lo, hi) of the phase-2 table (corner-permutation class

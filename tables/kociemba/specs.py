@@ -11,8 +11,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-import cubelab.tables  # noqa: F401  (numba cache location, before numba)
-from numba import njit
+from cubelab.tables.jit import kernel
 
 from .. import movetables as moves
 from .. import udsym
@@ -30,7 +29,7 @@ PHASE2_MOVES = move_indices("U U2 U' D D2 D' R2 L2 F2 B2")
 PHASE2_MOVES.flags.writeable = False
 
 
-@njit(cache=True, nogil=True)
+@kernel
 def _edge8_moves(mep, p2moves):
     table = np.empty((N_PERM8, 10), np.uint16)
     ep = np.empty(12, np.int64)

@@ -11,8 +11,7 @@ from __future__ import annotations
 
 import numpy as np
 
-import cubelab.tables  # noqa: F401  (numba cache location, before numba)
-from numba import njit
+from cubelab.tables.jit import kernel
 
 from ..ranks import N_FLIP, N_PERM8, rank_perm, unrank_perm
 from ..udsym import (
@@ -23,7 +22,7 @@ N_FLIPSLICE = 495 * N_FLIP
 N_FLIPSLICE_CLASSES = 64430
 
 
-@njit(cache=True, nogil=True)
+@kernel
 def _edge8_conj(sep, seo, iep, ieo):
     table = np.empty((N_PERM8, N_SYM), np.uint16)
     ep = np.empty(12, np.int64)

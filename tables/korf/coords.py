@@ -15,10 +15,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 import numpy as np
 
-import cubelab.tables  # noqa: F401  (numba cache location, before numba)
-from numba import njit
-
 from cubelab.cube.state import CubeState
+from cubelab.tables.jit import kernel
 
 from .. import movetables, udsym
 from ..cubies import face_turn_arrays
@@ -36,7 +34,7 @@ SLICE_EDGES = (8, 9, 10, 11)
 N_UD = udsym.N_SYM
 
 
-@njit(cache=True, nogil=True)
+@kernel
 def edge6_of(ep, eo, first):
     """Index of the six edges first..first+5: their positions, then their flips."""
     pos = np.empty(6, np.int64)

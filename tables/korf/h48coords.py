@@ -31,8 +31,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-import cubelab.tables  # noqa: F401  (numba cache location, before numba)
-from numba import njit
+from cubelab.tables.jit import kernel
 
 from ..cubies import CO, CP, EO, EP, N_MOVES, ROW_BYTES, conjugate_into, move_rows, multiply, \
     symmetry_rows
@@ -90,7 +89,7 @@ def __getattr__(name: str):
 
 # ---- coordinates of a 40-byte row -----------------------------------------------------------
 
-@njit(cache=True, nogil=True)
+@kernel
 def corner_raw(row, in_a, rank8):
     """tetrad separation * 2,187 + twist of a row."""
     mask = 0
@@ -103,7 +102,7 @@ def corner_raw(row, in_a, rank8):
     return rank8[mask] * 2187 + t
 
 
-@njit(cache=True, nogil=True)
+@kernel
 def edge_raw(row, slice_of, rank12, rank8):
     """membership * 256 + flip class of a row."""
     emask = 0
@@ -129,7 +128,7 @@ def edge_raw(row, slice_of, rank12, rank8):
     return (rank12[emask] * 70 + rank8[mmask]) * 256 + (bits & 255)
 
 
-@njit(cache=True, nogil=True)
+@kernel
 def corner_row(c, unrank8, row):
     """Set the corner part of row to a state with raw corner value c (tetrad A pieces in its
     slots in increasing order)."""
@@ -153,7 +152,7 @@ def corner_row(c, unrank8, row):
     row[CO + 7] = (3 - total % 3) % 3
 
 
-@njit(cache=True, nogil=True)
+@kernel
 def edge_row(e, unrank12, unrank8, row):
     """Set the edge part of row to a state with raw edge value e (each slice's pieces in its
     slots in increasing order, each slice's first slot unflipped)."""
@@ -182,7 +181,7 @@ def edge_row(e, unrank12, unrank8, row):
 
 # ---- move and symmetry tables ---------------------------------------------------------------
 
-@njit(cache=True, nogil=True)
+@kernel
 def _corner_tables(unrank8, in_a, rank8, mrows, sym, move, conj):
     row = np.zeros(ROW_BYTES, np.uint8)
     out = np.zeros(ROW_BYTES, np.uint8)
@@ -198,7 +197,7 @@ def _corner_tables(unrank8, in_a, rank8, mrows, sym, move, conj):
             conj[c, k] = corner_raw(out, in_a, rank8)
 
 
-@njit(cache=True, nogil=True)
+@kernel
 def _classes(conj, inv, cls, sym_of, reps, stab):
     """Classes of a coordinate under the 48 symmetries: cls[v], sym_of[v] (conj[v, sym_of[v]]
     is the representative), reps, stab[class] (bit k: S_k fixes the representative)."""
@@ -280,7 +279,7 @@ def coords_of(state) -> tuple[int, int]:
 # each (m, move) and (m, symmetry) is m' and two 16-entry tables: f' = lo[f & 15] ^ hi[f >> 4],
 # lo carrying the constant b.
 
-@njit(cache=True, nogil=True)
+@kernel
 def _affine(unrank12, unrank8, slice_of, rank12, rank8, mrows, sym, mem, lut, conj):
     """For every membership m and operation j (a move row, or conj=True: a symmetry index):
     mem[m, j] and lut[m, j, 0:16] (low nibble, with the constant), lut[m, j, 16:32] (high)."""

@@ -20,8 +20,7 @@ from __future__ import annotations
 
 import numpy as np
 
-import cubelab.tables  # noqa: F401  (numba cache location, before numba)
-from numba import njit
+from cubelab.tables.jit import inline_kernel, kernel
 
 from ..bfs import LevelStats, run_levels
 from ..memory import prefetch, zeroed
@@ -56,7 +55,7 @@ def class_moves() -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     return trans, stabs, n_stab
 
 
-@njit(cache=True, nogil=True, inline="always")
+@inline_kernel
 def _apply(lut, a, b, f):
     """The affine map lut[a, b] applied to flip class f. The builder passes the maps with the
     operation first (one move's or one symmetry's maps are contiguous across memberships), the
@@ -64,7 +63,7 @@ def _apply(lut, a, b, f):
     return np.int64(lut[a, b, f & 15] ^ lut[a, b, 16 + (f >> 4)])
 
 
-@njit(cache=True, nogil=True, inline="always")
+@inline_kernel
 def _dest_word(mem_move, mem_conj, mv, k, m, c2):
     """Membership m after move mv (m1), then seen from class c2's representative through
     symmetry k (m2), and the first word of row (c2, m2)."""
@@ -73,7 +72,7 @@ def _dest_word(mem_move, mem_conj, mv, k, m, c2):
     return m1, m2, (c2 * N_MEMBER + m2) * 8
 
 
-@njit(cache=True, nogil=True)
+@kernel
 def _masks(words, c, pattern, masks, active):
     """masks[m, q]: the entries of row (c, m), word q, whose code is `pattern` (one bit per
     entry, at the entry's low bit), active[m] how many; returns how many rows have any."""
@@ -92,7 +91,7 @@ def _masks(words, c, pattern, masks, active):
     return rows
 
 
-@njit(cache=True, nogil=True, inline="always")
+@inline_kernel
 def _compose(flip_move, flip_conj, mv, m, k, m1, g):
     """g[:16], g[16:]: move mv's flip map then symmetry k's as one affine map (the lookups
     _apply makes), worth its 32 evaluations on a row with many entries to map."""
@@ -102,7 +101,7 @@ def _compose(flip_move, flip_conj, mv, m, k, m1, g):
         g[16 + e] = _apply(flip_conj, k, m1, _apply(flip_move, mv, m, e << 4)) ^ g0
 
 
-@njit(cache=True, nogil=True, inline="always")
+@inline_kernel
 def _row_ahead(rows, n_rows, j, mv, k, c2, mem_move, mem_conj, table, fc_flat, m1s, m2s):
     """Note row rows[j]'s destination under (mv, k) in m1s/m2s and prefetch what reading it
     needs, AHEAD rows before its turn: the destinations are scattered over a class's 2.2 MB."""
@@ -114,14 +113,14 @@ def _row_ahead(rows, n_rows, j, mv, k, c2, mem_move, mem_conj, table, fc_flat, m
         prefetch(fc_flat, (k * N_MEMBER + m1) * 32)
 
 
-@njit(cache=True, nogil=True, inline="always")
+@inline_kernel
 def _rows_first(rows, n_rows, mv, k, c2, mem_move, mem_conj, table, fc_flat, m1s, m2s):
     """The first AHEAD rows' destinations, noted and prefetched before the first turn."""
     for i in range(AHEAD):
         _row_ahead(rows, n_rows, i, mv, k, c2, mem_move, mem_conj, table, fc_flat, m1s, m2s)
 
 
-@njit(cache=True, nogil=True, inline="always")
+@inline_kernel
 def _row_turn(j, rows, n_rows, mv, k, c2, mem_move, mem_conj, table, fc_flat, m1s, m2s):
     """Row rows[j]'s turn: (m1, m2) as noted AHEAD rows before, with the row AHEAD further on
     noted and prefetched in its turn."""
@@ -131,7 +130,7 @@ def _row_turn(j, rows, n_rows, mv, k, c2, mem_move, mem_conj, table, fc_flat, m1
     return m1, m2
 
 
-@njit(cache=True, nogil=True)
+@kernel
 def _scratch():
     """A builder thread's working arrays: (masks, active, rows, m1s, m2s, g)."""
     return (np.zeros((N_MEMBER, 8), np.uint64), np.zeros(N_MEMBER, np.int64),
@@ -139,7 +138,7 @@ def _scratch():
             np.zeros(32, np.int64))
 
 
-@njit(cache=True, nogil=True, inline="always")
+@inline_kernel
 def _list_rows(active, rows):
     """rows[:n] = the memberships whose rows have entries left; returns n."""
     n = 0
@@ -150,7 +149,7 @@ def _list_rows(active, rows):
     return n
 
 
-@njit(cache=True, nogil=True, inline="always")
+@inline_kernel
 def _flip_dest(composed, g, flip_move, flip_conj, mv, m, k, m1, x):
     """Flip class x of row m after move mv and symmetry k."""
     if composed:
@@ -158,7 +157,7 @@ def _flip_dest(composed, g, flip_move, flip_conj, mv, m, k, m1, x):
     return _apply(flip_conj, k, m1, _apply(flip_move, mv, m, x))
 
 
-@njit(cache=True, nogil=True)
+@kernel
 def _forward(table, words, d, lo, hi, part, parts, trans, stabs, n_stab, mem_move, flip_move,
              mem_conj, flip_conj, cancel):
     """Expand the entries of classes [lo, hi) whose code is d mod 3 (older entries with the same
@@ -216,7 +215,7 @@ def _forward(table, words, d, lo, hi, part, parts, trans, stabs, n_stab, mem_mov
     return n
 
 
-@njit(cache=True, nogil=True)
+@kernel
 def _backward(table, words, d, lo, hi, trans, mem_move, flip_move, mem_conj, flip_conj, cancel):
     """Settle the unknown entries of classes [lo, hi) having a neighbour at depth d, one move
     at a time (the reads stay in one class's 2.2 MB); returns how many. A row's hits are
@@ -305,7 +304,7 @@ def build(ctx=None, threads: int = 2,
 
 
 # ---- reading the table in a search -----------------------------------------------------------
-@njit(cache=True, nogil=True, inline="always")
+@inline_kernel
 def entry_index(cr, m, f, cls, sym_of, mem_conj, flip_conj):
     """The entry of raw corner value cr, membership m and flip class f: the position seen from
     its corner class's representative."""
@@ -313,13 +312,13 @@ def entry_index(cr, m, f, cls, sym_of, mem_conj, flip_conj):
     return (np.int64(cls[cr]) * N_MEMBER + mem_conj[m, k]) * 256 + _apply(flip_conj, m, k, f)
 
 
-@njit(cache=True, nogil=True, inline="always")
+@inline_kernel
 def moved(cr, m, f, mv, cmove, mem_move, flip_move):
     """(raw corner value, membership, flip class) after face turn mv."""
     return np.int64(cmove[cr, mv]), np.int64(mem_move[m, mv]), _apply(flip_move, m, mv, f)
 
 
-@njit(cache=True, nogil=True, inline="always")
+@inline_kernel
 def neighbour_distance(h, v, unknown):
     """The distance of a neighbour whose entry reads v, of a position at distance h: exact
     where the table knows it (a move changes the distance by at most one, so the residue
@@ -331,7 +330,7 @@ def neighbour_distance(h, v, unknown):
     return h - 1 if r == (h + 2) % 3 else (h if r == h % 3 else h + 1)
 
 
-@njit(cache=True, nogil=True)
+@kernel
 def distance(table, cr, m, f, look):
     """The exact distance of a coordinate, found by walking down to the solved entry (at most
     14 steps of 18 probes: a root's cost, not a node's); the table's depth + 1 beyond it."""

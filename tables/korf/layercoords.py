@@ -32,10 +32,8 @@ from functools import lru_cache
 
 import numpy as np
 
-import cubelab.tables  # noqa: F401  (numba cache location, before numba)
-from numba import njit
-
 from cubelab.cube.state import CubeState
+from cubelab.tables.jit import inline_kernel, kernel
 
 from .. import udsym
 from ..cubies import face_turn_arrays, symmetry_rows
@@ -50,7 +48,7 @@ N_MOVES = 18
 
 # ---- the layer value of cubie arrays --------------------------------------------------------
 
-@njit(cache=True, nogil=True)
+@kernel
 def layer_of(cp, ep, binom, n_csep):
     """slice positions * n_csep + corner separation of a state's permutations (n_csep = 1: the
     small variant, slice positions alone)."""
@@ -110,7 +108,7 @@ def _placed(mask: int, n: int, marked: int) -> np.ndarray:
     return out
 
 
-@njit(cache=True, nogil=True)
+@kernel
 def _layer_moves(cps, eps, mcp, mep, binom, n_csep, out):
     ocp = np.empty(8, np.int64)
     oep = np.empty(12, np.int64)
@@ -123,7 +121,7 @@ def _layer_moves(cps, eps, mcp, mep, binom, n_csep, out):
             out[v, m] = layer_of(ocp, oep, binom, n_csep)
 
 
-@njit(cache=True, nogil=True)
+@kernel
 def _layer_conj(cps, eps, scp, sco, sep, seo, icp, ico, iep, ieo, binom, n_csep, conj, masks):
     co = np.zeros(8, np.int64)
     eo = np.zeros(12, np.int64)
@@ -296,7 +294,7 @@ def rank_luts() -> tuple[np.ndarray, np.ndarray]:
     return s, c
 
 
-@njit(cache=True, nogil=True, inline="always")
+@inline_kernel
 def layer_from_sums(csum, esum, slice_rank, csep_rank, n_csep):
     """The layer value from the summed contributions of the 20 slots (the flip is esum & 2047,
     the twist csum & 4095)."""

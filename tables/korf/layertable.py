@@ -20,8 +20,7 @@ from __future__ import annotations
 
 import numpy as np
 
-import cubelab.tables  # noqa: F401  (numba cache location, before numba)
-from numba import njit
+from cubelab.tables.jit import inline_kernel, kernel
 
 from ..bfs import LevelStats, run_levels
 from ..packed import LOW_BITS, get2, lowest_bit, new_packed2, set2, settle2
@@ -83,7 +82,7 @@ def n_bytes(n_classes: int) -> int:
     return n_rows(n_classes) * ROW_BYTES
 
 
-@njit(cache=True, nogil=True, inline="always")
+@inline_kernel
 def entry_index(layer, flip, twist, info, flip_conj, cslot):
     """The 2-bit slot of a state's entry from its raw (layer, flip, twist)."""
     x = info[layer]
@@ -92,7 +91,7 @@ def entry_index(layer, flip, twist, info, flip_conj, cslot):
     return row * SLOTS_PER_ROW + cslot[k, twist]
 
 
-@njit(cache=True, nogil=True, inline="always")
+@inline_kernel
 def lower_bound(table, idx, base):
     """The distance bound an entry gives: base + code, or the line's minimum for code 0."""
     v = get2(table, idx)
@@ -103,7 +102,7 @@ def lower_bound(table, idx, base):
 
 # ---- the builder ----------------------------------------------------------------------------
 
-@njit(cache=True, nogil=True)
+@kernel
 def _set_variants(table, c, f, t, value, stab, n_stab, rep_fmask, flip_conj, tslot_conj):
     """Set entry (class c, flip f, twist t) and its images under the symmetries fixing the class
     representative, where unknown; return how many were set."""
@@ -118,7 +117,7 @@ def _set_variants(table, c, f, t, value, stab, n_stab, rep_fmask, flip_conj, tsl
     return n
 
 
-@njit(cache=True, nogil=True, inline="always")
+@inline_kernel
 def _row_mask(words, r, unknown, mask):
     """mask[w]: row r's entries in its word w that are UNKNOWN (unknown) or FRONTIER, one bit
     at each entry's low bit (a line's last 4 bits, its minimum, never count; the padding after
@@ -134,14 +133,14 @@ def _row_mask(words, r, unknown, mask):
     return any_ != 0
 
 
-@njit(cache=True, nogil=True, inline="always")
+@inline_kernel
 def _twist_at(w, b):
     """The twist of the entry at bit b of a row's word w (254 twists to a 256-slot line)."""
     s = w * 32 + np.int64(b >> np.uint64(1))
     return (s >> 8) * PER_LINE + (s & 255)
 
 
-@njit(cache=True, nogil=True)
+@kernel
 def _neighbour_rows(c, f, rep, layer_move, flip_move, info, flip_conj, rows1, syms1):
     v = rep[c]
     for m in range(18):
@@ -152,7 +151,7 @@ def _neighbour_rows(c, f, rep, layer_move, flip_move, info, flip_conj, rows1, sy
         rows1[m] = (np.int64(x >> 15) << 11) | (flip_conj[k, flip_move[f, m]] ^ (x & 2047))
 
 
-@njit(cache=True, nogil=True)
+@kernel
 def layer_level(table, lo, hi, forward, c_lo, c_hi, rep, stab, n_stab, rep_fmask, info,
                 flip_conj, twist_conj, tslot_conj, layer_move, flip_move, twist_move, cancel):
     """One level over rows [lo, hi): forward, expand the frontier entries, setting only
@@ -180,7 +179,7 @@ def layer_level(table, lo, hi, forward, c_lo, c_hi, rep, stab, n_stab, rep_fmask
     return n
 
 
-@njit(cache=True, nogil=True)
+@kernel
 def _expand_row(table, mask, c_lo, c_hi, rows1, syms1, stab, n_stab, rep_fmask, flip_conj,
                 twist_conj, tslot_conj, twist_move):
     """Forward from the frontier entries in `mask` (a row's) into the neighbour rows this
@@ -211,7 +210,7 @@ def _expand_row(table, mask, c_lo, c_hi, rows1, syms1, stab, n_stab, rep_fmask, 
     return n
 
 
-@njit(cache=True, nogil=True)
+@kernel
 def _fill_row(table, r, mask, rows1, syms1, todo, tslot_conj, twist_move):
     """Backward: row r's unknown entries (in `mask`) with a frontier neighbour become NEXT."""
     k = 0
@@ -234,7 +233,7 @@ def _fill_row(table, r, mask, rows1, syms1, todo, tslot_conj, twist_move):
     return n
 
 
-@njit(cache=True, nogil=True)
+@kernel
 def _clear_padding(table, lo, hi):
     """The slots after the last twist of rows [lo, hi) read 0, so no scan takes them for
     unknown entries."""
@@ -244,7 +243,7 @@ def _clear_padding(table, lo, hi):
             set2(table, r * SLOTS_PER_ROW + s, 0)
 
 
-@njit(cache=True, nogil=True)
+@kernel
 def _sweep_lut():
     """Byte -> byte turning each 2-bit FRONTIER into 0 and NEXT into FRONTIER."""
     lut = np.empty(256, np.uint8)
@@ -261,7 +260,7 @@ def _sweep_lut():
     return lut
 
 
-@njit(cache=True, nogil=True)
+@kernel
 def layer_sweep(table, lo, hi, depth, promote):
     """After a level: in rows [lo, hi), a line with a FRONTIER entry and no minimum yet gets
     `depth` as its minimum; with promote, FRONTIER becomes 0 and NEXT becomes FRONTIER."""
@@ -286,7 +285,7 @@ def layer_sweep(table, lo, hi, depth, promote):
                 table[b0 + 63] = (table[b0 + 63] & 15) | (depth << 4)
 
 
-@njit(cache=True, nogil=True)
+@kernel
 def layer_finish(table, lo, hi, floor):
     """Lines that never got a minimum (every entry beyond the base) get `floor`."""
     for r in range(lo, hi):

@@ -8,8 +8,7 @@ from __future__ import annotations
 
 import numpy as np
 
-import cubelab.tables  # noqa: F401  (numba cache location, before numba)
-from numba import njit
+from cubelab.tables.jit import inline_kernel, kernel
 
 from ..bfs import LevelStats, run_levels
 from ..packed import UNKNOWN4, get4, new_packed4, set4
@@ -22,7 +21,7 @@ _CHECK_EVERY = 1024
 
 # ---- corners: entry = corner permutation * 2187 + twist; a "row" is one permutation ----------
 
-@njit(cache=True, nogil=True)
+@kernel
 def corner_sweep(table, d, lo, hi, cperm_move, twist_move, backward, cancel):
     """Depth d -> d + 1 over the permutations [lo, hi): forward from the depth-d entries, or
     backward from the unknown ones (an entry with a depth-d neighbour is set)."""
@@ -50,7 +49,7 @@ def corner_sweep(table, d, lo, hi, cperm_move, twist_move, backward, cancel):
 
 # ---- six edges: entry = placement * 64 + flips; a "row" is one placement --------------------
 
-@njit(cache=True, nogil=True, inline="always")
+@inline_kernel
 def _edge_step(m, pos, npos, edge_cubie):
     """Placement rank after move m from placement p (positions in pos), and the flip mask."""
     mask = 0
@@ -61,7 +60,7 @@ def _edge_step(m, pos, npos, edge_cubie):
     return rank_placement(npos, 6, 12), mask
 
 
-@njit(cache=True, nogil=True)
+@kernel
 def edge_forward(table, d, lo, hi, edge_cubie, cancel):
     pos = np.empty(6, np.int64)
     npos = np.empty(6, np.int64)
@@ -89,7 +88,7 @@ def edge_forward(table, d, lo, hi, edge_cubie, cancel):
     return n
 
 
-@njit(cache=True, nogil=True)
+@kernel
 def edge_backward(table, d, lo, hi, edge_cubie, cancel):
     pos = np.empty(6, np.int64)
     npos = np.empty(6, np.int64)
@@ -124,7 +123,7 @@ def edge_backward(table, d, lo, hi, edge_cubie, cancel):
     return n
 
 
-@njit(cache=True, nogil=True)
+@kernel
 def _gather_rows(raw, rep, out):
     for c in range(len(rep)):
         src = np.int64(rep[c]) * N_TWIST

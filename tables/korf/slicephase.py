@@ -15,8 +15,7 @@ from __future__ import annotations
 
 import numpy as np
 
-import cubelab.tables  # noqa: F401  (numba cache location, before numba)
-from numba import njit
+from cubelab.tables.jit import inline_kernel, kernel
 
 from ..bfs import LevelStats, run_levels
 from ..packed import UNKNOWN2, get2, new_packed2, set2, settle2
@@ -45,7 +44,7 @@ def n_bytes() -> int:
     return n_rows() * ROW_BYTES
 
 
-@njit(cache=True, nogil=True, inline="always")
+@inline_kernel
 def phase_entry(ss, flip, twist, ss_cls, ss_sym, ss_fmask, flip_conj, twist_conj):
     """The table entry of a state with these raw coordinates."""
     k = ss_sym[ss]
@@ -53,7 +52,7 @@ def phase_entry(ss, flip, twist, ss_cls, ss_sym, ss_fmask, flip_conj, twist_conj
     return row * ROW + twist_conj[k, twist]
 
 
-@njit(cache=True, nogil=True)
+@kernel
 def _set_class_variants(table, c, f, t, value, stab, n_stab, rep_fmask, flip_conj, twist_conj):
     """Set entry (c, f, t) and its images under the symmetries fixing the class representative,
     where unknown; return how many were set."""
@@ -67,7 +66,7 @@ def _set_class_variants(table, c, f, t, value, stab, n_stab, rep_fmask, flip_con
     return n
 
 
-@njit(cache=True, nogil=True)
+@kernel
 def _row_has(table, r, v):
     base = r * ROW_BYTES
     for b in range(ROW_BYTES):
@@ -80,7 +79,7 @@ def _row_has(table, r, v):
     return False
 
 
-@njit(cache=True, nogil=True, inline="always")
+@inline_kernel
 def _neighbour_row(r, m, rep, ss_cls, ss_sym, ss_fmask, flip_conj, sslice_move, flip_move):
     """The row move m takes row r to, and the symmetry that brings its twists into that row's
     frame."""
@@ -90,7 +89,7 @@ def _neighbour_row(r, m, rep, ss_cls, ss_sym, ss_fmask, flip_conj, sslice_move, 
                                             ^ ss_fmask[ss1]), k
 
 
-@njit(cache=True, nogil=True)
+@kernel
 def phase_forward(table, d, lo, hi, c_lo, c_hi, rep, stab, n_stab, rep_fmask, ss_cls, ss_sym,
                   ss_fmask, flip_conj, twist_conj, sslice_move, flip_move, twist_move, cancel):
     """Expand the depth-d entries of rows [lo, hi), setting only neighbours of classes
@@ -131,7 +130,7 @@ def phase_forward(table, d, lo, hi, c_lo, c_hi, rep, stab, n_stab, rep_fmask, ss
     return n
 
 
-@njit(cache=True, nogil=True)
+@kernel
 def phase_backward(table, d, lo, hi, rep, ss_cls, ss_sym, ss_fmask, flip_conj, twist_conj,
                    sslice_move, flip_move, twist_move, cancel):
     v = d % 3

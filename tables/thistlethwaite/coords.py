@@ -31,8 +31,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-import cubelab.tables  # noqa: F401  (numba cache location, before numba)
-from numba import njit
+from cubelab.tables.jit import kernel
 
 from ..cubies import face_turn_arrays
 from ..ranks import BINOM, N_PERM8, flip_of, rank_combination, rank_perm, unrank_perm
@@ -71,7 +70,7 @@ lies on the L or R face."""
 
 # ---- the coordinates (scalar, in numba: the search computes them at each phase boundary) ------
 
-@njit(cache=True, nogil=True)
+@kernel
 def twist_lr_of(cp, co, lr):
     """Corner twist against the L/R axis. The piece's sticker j sits at the slot's position
     (j + co) % 3, so its L/R sticker is lr[piece] + co positions round from the slot's L/R one."""
@@ -81,7 +80,7 @@ def twist_lr_of(cp, co, lr):
     return v
 
 
-@njit(cache=True, nogil=True)
+@kernel
 def slot_set_of(ep, skip, pieces, binom):
     """Which slots outside the bit set `skip` hold the pieces of the bit set `pieces`, ranked
     among the sets of that size (the slots numbered in order, skipping `skip`)."""
@@ -96,17 +95,17 @@ def slot_set_of(ep, skip, pieces, binom):
     return rank_combination(bits, k, binom)
 
 
-@njit(cache=True, nogil=True)
+@kernel
 def cclass_of(cp, cclass):
     return cclass[rank_perm(cp, 0, 8)]
 
 
-@njit(cache=True, nogil=True)
+@kernel
 def h_index_of(cp, h_index):
     return h_index[rank_perm(cp, 0, 8)]
 
 
-@njit(cache=True, nogil=True)
+@kernel
 def _slice_order(ep, slots):
     """Lehmer rank of the order of a slice's four pieces in its four slots (the pieces of a
     slice are numbered in the order of its slots, so the rank of their numbers is that order's)."""
@@ -116,7 +115,7 @@ def _slice_order(ep, slots):
     return rank_perm(p, 0, 4)
 
 
-@njit(cache=True, nogil=True)
+@kernel
 def edges4_of(ep, m_slots, e_slots, s_slots):
     """Edge orders inside the M, E and S slices: m * 288 + e * 12 + s // 2 (s's last Lehmer
     digit is the parity, which the other two and the corners fix)."""
@@ -126,7 +125,7 @@ def edges4_of(ep, m_slots, e_slots, s_slots):
     return m * 288 + e * 12 + s // 2
 
 
-@njit(cache=True, nogil=True)
+@kernel
 def coordinate(which, cp, co, ep, eo, lr, cclass, h_index, m_slots, e_slots, s_slots,
                binom):
     """Coordinate number `which` of COORD_NAMES."""
@@ -145,7 +144,7 @@ def coordinate(which, cp, co, ep, eo, lr, cclass, h_index, m_slots, e_slots, s_s
     return edges4_of(ep, m_slots, e_slots, s_slots)
 
 
-@njit(cache=True, nogil=True)
+@kernel
 def phase_coords(phase, cp, co, ep, eo, lr, cclass, h_index, m_slots, e_slots, s_slots,
                  binom):
     """The two parts (a, b) of phase `phase`'s coordinate (see PHASE_COORDS)."""
@@ -205,7 +204,7 @@ def half_turn_corner_group() -> np.ndarray:
     return np.array(list(seen), dtype=np.int64)
 
 
-@njit(cache=True, nogil=True)
+@kernel
 def _smallest_relabelling(group):
     """For each corner permutation p (by rank), the smallest rank of h o p over h in group."""
     out = np.empty(N_PERM8, np.int64)

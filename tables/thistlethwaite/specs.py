@@ -17,8 +17,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-import cubelab.tables  # noqa: F401  (numba cache location, before numba)
-from numba import njit
+from cubelab.tables.jit import kernel
 
 from .. import movetables as moves
 from ..bfs import pair_distances
@@ -34,7 +33,7 @@ RANKING_VERSION = {"mslice": 2, "eslice": 2}
 """Tables whose content changed with the shared slot ranking (others stay at version 1)."""
 
 
-@njit(cache=True, nogil=True)
+@kernel
 def _orbit_move_table(which, size, moves, mcp, mco, mep, meo, lr, cclass, h_index,
                       m_slots, e_slots, s_slots, binom, counters, cancel):
     """table[v, k] = coordinate after moves[k] from any state with coordinate v, found by
