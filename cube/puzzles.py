@@ -17,7 +17,7 @@ from .facts_report import alg_record
 from .moves import apply_moves
 from .notation import metric_lengths
 from .pocket import PocketState
-from .positions import CUBE_FORMATS, Position
+from .positions import CUBE_FORMATS, UNREACHABLE_CUBE_FORMATS, Position
 from .random_states import face_scramble, random_state
 from .state import CubeState
 
@@ -40,6 +40,9 @@ class Puzzle:
     """The keys of `lengths`."""
     formats: dict = {}
     """Sticker formats a position may be given in, by the prefix of the line."""
+    unreachable_formats: dict = {}
+    """The same, reading assemblies no turns reach instead of refusing them (--unreachable);
+    empty when every format reads them already."""
     parallel_solves = True
     """Whether a file of positions is worth one solving process per core."""
 
@@ -69,9 +72,11 @@ class Puzzle:
     def from_facelets(self, text: str) -> Position:
         return positions.from_facelets(text, self.parse_facelets)
 
-    def position(self, line: str) -> Position:
-        """An alg, or a sticker format's prefix ('facelets:') and stickers; PositionError."""
-        return positions.parse_position(line, self.apply, self.identity(), self.formats)
+    def position(self, line: str, unreachable: bool = False) -> Position:
+        """An alg, or a sticker format's prefix ('facelets:') and stickers; PositionError.
+        With `unreachable`, a format that refuses assemblies no turns reach reads them."""
+        formats = (self.unreachable_formats or self.formats) if unreachable else self.formats
+        return positions.parse_position(line, self.apply, self.identity(), formats)
 
     def facts_record(self, position: Position, show_class: bool = False) -> dict:
         """What `cubelab facts --json` prints: the state's facts, then its alg's (if any), then
@@ -92,6 +97,7 @@ class Cube3(Puzzle):
     scramble_length = 20
     metrics = ("htm", "qtm", "stm", "etm")
     formats = CUBE_FORMATS
+    unreachable_formats = UNREACHABLE_CUBE_FORMATS
 
     apply = staticmethod(apply_moves)
     random = staticmethod(random_state)

@@ -26,7 +26,9 @@ def run(args) -> int:
     puzzle = puzzle_named(args.puzzle)
     if args.file:
         return print_file_records(
-            args.file, lambda text: puzzle.facts_record(puzzle.position(text), args.show_class),
+            args.file,
+            lambda text: puzzle.facts_record(puzzle.position(text, args.unreachable),
+                                             args.show_class),
             args.json, format_facts, (PositionError,))
     position = single_position(args)
     record = puzzle.facts_record(position, args.show_class)
