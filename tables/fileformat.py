@@ -18,6 +18,8 @@ from pathlib import Path
 
 import numpy as np
 
+from cubelab.cube.files import FileProblem, open_regular
+
 from .spec import TableSpec, canonical_params
 
 FORMAT_VERSION = 1
@@ -71,8 +73,10 @@ def data_offset(header_len: int) -> int:
 def read_header(path: Path, spec: TableSpec) -> tuple[dict, int]:
     """The header and data offset of a file that looks right for `spec`, or TableProblem."""
     try:
-        size = path.stat().st_size
-        with open(path, "rb") as f:
+        # never a hang on a FIFO left where a table belongs: a regular file or a problem
+        f = os.fdopen(open_regular(path), "rb")
+        size = os.fstat(f.fileno()).st_size
+        with f:
             prefix = f.read(_PREFIX.size + _PREFIX_PAD)
             if not (prefix.startswith(MAGIC) or MAGIC.startswith(prefix)):
                 raise TableProblem("not a cubelab table file (foreign or damaged)")
@@ -85,6 +89,8 @@ def read_header(path: Path, spec: TableSpec) -> tuple[dict, int]:
             body = f.read(hlen)
     except FileNotFoundError:
         raise TableProblem(NOT_BUILT) from None
+    except FileProblem as e:
+        raise TableProblem(str(e)) from None
     except OSError as e:
         raise TableProblem(f"cannot read ({e.strerror})") from None
     if len(body) < hlen:
