@@ -8,6 +8,7 @@ import threading
 
 from cubelab.tui.errors import InputError
 from cubelab.tui.interrupts import GRACE, Latch
+from cubelab.tui.stopping import acknowledge
 
 _MAX_LENGTH = 20
 
@@ -112,6 +113,7 @@ def run(args) -> int:
                     sys.stderr.flush()
                     shown[0] = True
     except KeyboardInterrupt as stop:
+        acknowledge()       # an orderly stop is under way (stopping.py)
         interrupted = stop
         cancel[0] = 1
         done.wait(GRACE)    # a search that is still compiling is abandoned, not awaited

@@ -10,7 +10,16 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
-CUBELAB = [sys.executable, "-m", "cubelab.tui.cli"]
+def _program() -> list[str]:
+    """The `cubelab` command as users start it: the installed console script beside this
+    Python, else its entry module (the same first instructions, tui/entry.py)."""
+    script = Path(sys.executable).with_name("cubelab")
+    if script.is_file() and "cubelab.tui.entry" in script.read_text(errors="replace"):
+        return [sys.executable, str(script)]
+    return [sys.executable, "-m", "cubelab.tui.entry"]
+
+
+CUBELAB = _program()
 
 
 @dataclass
