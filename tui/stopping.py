@@ -20,6 +20,10 @@ remembers the signal and acts by stage:
   any work (`raise_if_pending`);
 - handed over: the Textual workbench handles its own signals.
 
+A handler runs in the main thread between two bytecodes: a main thread inside one long call into
+compiled code hears the signal when the call returns, which is why long work runs in a thread
+(interrupts.run_interruptible) while the main thread waits.
+
 The REPL claims SIGINT (`claim_sigint`): there Ctrl-C stops the solve under way, not the program.
 Nothing here is installed when cli.main is called in-process (tests): each function is then a
 no-op and main keeps its plain SIGTERM handler.
