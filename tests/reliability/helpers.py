@@ -110,9 +110,9 @@ def alive(pid: int) -> bool:
 
 
 def run_cubelab(args: list[str], env: dict | None = None, stdin: str | None = None,
-                timeout: float = 120) -> subprocess.CompletedProcess:
+                timeout: float = 120, cwd=None) -> subprocess.CompletedProcess:
     return subprocess.run(CUBELAB + args, capture_output=True, text=True, input=stdin,
-                          env={**os.environ, **(env or {})}, timeout=timeout)
+                          env={**os.environ, **(env or {})}, timeout=timeout, cwd=cwd)
 
 
 def stop_cubelab(args: list[str], *, after: float | str, sig: int = signal.SIGINT,
