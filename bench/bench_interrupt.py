@@ -3,14 +3,18 @@ the process's exit, at random moments (startup, table loading, compiling, search
 
 Uses the data and cache directories of the environment (CUBELAB_DATA_DIR, CUBELAB_CACHE_DIR):
 build the tables first for figures about searches rather than builds. Medians and maxima in
-milliseconds, with the exit statuses seen.
+milliseconds, with the exit statuses seen. `--solvers` stops `solve --solver NAME` of every
+registered solver instead, from `--min-delay` (0.05 s: start-up included); `--load` keeps every
+core busy meanwhile (a loop per core), as a shared machine is. Ctrl-C goes to the process group,
+as a terminal sends it.
 
-    python bench/bench_interrupt.py [--runs 5] [--max-delay 8]
+    python bench/bench_interrupt.py [--runs 5] [--max-delay 8] [--solvers] [--load]
 """
 
 from __future__ import annotations
 
 import argparse
+import os
 import random
 import signal
 import statistics
@@ -34,13 +38,33 @@ COMMANDS = {
 
 
 def stop_once(args: list[str], delay: float, sig: int) -> tuple[float, int]:
-    p = subprocess.Popen([sys.executable, "-m", "cubelab.tui.cli", *args],
-                         stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    p = subprocess.Popen([sys.executable, "-m", "cubelab.tui.entry", *args],
+                         stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                         start_new_session=True)
     time.sleep(delay)
     t0 = time.perf_counter()
-    p.send_signal(sig)
+    try:
+        if sig == signal.SIGINT:
+            os.killpg(p.pid, sig)       # Ctrl-C reaches the whole command
+        else:
+            p.send_signal(sig)
+    except ProcessLookupError:
+        pass
     p.wait(120)
     return time.perf_counter() - t0, p.returncode
+
+
+def solver_commands() -> dict[str, list[str]]:
+    from cubelab.solvers import solver_names
+    out = {}
+    for name in solver_names("3x3") + solver_names("2x2"):
+        puzzle = ["--puzzle", "2x2"] if name.startswith("pocket") else []
+        position = ("R U F R' U2 F'" if puzzle else "R U F D L" if name == "bfs"
+                    else SUPERFLIP if name.startswith(("korf", "kociemba"))
+                    else "R U F D L B R2 U' F2 L' D2 B'")
+        out[f"solve --solver {name}"] = ["solve", "--solver", name, *puzzle, "--time-limit",
+                                         "60", position]
+    return out
 
 
 def main(argv=None) -> int:
@@ -49,15 +73,30 @@ def main(argv=None) -> int:
     parser.add_argument("--max-delay", type=float, default=8.0)
     parser.add_argument("--only", help="commands whose label contains this text")
     parser.add_argument("--seed", type=int, default=18)
+    parser.add_argument("--min-delay", type=float, default=0.3)
+    parser.add_argument("--solvers", action="store_true", help="every solver's solve instead")
+    parser.add_argument("--load", action="store_true", help="a busy loop on every core")
     args = parser.parse_args(argv)
     rng = random.Random(args.seed)
-    for label, command in COMMANDS.items():
+    loops = [subprocess.Popen([sys.executable, "-c", "while True: pass"])
+             for _ in range(os.cpu_count() or 1)] if args.load else []
+    try:
+        _measure(args, rng, solver_commands() if args.solvers else COMMANDS)
+    finally:
+        for p in loops:
+            p.kill()
+            p.wait()
+    return 0
+
+
+def _measure(args, rng, commands) -> None:
+    for label, command in commands.items():
         if args.only and args.only not in label:
             continue
         seconds, codes = [], Counter()
         for _ in range(args.runs):
             sig = rng.choice([signal.SIGINT, signal.SIGTERM])
-            took, code = stop_once(command, rng.uniform(0.3, args.max_delay), sig)
+            took, code = stop_once(command, rng.uniform(args.min_delay, args.max_delay), sig)
             codes[code] += 1
             if code in (130, 143):
                 seconds.append(took)
@@ -65,7 +104,6 @@ def main(argv=None) -> int:
         figures = (f"median {statistics.median(ms):6.0f} ms  max {max(ms):6.0f} ms"
                    if ms else "never stopped by the signal")
         print(f"{label:<38} {figures}  exits {dict(codes)}", flush=True)
-    return 0
 
 
 if __name__ == "__main__":

@@ -92,7 +92,8 @@ def hand_over() -> None:
 def claim_sigint() -> None:
     """Ctrl-C interrupts what runs (a KeyboardInterrupt for the REPL to catch), never ending
     the program by itself; SIGTERM still does."""
-    _state.sigint_claimed = True
+    if _state.stage is not None:
+        _state.sigint_claimed = True
 
 
 def acknowledge() -> None:

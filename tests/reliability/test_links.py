@@ -26,7 +26,7 @@ from cubelab.cube.alg import _AXIS as FAMILIES
 from cubelab.cube.notation import format_moves, parse
 from cubelab.cube.puzzles import puzzle_named
 from cubelab.tui.cli import main
-from cubelab.tui.share import links, player_moves
+from cubelab.tui.share import links
 
 CUBING_VERSION = "0.56.0"
 """The cubing.js release the round trip is pinned to (the players follow its notation)."""
@@ -128,6 +128,7 @@ def _cases(puzzle: str) -> list[tuple[str, str]]:
 
 @pytest.mark.parametrize("puzzle", ["3x3", "2x2"])
 def test_player_moves_turn_the_cube_as_the_moves_they_replace(puzzle):
+    from cubelab.tui.share import player_moves
     p = puzzle_named(puzzle)
     for setup, alg in _cases(puzzle):
         moves = p.from_alg(f"{setup} {alg}").moves

@@ -18,7 +18,6 @@ import pytest
 
 from cubelab.cube.moves import FACE_MOVES, alg_state, apply_moves
 from cubelab.cube.notation import parse
-from cubelab.tui import resume
 from cubelab.tui.cli import main
 
 
@@ -61,6 +60,7 @@ def _run(out, path, monkeypatch, rng, *, fail=(), kill_at=None):
     """One resumed run: the solver fails (internal records) on the lines in `fail`; with
     `kill_at`, the run dies at that record written (None: it runs to the end)."""
     import cubelab.solvers.batch as batch
+    from cubelab.tui import resume
     real_solve_one = batch.solve_one
     failing = {alg_state(text).key() for text in fail}
 

@@ -210,9 +210,10 @@ def _signal_when_ready(p: subprocess.Popen, sig: int, again: bool = False):
 
 _SLOW_COMMAND = ("import cubelab.tui.facts_cmd as facts_cmd\n"
                  "def slow(args):\n"
-                 "    print('ready', flush=True)\n"
                  "{}\n"
                  "facts_cmd.run = slow\n")
+_READY = "        print('ready', flush=True)\n"
+"""Said inside the command's `try`: the signal cannot land before it."""
 
 
 @pytest.mark.parametrize("sig", [signal.SIGINT, signal.SIGTERM])
@@ -220,7 +221,8 @@ def test_a_swallowed_interrupt_still_stops_the_program(sig):
     # a library's `except:` (or an import's fallback) eats the KeyboardInterrupt and the
     # command goes on working: the backstop ends it (the audit's 53 s SIGTERM). (A main thread
     # inside one long C call is heard when the call returns: long work runs in a thread.)
-    body = _SLOW_COMMAND.format("    try:\n        time.sleep(30)\n    except BaseException:\n"
+    body = _SLOW_COMMAND.format("    try:\n" + _READY + "        time.sleep(30)\n"
+                                "    except BaseException:\n"
                                 "        pass\n"
                                 "    while True:\n"
                                 "        pass\n")
@@ -231,7 +233,8 @@ def test_a_swallowed_interrupt_still_stops_the_program(sig):
 
 
 def test_a_swallowed_interrupt_stops_the_work_that_follows_at_once():
-    body = _SLOW_COMMAND.format("    try:\n        time.sleep(30)\n    except BaseException:\n"
+    body = _SLOW_COMMAND.format("    try:\n" + _READY + "        time.sleep(30)\n"
+                                "    except BaseException:\n"
                                 "        pass\n"
                                 "    from cubelab.tui.interrupts import run_interruptible\n"
                                 "    run_interruptible(lambda: time.sleep(30), [0])\n"
@@ -243,7 +246,8 @@ def test_a_swallowed_interrupt_stops_the_work_that_follows_at_once():
 @pytest.mark.parametrize("sig", [signal.SIGINT, signal.SIGTERM])
 def test_an_interrupt_that_comes_out_as_an_import_error_is_the_interrupt(sig):
     # "PyCapsule_Import could not import module datetime": the audit's exit 1 for a Ctrl-C
-    body = _SLOW_COMMAND.format("    try:\n        time.sleep(30)\n    except KeyboardInterrupt:\n"
+    body = _SLOW_COMMAND.format("    try:\n" + _READY + "        time.sleep(30)\n"
+                                "    except KeyboardInterrupt:\n"
                                 "        raise ImportError('PyCapsule_Import could not import "
                                 "module \"datetime\"')\n")
     code, seconds, err = _signal_when_ready(_program(body, ["facts", "R"]), sig)
@@ -251,8 +255,29 @@ def test_an_interrupt_that_comes_out_as_an_import_error_is_the_interrupt(sig):
     assert "internal error" not in err and err.count("\n") == 1
 
 
+_SLOW_IMPORT = (
+    "import importlib.abc, importlib.machinery, sys, time\n"
+    "class Slow(importlib.abc.MetaPathFinder):\n"
+    "    def find_spec(self, name, path=None, target=None):\n"
+    "        if name == 'cubelab.tui.argtypes':\n"
+    "            sys.meta_path.remove(self)\n"
+    "            print('ready', flush=True)\n"
+    "            time.sleep(30)\n"
+    "        return None\n"
+    "sys.meta_path.insert(0, Slow())\n")
+"""The program's own modules importing slowly: the signal lands inside an import of start-up."""
+
+
 @pytest.mark.parametrize("sig", [signal.SIGINT, signal.SIGTERM])
-def test_a_signal_while_starting_ends_it_at_once_in_one_line(sig):
+def test_a_signal_while_the_program_imports_its_modules_ends_it_in_one_line(sig):
+    # the audit's Ctrl-C 0.16 s after start: a KeyboardInterrupt traceback from an import
+    code, seconds, err = _signal_when_ready(_program(_SLOW_IMPORT, ["facts", "R"]), sig)
+    assert code == (143 if sig == signal.SIGTERM else 130), err
+    assert err == ("cubelab: terminated\n" if sig == signal.SIGTERM else "cubelab: interrupted\n")
+
+
+@pytest.mark.parametrize("sig", [signal.SIGINT, signal.SIGTERM])
+def test_a_signal_while_reading_the_command_line_ends_it_in_one_line(sig):
     body = ("import cubelab.tui.cli as cli\n"
             "def parser():\n"
             "    print('ready', flush=True)\n"
@@ -264,7 +289,8 @@ def test_a_signal_while_starting_ends_it_at_once_in_one_line(sig):
 
 
 def test_a_second_ctrl_c_while_stopping_changes_nothing():
-    body = _SLOW_COMMAND.format("    try:\n        time.sleep(30)\n    except KeyboardInterrupt:\n"
+    body = _SLOW_COMMAND.format("    try:\n" + _READY + "        time.sleep(30)\n"
+                                "    except KeyboardInterrupt:\n"
                                 "        time.sleep(0.2)\n"
                                 "        raise\n")
     code, seconds, err = _signal_when_ready(_program(body, ["facts", "R"]), signal.SIGINT,
@@ -276,7 +302,8 @@ def test_ctrl_c_ignored_from_the_start_stays_ignored():
     # `cubelab ... &` in a script, nohup: the shell hands the program SIGINT ignored
     body = ("import signal\n"
             "signal.signal(signal.SIGINT, signal.SIG_IGN)\n"
-            + _SLOW_COMMAND.format("    time.sleep(1)\n    print('done', flush=True)\n"))
+            + _SLOW_COMMAND.format("    print('ready', flush=True)\n    time.sleep(1)\n"
+                                   "    print('done', flush=True)\n"))
     p = _program(body, ["facts", "R"])
     assert p.stdout.readline() == "ready\n"
     p.send_signal(signal.SIGINT)
