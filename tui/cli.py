@@ -167,5 +167,5 @@ def run() -> None:
 
 
 if __name__ == "__main__":
-    from .entry import run as run_program    # the signals' handling from its start (entry.py)
-    run_program()
+    stopping.begin()    # the signals' handling, as the installed command has it (entry.py)
+    run()
