@@ -37,8 +37,12 @@ COMMANDS = {
 }
 
 
+PROGRAM = "cubelab.tui.entry"
+"""The module started (--module: another program's entry, for a side-by-side run)."""
+
+
 def stop_once(args: list[str], delay: float, sig: int) -> tuple[float, int]:
-    p = subprocess.Popen([sys.executable, "-m", "cubelab.tui.entry", *args],
+    p = subprocess.Popen([sys.executable, "-m", PROGRAM, *args],
                          stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
                          start_new_session=True)
     time.sleep(delay)
@@ -76,7 +80,10 @@ def main(argv=None) -> int:
     parser.add_argument("--min-delay", type=float, default=0.3)
     parser.add_argument("--solvers", action="store_true", help="every solver's solve instead")
     parser.add_argument("--load", action="store_true", help="a busy loop on every core")
+    parser.add_argument("--module", default="cubelab.tui.entry", help="the program's entry module")
     args = parser.parse_args(argv)
+    global PROGRAM
+    PROGRAM = args.module
     rng = random.Random(args.seed)
     loops = [subprocess.Popen([sys.executable, "-c", "while True: pass"])
              for _ in range(os.cpu_count() or 1)] if args.load else []

@@ -193,6 +193,7 @@ def test_a_fifo_named_as_input_is_waited_on_and_ctrl_c_ends_the_wait(tmp_path, s
     p = subprocess.Popen(CUBELAB + ["facts", "--json", "--file", str(fifo)],
                          stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     deadline = time.monotonic() + 60
+    # (a program that never opens the FIFO is killed at the end, like one that never stops)
     # until it waits in the FIFO's open (the kernel's wait for the other end; a kernel that
     # hides where a process waits gets two seconds instead)
     shown = time.monotonic() + 2.0
@@ -204,7 +205,10 @@ def test_a_fifo_named_as_input_is_waited_on_and_ctrl_c_ends_the_wait(tmp_path, s
         time.sleep(0.05)
     t0 = time.monotonic()
     p.send_signal(getattr(signal, sig))
-    out, err = p.communicate(timeout=60)
+    try:
+        out, err = p.communicate(timeout=60)
+    finally:
+        p.kill()
     assert p.returncode == (130 if sig == "SIGINT" else 143), err
     assert err.strip() in ("cubelab: interrupted", "cubelab: terminated")
     assert time.monotonic() - t0 < 3.0
@@ -218,6 +222,9 @@ def test_a_fifo_named_as_input_is_read_when_written(tmp_path):
                          stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     with open(fifo, "w") as writer:
         writer.write("R U\nF\n")
-    out, err = p.communicate(timeout=120)
+    try:
+        out, err = p.communicate(timeout=120)
+    finally:
+        p.kill()
     assert p.returncode == 0, err
     assert [json.loads(line)["line"] for line in out.splitlines()] == [1, 2]

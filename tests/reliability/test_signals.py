@@ -204,7 +204,12 @@ def _signal_when_ready(p: subprocess.Popen, sig: int, again: bool = False):
     if again:
         time.sleep(0.05)
         p.send_signal(sig)
-    out, err = p.communicate(timeout=60)
+    try:
+        out, err = p.communicate(timeout=60)
+    except subprocess.TimeoutExpired:
+        p.kill()                # never left running: the program did not stop
+        out, err = p.communicate()
+        raise AssertionError(f"still running 60 s after the signal: {err[-800:]}") from None
     return p.returncode, time.monotonic() - t0, err
 
 
