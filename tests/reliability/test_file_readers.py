@@ -192,23 +192,21 @@ def test_a_fifo_named_as_input_is_waited_on_and_ctrl_c_ends_the_wait(tmp_path, s
     os.mkfifo(fifo)
     p = subprocess.Popen(CUBELAB + ["facts", "--json", "--file", str(fifo)],
                          stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-    deadline = time.monotonic() + 60
-    # (a program that never opens the FIFO is killed at the end, like one that never stops)
-    # until it waits in the FIFO's open (the kernel's wait for the other end; a kernel that
-    # hides where a process waits gets two seconds instead)
-    shown = time.monotonic() + 2.0
-    while Path(f"/proc/{p.pid}/wchan").read_text(errors="replace") != "wait_for_partner":
-        assert time.monotonic() < deadline and p.poll() is None, p.stderr.read()
-        if Path(f"/proc/{p.pid}/wchan").read_text(errors="replace") in ("", "0") \
-                and time.monotonic() > shown:
-            break
-        time.sleep(0.05)
-    t0 = time.monotonic()
-    p.send_signal(getattr(signal, sig))
     try:
+        # until it waits in the FIFO's open (the kernel's wait for the other end; a kernel
+        # that hides where a process waits gets two seconds instead)
+        deadline, shown = time.monotonic() + 60, time.monotonic() + 2.0
+        while (wchan := Path(f"/proc/{p.pid}/wchan").read_text(errors="replace")) \
+                != "wait_for_partner":
+            assert time.monotonic() < deadline and p.poll() is None
+            if wchan in ("", "0") and time.monotonic() > shown:
+                break
+            time.sleep(0.05)
+        t0 = time.monotonic()
+        p.send_signal(getattr(signal, sig))
         out, err = p.communicate(timeout=60)
     finally:
-        p.kill()
+        p.kill()        # never left running, whatever happened
     assert p.returncode == (130 if sig == "SIGINT" else 143), err
     assert err.strip() in ("cubelab: interrupted", "cubelab: terminated")
     assert time.monotonic() - t0 < 3.0
@@ -220,9 +218,19 @@ def test_a_fifo_named_as_input_is_read_when_written(tmp_path):
     os.mkfifo(fifo)
     p = subprocess.Popen(CUBELAB + ["facts", "--json", "--file", str(fifo)],
                          stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-    with open(fifo, "w") as writer:
-        writer.write("R U\nF\n")
     try:
+        import time
+        deadline = time.monotonic() + 120
+        while True:     # the writer's end opens once the program reads (never a wait for ever)
+            try:
+                fd = os.open(fifo, os.O_WRONLY | os.O_NONBLOCK)
+                break
+            except OSError:
+                assert time.monotonic() < deadline and p.poll() is None
+                time.sleep(0.05)
+        os.set_blocking(fd, True)
+        with os.fdopen(fd, "w") as writer:
+            writer.write("R U\nF\n")
         out, err = p.communicate(timeout=120)
     finally:
         p.kill()
