@@ -206,14 +206,48 @@ def _kill_descendants() -> None:
     """SIGKILL every process below this one (workers, a cluster's worker processes), but
     multiprocessing's resource tracker: it leaves by itself when this process is gone, after
     releasing what the others held."""
-    me = os.getpid()
     tracker = sys.modules.get("multiprocessing.resource_tracker")
     spare = getattr(getattr(tracker, "_resource_tracker", None), "_pid", None)
-    children: dict[int, list[int]] = {}
+    below, todo = [], [pid for pid in _children(os.getpid()) if pid != spare]
+    while todo:
+        pid = todo.pop()
+        below.append(pid)
+        todo.extend(_children(pid))
+    for pid in below:
+        try:
+            os.kill(pid, signal.SIGKILL)
+        except OSError:
+            pass
+
+
+def _children(pid: int) -> list[int]:
+    """The child processes of `pid`, from each of its threads' list in /proc (a read of a
+    few small files: an interrupted exit must not scan every process of a busy machine)."""
+    out = []
+    try:
+        tasks = os.listdir(f"/proc/{pid}/task")
+    except OSError:
+        return out
+    for task in tasks:
+        try:
+            with open(f"/proc/{pid}/task/{task}/children", "rb") as f:
+                out.extend(int(word) for word in f.read().split())
+        except FileNotFoundError:
+            if not os.path.exists(f"/proc/{pid}/task/{task}"):
+                continue                # the thread ended meanwhile
+            return _children_by_scan(pid)   # a kernel without the lists
+        except (OSError, ValueError):
+            continue
+    return out
+
+
+def _children_by_scan(pid: int) -> list[int]:
+    """The child processes of `pid`, reading every process's parent from /proc."""
+    out = []
     try:
         entries = os.listdir("/proc")
     except OSError:
-        return
+        return out
     for entry in entries:
         if not entry.isdigit():
             continue
@@ -223,15 +257,6 @@ def _kill_descendants() -> None:
         except OSError:
             continue
         # the command name is in parentheses and may hold anything: read after the last ')'
-        fields = stat[stat.rindex(b")") + 2:].split()
-        children.setdefault(int(fields[1]), []).append(int(entry))
-    below, todo = [], [pid for pid in children.get(me, []) if pid != spare]
-    while todo:
-        pid = todo.pop()
-        below.append(pid)
-        todo.extend(children.get(pid, []))
-    for pid in below:
-        try:
-            os.kill(pid, signal.SIGKILL)
-        except OSError:
-            pass
+        if int(stat[stat.rindex(b")") + 2:].split()[1]) == pid:
+            out.append(int(entry))
+    return out
