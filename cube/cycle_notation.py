@@ -90,9 +90,9 @@ def _piece(word: str, column: int) -> tuple[str, int, int]:
                      "UFR, edges like UF)")
 
 
-def _cycles(text: str) -> list[tuple[list[tuple[str, int, int]], str, int]]:
-    """The cycles written in `text`: (pieces, mark, column) each, the words of the facts output
-    skipped."""
+def _cycles(text: str) -> list[tuple[list[tuple[str, int, int, int]], str, int]]:
+    """The cycles written in `text`: (pieces, mark, column) each, a piece as (kind, slot,
+    sticker offset, column); the words of the facts output skipped."""
     cycles, current, start = [], None, 0
     pos = 0
     while pos < len(text):
@@ -129,7 +129,7 @@ def _cycles(text: str) -> list[tuple[list[tuple[str, int, int]], str, int]]:
             raise CycleError(f"unexpected {other!r} at column {column}")
     if current is not None:
         raise CycleError(f"the cycle opened at column {start} is not closed")
-    return [([p[:3] for p in pieces], mark, col) for pieces, mark, col in cycles]
+    return cycles
 
 
 def parse_cycles(text: str) -> CubeState:
@@ -141,21 +141,21 @@ def parse_cycles(text: str) -> CubeState:
     # the facts output writes "(solved)" for a kind with every piece home
     text = re.sub(r"\(\s*solved\s*\)", " ", text, flags=re.IGNORECASE)
     for pieces, mark, column in _cycles(text):
-        kinds = {kind for kind, _, _ in pieces}
+        kinds = {kind for kind, _, _, _ in pieces}
         if len(kinds) > 1:
             raise CycleError(f"the cycle at column {column} mixes corners and edges")
         kind = kinds.pop()
         names, _, mod = _KINDS[kind]
-        for _, slot, _ in pieces:
+        for _, slot, _, at in pieces:
             if (kind, slot) in seen:
                 raise CycleError(f"{names[slot]} appears twice (columns {seen[kind, slot]} "
-                                 f"and {column})")
-            seen[kind, slot] = column
+                                 f"and {at})")
+            seen[kind, slot] = at
         turn = {"": 0, "+": 1, "-": mod - 1}[mark]
         if kind == "edge" and mark == "-":
             raise CycleError(f"an edge is flipped or not: write '+', not '-' (column {column})")
-        for k, (_, slot, offset) in enumerate(pieces):
-            _, before, before_offset = pieces[k - 1]
+        for k, (_, slot, offset, _) in enumerate(pieces):
+            _, before, before_offset, _ = pieces[k - 1]
             # the piece from the previous slot lands here, its named sticker on our named face
             perm[kind][slot] = before
             target = offset + (turn if k == 0 else 0)

@@ -1,32 +1,62 @@
-"""Reading the small files the program keeps (saves, caches): regular files only, bounded in size.
+"""The program's one bounded reader: every file it reads goes through here.
 
-A save or cache can be replaced by anything: a link to /dev/zero (endless), a FIFO (a read that
-never returns), a file of gigabytes. `read_small_file` opens without blocking, insists on a
-regular file and reads at most `limit` bytes, so a bad file costs a message, never memory or a
-hang.
+A file a user names or the program keeps (saves, history, recordings, tables, --file input,
+--resume output) can be replaced by anything: a link to /dev/zero (endless), a FIFO (an open or
+a read that never returns), a directory, a file of gigabytes. So:
+
+- `open_regular` opens without blocking and insists on a regular file: a FIFO, a device or a
+  directory costs a message (FileProblem), never a hang;
+- `read_small_file` reads at most `limit` bytes of one, for files read whole (saves, history,
+  recordings);
+- `bounded_lines` reads a stream line by line, no line longer than a bound (the rest of a
+  longer line is read in pieces and dropped), for input that may be long or endless (--file,
+  stdin, a --resume output), so memory stays bounded whatever the file is.
 """
 
 from __future__ import annotations
 
 import os
 import stat
+from typing import Iterator
 
 
 class FileProblem(ValueError):
     """The file is not one the program could have written (the message says why)."""
 
 
-def read_small_file(path, limit: int) -> bytes:
-    """The bytes of a regular file of at most `limit` bytes; FileProblem for anything else
-    (OSError, such as FileNotFoundError, when it cannot be opened)."""
-    # O_NONBLOCK: opening a FIFO for reading would otherwise wait for a writer
-    fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_CLOEXEC)
+def _what(mode: int) -> str:
+    for test, name in ((stat.S_ISDIR, "a directory"), (stat.S_ISFIFO, "a FIFO"),
+                       (stat.S_ISCHR, "a device"), (stat.S_ISBLK, "a device"),
+                       (stat.S_ISSOCK, "a socket")):
+        if test(mode):
+            return name
+    return "something else"
+
+
+def open_regular(path, flags: int = os.O_RDONLY, mode: int = 0o644) -> int:
+    """A descriptor on `path` (opened with `flags`, never waiting: a FIFO fails or is refused)
+    when it is a regular file; FileProblem saying what it is otherwise (OSError, such as
+    FileNotFoundError, when it cannot be opened at all)."""
+    fd = os.open(path, flags | os.O_NONBLOCK | os.O_CLOEXEC, mode)
     try:
         info = os.fstat(fd)
         if not stat.S_ISREG(info.st_mode):
-            raise FileProblem("not a regular file")
-        if info.st_size > limit:
-            raise FileProblem(f"{info.st_size:,} bytes, more than the {limit:,} allowed")
+            raise FileProblem(f"not a regular file ({_what(info.st_mode)})")
+        os.set_blocking(fd, True)
+        return fd
+    except BaseException:
+        os.close(fd)
+        raise
+
+
+def read_small_file(path, limit: int) -> bytes:
+    """The bytes of a regular file of at most `limit` bytes; FileProblem for anything else
+    (OSError, such as FileNotFoundError, when it cannot be opened)."""
+    fd = open_regular(path)
+    try:
+        size = os.fstat(fd).st_size
+        if size > limit:
+            raise FileProblem(f"{size:,} bytes, more than the {limit:,} allowed")
         chunks, size = [], 0
         while size <= limit:
             chunk = os.read(fd, min(1 << 20, limit + 1 - size))
@@ -39,3 +69,20 @@ def read_small_file(path, limit: int) -> bytes:
         return b"".join(chunks)
     finally:
         os.close(fd)
+
+
+def bounded_lines(handle, limit: int) -> Iterator[bytes]:
+    """Lines of a binary handle, each at most `limit` + 1 bytes: a longer line is yielded as its
+    first `limit` + 1 bytes (a caller tells it by its length) and the rest of it is read in
+    pieces and dropped, unless a piece holds a NUL byte, which is yielded (the caller refuses
+    the file: it is not text) and ends the lines."""
+    while True:
+        raw = handle.readline(limit + 1)
+        if not raw:
+            return
+        yield raw
+        while len(raw) > limit and not raw.endswith(b"\n"):
+            raw = handle.readline(limit + 1)
+            if b"\0" in raw:
+                yield raw
+                return

@@ -2,15 +2,18 @@
 
 A symmetry S fixes a position P when S P S^-1 = P (symmetry.py's conjugation); those S form a
 subgroup of the cube's 48 symmetries, and subgroups that differ only by how the cube is held
-(conjugate subgroups) are one symmetry type. There are 33 types; each is named here by the
-geometric elements it holds, in Schoenflies' names as Cube Explorer uses them: Oh, O, Td, Th,
-T, D4h, D4, C4v, C4h, C4, S4, D3d, D3, C3v, S6, C3, Ci, C1, and the types that come in two
-kinds, told apart by where their axes and mirror planes lie: (a) through face centres, (b)
-through edge midpoints. C2(a) turns half about a face axis, C2(b) about an edge axis; Cs(a)
-mirrors in a plane parallel to two faces, Cs(b) in a diagonal plane; C2h likewise; C2v(a1) has
-a face axis and mirrors parallel to faces, C2v(a2) a face axis and diagonal mirrors, C2v(b) an
-edge axis; D2(a), D2h(a) and D2d(a) have three face axes, their (b) kinds one face axis and two
-edge axes. An antisymmetry maps the position to its inverse: S P S^-1 = P^-1.
+(conjugate subgroups) are one symmetry type. There are 33 types, named as Cube Explorer names
+them (Schoenflies' symbols): Oh, O, Td, Th, T, D4h, D4, C4v, C4h, C4, S4, D3d, D3, C3v, S6, C3,
+Ci, C1, and the types that come in kinds told apart by where their axes and mirror planes lie.
+C2(a) turns half about a face axis, C2(b) about an edge axis; Cs(a) mirrors in a plane parallel
+to two faces, Cs(b) in a diagonal plane; C2h(a) and C2h(b) are C2(a) and C2(b) with the
+inversion. The three C2v kinds: C2v(a1) has a face axis and two diagonal mirrors, C2v(a2) a face
+axis and two mirrors parallel to faces, C2v(b) an edge axis. D2(face), D2h(face) and D2d(face)
+hold the half turns about all three face axes; D2(edge), D2h(edge) and D2d(edge) one face axis
+and two edge axes. Cube Explorer's own masks of the 33 types (tests/test_position_symmetry.py
+checks each against these names) decide which kind is which. Older spellings are read too:
+(a) for (face) and (b) for (edge) (`type_named`). An antisymmetry maps the position to its
+inverse: S P S^-1 = P^-1.
 
 Elements are classified from the 3x3 matrix of each symmetry (read off where it sends the
 centres), so nothing here is listed by hand but the names: `subgroup_classes()` finds the 33
@@ -87,7 +90,7 @@ def type_name(indices) -> str:
             return "D4h"
         return "C4h" if c["i"] else ("C4v" if improper else "D4")
     if c["S4"]:
-        return "S4" if n == 4 else ("D2d(a)" if c["C2"] == 3 else "D2d(b)")
+        return "S4" if n == 4 else ("D2d(face)" if c["C2"] == 3 else "D2d(edge)")
     if n == 1:
         return "C1"
     if n == 2:
@@ -95,11 +98,31 @@ def type_name(indices) -> str:
                 "σd": "Cs(b)"}[next(k for k in c if k != "E")]
     if n == 4:
         if not improper:
-            return "D2(a)" if c["C2"] == 3 else "D2(b)"
+            return "D2(face)" if c["C2"] == 3 else "D2(edge)"
         if c["i"]:
             return "C2h(a)" if c["C2"] else "C2h(b)"
-        return {2: "C2v(a1)", 0: "C2v(a2)"}.get(c["σ"], "C2v(b)")
-    return "D2h(a)" if c["C2"] == 3 else "D2h(b)"
+        # a face axis with two mirrors parallel to faces, or with two diagonal ones
+        return {2: "C2v(a2)", 0: "C2v(a1)"}.get(c["σ"], "C2v(b)")
+    return "D2h(face)" if c["C2"] == 3 else "D2h(edge)"
+
+
+_OLD_KINDS = {"(a)": "(face)", "(b)": "(edge)"}
+"""The D2, D2h and D2d kinds as cubelab spelled them before taking Cube Explorer's names."""
+
+
+def type_named(text: str) -> str | None:
+    """The name of the symmetry type `text` names (any case; D2(a) for D2(face) and D2(b) for
+    D2(edge) as well), or None."""
+    key = text.strip().lower().replace(" ", "")
+    for old, new in _OLD_KINDS.items():
+        if key.startswith("d2") and key.endswith(old):
+            key = key[:-len(old)] + new
+    return _names_by_key().get(key)
+
+
+@lru_cache(maxsize=1)
+def _names_by_key() -> dict[str, str]:
+    return {type_name(cls[0]).lower(): type_name(cls[0]) for cls in subgroup_classes()}
 
 
 def _rows(arrays) -> np.ndarray:

@@ -54,6 +54,10 @@ CUBE_FORMATS = {"facelets:": parse_facelets, "singmaster:": parse_singmaster,
                 "cycles:": read_cycles, "pattern:": read_pattern}
 """The 3x3x3's position formats other than algs, by the prefix a line starts with."""
 
+UNREACHABLE_CUBE_FORMATS = {**CUBE_FORMATS,
+                            "cycles:": lambda text: read_cycles(text, unreachable=True)}
+"""The same, loading the assemblies no turns reach (--unreachable) instead of refusing them."""
+
 
 def from_alg(text: str, apply: Callable = apply_moves, start=None) -> Position:
     """The position an alg reaches from `start` (solved by default) under `apply`."""
@@ -91,5 +95,7 @@ def parse_position(line: str, apply: Callable = apply_moves, start=None,
     low = stripped.lower()
     for prefix, read in formats.items():
         if low.startswith(prefix):
-            return from_facelets(stripped[len(prefix):], read)
+            # blanks in place of what comes before: a column a reader names is the line's own
+            indent = len(line) - len(line.lstrip()) + len(prefix)
+            return from_facelets(" " * indent + stripped[len(prefix):], read)
     return from_alg(stripped, apply, start)

@@ -21,7 +21,7 @@ from .metrics import Metric, gods_number
 from .moves import apply_moves
 from .notation import metric_lengths
 from .pocket import PocketState
-from .positions import CUBE_FORMATS, Position
+from .positions import CUBE_FORMATS, UNREACHABLE_CUBE_FORMATS, Position
 from .random_states import face_scramble, random_state
 from .state import CubeState
 
@@ -59,6 +59,9 @@ class Puzzle:
     """The metrics of `lengths` (its keys)."""
     formats: dict = {}
     """Sticker formats a position may be given in, by the prefix of the line."""
+    unreachable_formats: dict = {}
+    """The same, reading assemblies no turns reach instead of refusing them (--unreachable);
+    empty when every format reads them already."""
     parallel_solves = True
     """Whether a file of positions is worth one solving process per core."""
     cycle_notation = False
@@ -72,6 +75,8 @@ class Puzzle:
     """How `cubelab count` counts its positions (None: it does not)."""
     player_puzzle: str | None = None
     """How the cubing.js player names it (None: the player's default cube)."""
+    layer_count = 0
+    """Layers along each axis (a move turning all of them turns the whole puzzle)."""
 
     # The model's parts, named by each cube: apply(state, moves) (a ValueError for a move the
     # cube lacks), is_solved(state) (solved however it is held), random(seed), parse_facelets(text) and from_colours(face ids) (FaceletError
@@ -108,9 +113,11 @@ class Puzzle:
     def from_facelets(self, text: str) -> Position:
         return positions.from_facelets(text, self.parse_facelets)
 
-    def position(self, line: str) -> Position:
-        """An alg, or a sticker format's prefix ('facelets:') and stickers; PositionError."""
-        return positions.parse_position(line, self.apply, self.identity(), self.formats)
+    def position(self, line: str, unreachable: bool = False) -> Position:
+        """An alg, or a sticker format's prefix ('facelets:') and stickers; PositionError.
+        With `unreachable`, a format that refuses assemblies no turns reach reads them."""
+        formats = (self.unreachable_formats or self.formats) if unreachable else self.formats
+        return positions.parse_position(line, self.apply, self.identity(), formats)
 
     def solves(self, state, moves) -> bool:
         """Whether the moves take the position to solved (however the cube is then held)."""
@@ -131,6 +138,7 @@ class Cube3(Puzzle):
 
     name = "3x3"
     title = "3x3x3"
+    layer_count = 3
     state_type = CubeState
     scramble_length = 20
     metrics = (Metric.HTM, Metric.QTM, Metric.STM, Metric.ETM)
@@ -138,6 +146,7 @@ class Cube3(Puzzle):
     cycle_notation = patterns = True
     alg_search = (Metric.HTM, Metric.QTM)
     counting = Counting(default_depth=7, max_depth=20, cluster=True)
+    unreachable_formats = UNREACHABLE_CUBE_FORMATS
 
     apply = staticmethod(apply_moves)
     is_solved = staticmethod(CubeState.is_solved)
@@ -180,6 +189,7 @@ class Cube2(Puzzle):
 
     name = "2x2"
     title = "2x2x2"
+    layer_count = 2
     state_type = PocketState
     scramble_length = 11
     scramble_faces = "URF"

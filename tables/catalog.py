@@ -53,8 +53,8 @@ def registered() -> dict[str, TableSpec]:
 
 def clear_stray_files(temporaries_only: bool = False) -> list[str]:
     """Delete what no registered spec accounts for: files (and checkpoints) of tables no longer
-    registered and temporary files left by builds that were killed (not those of builds still
-    running; only the temporaries with `temporaries_only`). Returns the names of what was
+    registered, and the temporary and lock files left by builds that were killed (never those
+    of builds still running; only these leftovers with `temporaries_only`). Returns the names
     removed."""
     directory = tables_dir()
     if not directory.is_dir():
@@ -62,6 +62,10 @@ def clear_stray_files(temporaries_only: bool = False) -> list[str]:
     known = {table_path(s).name for s in registered().values()}
     removed = []
     for path in sorted(directory.iterdir()):
+        if path.name.endswith(".lock"):
+            if _remove_stale_lock(path):
+                removed.append(path.name)
+            continue
         partial_of = table_name_of(path)
         if path.name.endswith(SUFFIX) and path.name not in known and not temporaries_only:
             name = path.name[:-len(SUFFIX)]
@@ -79,3 +83,17 @@ def clear_stray_files(temporaries_only: bool = False) -> list[str]:
             continue
         removed.append(path.name)
     return removed
+
+
+def _remove_stale_lock(path) -> bool:
+    """Remove a lock file no live process holds (a killed builder's); True if it was removed.
+
+    Staleness is read from the lock itself: taking it without waiting succeeds only when no
+    process holds it, and file_lock then deletes the file on release, as a builder does. A
+    builder that opened the file a moment before finds its inode gone and takes a new one."""
+    try:
+        with file_lock(path, wait=False):
+            pass
+    except (LockBusy, OSError):
+        return False
+    return True

@@ -82,9 +82,14 @@ def connect(address: Address | str, *, timeout: float = 20.0) -> Iterator[object
     if address.local:
         # One thread a worker: N processes on N cores, as --jobs N. The scheduler's HTTP
         # endpoint takes any free port: 8787 may belong to another cluster on this host.
-        with distributed.LocalCluster(n_workers=address.workers, threads_per_worker=1,
-                                      processes=True, dashboard_address=":0",
-                                      silence_logs=logging.ERROR) as cluster, \
+        # Dask's scratch space (its lock files, spilled data) goes in a folder of ours,
+        # removed when the cluster stops (scratch_space), not in the current or /tmp folder.
+        with scratch_space() as scratch, dask.config.set({"temporary-directory": scratch}), \
+                _workers_ignore_ctrl_c(scratch), \
+                distributed.LocalCluster(n_workers=address.workers, threads_per_worker=1,
+                                         processes=True, dashboard_address=":0",
+                                         local_directory=scratch,
+                                         silence_logs=logging.ERROR) as cluster, \
                 distributed.Client(cluster) as client:
             yield client
         return
@@ -94,6 +99,89 @@ def connect(address: Address | str, *, timeout: float = 20.0) -> Iterator[object
         raise ClusterError(f"cannot reach the Dask scheduler at {address.scheduler}: {e}") from None
     with client:
         yield client
+
+
+_scratch: dict[str, int] = {}
+"""Scratch folders of the local clusters of this process, each with the descriptor holding its
+owner lock."""
+
+
+@contextlib.contextmanager
+def scratch_space() -> Iterator[str]:
+    """A fresh folder for a local cluster's scratch space under our cache directory, removed on
+    exit. Its `owner.lock` is held (flock) while this process lives: a folder whose lock can
+    be taken was left by a process that was killed, and is removed here first."""
+    import fcntl
+    import shutil
+    import tempfile
+    from cubelab.cube.paths import cache_dir
+    parent = cache_dir() / "dask"
+    parent.mkdir(parents=True, exist_ok=True)
+    _remove_dead_scratch(parent)
+    folder = tempfile.mkdtemp(prefix="scratch-", dir=parent)
+    fd = os.open(os.path.join(folder, "owner.lock"), os.O_RDWR | os.O_CREAT | os.O_CLOEXEC)
+    fcntl.flock(fd, fcntl.LOCK_EX)
+    _scratch[folder] = fd
+    try:
+        yield folder
+    finally:
+        _scratch.pop(folder, None)
+        shutil.rmtree(folder, ignore_errors=True)
+        os.close(fd)
+
+
+def remove_scratch() -> None:
+    """Remove this process's scratch folders now: it is about to exit without stopping its
+    clusters (Ctrl-C, SIGTERM) and must leave nothing behind."""
+    import shutil
+    if not _scratch:
+        return
+    # Dask's own threads, still running, would report the folder gone: nothing more is said
+    logging.disable(logging.CRITICAL)
+    for folder in list(_scratch):
+        shutil.rmtree(folder, ignore_errors=True)
+
+
+@contextlib.contextmanager
+def _workers_ignore_ctrl_c(folder: str) -> Iterator[None]:
+    """Start a local cluster's worker processes with Ctrl-C ignored. A terminal sends Ctrl-C to
+    every process of the command; the workers would each print a KeyboardInterrupt traceback,
+    while this process stops them itself. A process started with SIGINT ignored keeps it so
+    (Python leaves an inherited SIG_IGN alone), so the workers are started through a one-line
+    shell that ignores it and runs Python."""
+    import multiprocessing
+    import shlex
+    import stat
+    import sys
+    from multiprocessing import spawn
+    wrapper = os.path.join(folder, "python-ignoring-ctrl-c")
+    with open(wrapper, "w") as f:
+        f.write(f"#!/bin/sh\ntrap '' INT\nexec {shlex.quote(sys.executable)} \"$@\"\n")
+    os.chmod(wrapper, stat.S_IRWXU)
+    before = spawn.get_executable()
+    multiprocessing.set_executable(wrapper)
+    try:
+        yield
+    finally:
+        multiprocessing.set_executable(before)
+
+
+def _remove_dead_scratch(parent) -> None:
+    """Remove scratch folders whose owner lock no live process holds."""
+    import fcntl
+    import shutil
+    for folder in parent.glob("scratch-*"):
+        try:
+            fd = os.open(folder / "owner.lock", os.O_RDWR | os.O_CLOEXEC)
+        except OSError:
+            continue        # not ours to judge (or being made right now)
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except OSError:
+            os.close(fd)
+            continue        # a live cluster's
+        shutil.rmtree(folder, ignore_errors=True)
+        os.close(fd)
 
 
 def workers(client) -> dict[str, int]:

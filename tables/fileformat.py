@@ -22,6 +22,8 @@ from pathlib import Path
 
 import numpy as np
 
+from cubelab.cube.files import FileProblem, open_regular
+
 from .spec import TableSpec, canonical_params
 
 FORMAT_VERSION = 1
@@ -79,8 +81,10 @@ def read_header(path: Path, spec: TableSpec, checkpoint: bool = False) -> tuple[
     """The header and data offset of a file that looks right for `spec` (a build's checkpoint
     with `checkpoint`, else a finished table), or TableProblem."""
     try:
-        size = path.stat().st_size
-        with open(path, "rb") as f:
+        # never a hang on a FIFO left where a table belongs: a regular file or a problem
+        f = os.fdopen(open_regular(path), "rb")
+        size = os.fstat(f.fileno()).st_size
+        with f:
             prefix = f.read(_PREFIX.size + _PREFIX_PAD)
             if not (prefix.startswith(MAGIC) or MAGIC.startswith(prefix)):
                 raise TableProblem("not a cubelab table file (foreign or damaged)")
@@ -93,6 +97,8 @@ def read_header(path: Path, spec: TableSpec, checkpoint: bool = False) -> tuple[
             body = f.read(hlen)
     except FileNotFoundError:
         raise TableProblem(NOT_BUILT) from None
+    except FileProblem as e:
+        raise TableProblem(str(e)) from None
     except OSError as e:
         raise TableProblem(f"cannot read ({e.strerror})") from None
     if len(body) < hlen:

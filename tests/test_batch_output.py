@@ -51,7 +51,9 @@ def test_records_of_positions_lost_to_dying_workers_are_solved_again(tmp_path, f
     assert main(["solve", "--solver", "fake", "--file", str(f), "--output", str(out),
                  "--resume"]) == 0
     records = _records(out)
-    assert [r["line"] for r in records] == [1, 2, 1] and records[2]["solution"]
+    # solved again in its place: every line once, in input order (issue 37, item 5)
+    assert [r["line"] for r in records] == [1, 2] and records[0]["solution"]
+    assert "internal" not in records[0]
 
 
 @pytest.mark.parametrize("argv, message", [

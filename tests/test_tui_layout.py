@@ -56,8 +56,13 @@ async def pane_text(pilot, app) -> str:
 
 
 @pilot_test
-async def test_a_long_answer_opens_in_a_pane_and_a_short_one_stays_on_the_line(make_app):
-    app = make_app()
+async def test_a_long_answer_opens_in_a_pane_and_a_short_one_stays_on_the_line(tmp_path):
+    # the installed solvers (nothing is solved): :tables lists the table sets they declare
+    from cubelab.solvers import REGISTRY
+    from cubelab.tui.app import CubeLabApp
+    from cubelab.tui.history import InputHistory
+    app = CubeLabApp(solvers=REGISTRY, history=InputHistory(tmp_path / "history"),
+                     compare_time_limit=None)
     async with app.run_test(size=(80, 24)) as pilot:
         await type_line(pilot, ":patterns")
         text = await pane_text(pilot, app)

@@ -150,7 +150,7 @@ def test_the_focus_on_the_net_shows_80x24(snap_compare, app):
 def test_cancelling_a_build_asks_first_80x24(snap_compare, tmp_path, monkeypatch):
     """F9 while tables are built: the question, over the progress bar."""
     monkeypatch.delenv("NO_COLOR", raising=False)
-    app = CubeLabApp(solvers=FakeRegistry(tables_built=False, build_steps=1, build_seconds=60),
+    app = CubeLabApp(solvers=StandIn(tables_built=False, build_steps=1, build_seconds=60),
                      history=InputHistory(tmp_path / "history"), compare_time_limit=None)
 
     async def ask(pilot) -> None:

@@ -13,8 +13,8 @@ import os
 import re
 import signal
 import sys
-import threading
 
+from . import stopping
 from .argtypes import port_number
 from .errors import InputError
 from .interrupts import exit_status, install_sigterm, restore_sigterm
@@ -70,14 +70,17 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: list[str] | None = None) -> int:
-    install_sigterm()   # at once: a SIGTERM while starting up ends as cleanly as a later one
+    if not stopping.installed():
+        install_sigterm()   # called in-process (tests): SIGTERM ends a command as Ctrl-C does
     try:
         args = build_parser().parse_args(argv)
+        stopping.running()  # a signal now stops the command in order (stopping.py)
         if args.command is None:
             from cubelab.tui.app import run_app
             from .table_commands import chosen_tables
             tables = chosen_tables(args.app_tables)
-            restore_sigterm()   # the workbench ends on SIGTERM its own way
+            # the workbench ends on Ctrl-C and SIGTERM its own way
+            stopping.hand_over() if stopping.installed() else restore_sigterm()
             return run_app(serve=args.serve, port=args.port, puzzle=args.app_puzzle,
                            tables=tables) or 0
         if args.app_tables:
@@ -89,29 +92,23 @@ def main(argv: list[str] | None = None) -> int:
         print(f"cubelab: {e}", file=sys.stderr)
         return 2
     except KeyboardInterrupt as stop:
-        print(interrupt_message(stop), file=sys.stderr)
+        stopping.acknowledge()
+        stopping.say(interrupt_message(stop))
         return exit_status(stop)
     except BrokenPipeError:
         return 0
     except Exception as e:  # an internal failure: one line, exit 1 (CUBELAB_DEBUG=1 for the trace)
+        interrupt = stopping.pending_interrupt()
+        if interrupt is not None:
+            # the signal's KeyboardInterrupt came out as another exception (an import it cut
+            # short: "PyCapsule_Import could not import module ..."): it is the interrupt
+            stopping.acknowledge()
+            stopping.say(interrupt_message(interrupt))
+            return exit_status(interrupt)
         if os.environ.get("CUBELAB_DEBUG"):
             raise
         print(f"cubelab: internal error: {type(e).__name__}: {e}", file=sys.stderr)
         return 1
-
-
-def _flush_briefly(seconds: float = 0.2) -> None:
-    """Flush stdout and stderr, but give up after `seconds`: a reader that stopped reading (a
-    full pipe) must not keep an interrupted command alive."""
-    def flush() -> None:
-        for stream in (sys.stdout, sys.stderr):
-            try:
-                stream.flush()
-            except (OSError, ValueError):
-                pass
-    writer = threading.Thread(target=flush, name="flush", daemon=True)
-    writer.start()
-    writer.join(seconds)
 
 
 def _quiet_llvm_cleanup(unraisable) -> None:
@@ -147,13 +144,15 @@ def run() -> None:
     # finalise) just ends the process, as the shell expects (130, 143), with no traceback;
     # one that came between main's return and the default actions ends it the same way
     late = _default_signal_actions() or late
+    if late is None and status not in (130, 143):
+        # a signal swallowed on its way (stopping.py) while the work went on to its end
+        late = stopping.pending_interrupt()
     if late is not None:
-        _flush_briefly()
+        stopping.flush_briefly()
         os.kill(os.getpid(), exit_status(late) - 128)   # 128 + the signal's number
     if status in (130, 143):
-        store = sys.modules.get("cubelab.tables.store")
-        if store is not None:
-            store.abandon_in_flight()
+        # our half-written files and scratch folders removed, child processes ended
+        stopping.leave_nothing_behind()
         if "multiprocessing" in sys.modules:
             # what its exit hook would do: reap children, release a worker pool's semaphores
             # (else the resource tracker warns of leaked ones on stderr)
@@ -162,10 +161,11 @@ def run() -> None:
         # Interrupted: leave now. A normal exit finalises numba and LLVM (over a second once
         # kernels are loaded) and would wait on abandoned daemon threads; what we owe the user
         # is written, the workers reaped and our temporary and lock files removed already.
-        _flush_briefly()
+        stopping.flush_briefly()
         os._exit(status)
     sys.exit(status)
 
 
 if __name__ == "__main__":
+    stopping.begin()    # the signals' handling, as the installed command has it (entry.py)
     run()

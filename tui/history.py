@@ -12,7 +12,7 @@ import fcntl
 import os
 from pathlib import Path
 
-from cubelab.cube.files import FileProblem, read_small_file
+from cubelab.cube.files import FileProblem, open_regular, read_small_file
 from cubelab.cube.paths import state_dir
 
 HISTORY_FILE = "history"
@@ -56,8 +56,9 @@ def append_entry(path: Path, line: str) -> None:
     data = f"\n# {stamp}\n{body}".encode("utf-8", "surrogateescape")
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
-        fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT | os.O_CLOEXEC, 0o600)
-    except OSError:
+        # a regular file only: opening a FIFO to write would wait for a reader for ever
+        fd = open_regular(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o600)
+    except (OSError, FileProblem):
         return
     try:
         fcntl.flock(fd, fcntl.LOCK_EX)

@@ -10,6 +10,7 @@ import sys
 from dataclasses import dataclass
 from typing import Iterator
 
+from cubelab.cube.files import bounded_lines
 from cubelab.cube.positions import Position, PositionError, from_cycles
 from cubelab.cube.puzzles import DEFAULT_PUZZLE, PUZZLES, Puzzle, puzzle_named
 from cubelab.tui.errors import InputError
@@ -71,7 +72,7 @@ class PositionInput:
 
     def lines(self) -> Iterator[tuple[int, str, Position | PositionError]]:
         """(line number, text, the position or why there is none) for each line of --file."""
-        return positions_from_file(self.file, self.puzzle)
+        return positions_from_file(self.file, self.puzzle, self.unreachable)
 
 
 def cluster_address(text: str):
@@ -97,21 +98,6 @@ class LineProblem(PositionError):
     """A line of a --file that is not text the program can read (not UTF-8, too long)."""
 
 
-def _binary_lines(handle) -> Iterator[bytes]:
-    """Lines of a binary handle, each at most MAX_LINE_BYTES + 1 bytes (the rest of a longer
-    line is read in pieces and dropped: one piece stands for it)."""
-    while True:
-        raw = handle.readline(MAX_LINE_BYTES + 1)
-        if not raw:
-            return
-        yield raw
-        while len(raw) > MAX_LINE_BYTES and not raw.endswith(b"\n"):
-            raw = handle.readline(MAX_LINE_BYTES + 1)
-            if b"\0" in raw:
-                yield raw       # the caller refuses the file: it is not text
-                return
-
-
 def _open_lines(path: str):
     """A binary handle on the file ('-' = stdin) and whether to close it."""
     if path == "-":
@@ -121,6 +107,8 @@ def _open_lines(path: str):
         # a text stream stood in for stdin (tests): its lines as UTF-8 bytes
         return iter([line.encode("utf-8", "surrogateescape") for line in sys.stdin]), False
     try:
+        # a FIFO waits for its writer here as any filter's input does (Ctrl-C ends the wait);
+        # what is read from it is bounded line by line (files.bounded_lines)
         return open(path, "rb"), True
     except OSError as e:
         raise InputError(f"cannot read {path}: {e.strerror}") from None
@@ -131,7 +119,7 @@ def file_lines(path: str) -> Iterator[tuple[int, str | LineProblem]]:
     text is a LineProblem for a line that is not UTF-8 or longer than MAX_LINE_BYTES. A file
     with a NUL byte is not text at all (/dev/zero, /dev/urandom, a binary): InputError."""
     handle, close = _open_lines(path)
-    lines = _binary_lines(handle) if hasattr(handle, "readline") else iter(handle)
+    lines = bounded_lines(handle, MAX_LINE_BYTES) if hasattr(handle, "readline") else iter(handle)
     try:
         # a binary file is refused before any of it is answered (its first block shows a NUL)
         if b"\0" in (handle.peek(_SNIFF_BYTES)[:_SNIFF_BYTES] if hasattr(handle, "peek")
@@ -158,14 +146,15 @@ def file_lines(path: str) -> Iterator[tuple[int, str | LineProblem]]:
             handle.close()
 
 
-def positions_from_file(path: str,
-                        puzzle: Puzzle) -> Iterator[tuple[int, str, Position | PositionError]]:
-    """(line number, text, the position or why there is none) for each line of a --file."""
+def positions_from_file(path: str, puzzle: Puzzle, unreachable: bool = False
+                        ) -> Iterator[tuple[int, str, Position | PositionError]]:
+    """(line number, text, the position or why there is none) for each line of a --file;
+    `unreachable` lets cycles lines name assemblies the moves cannot reach (--unreachable)."""
     for number, text in file_lines(path):
         if isinstance(text, LineProblem):
             yield number, "", text
             continue
         try:
-            yield number, text, puzzle.position(text)
+            yield number, text, puzzle.position(text, unreachable)
         except PositionError as e:
             yield number, text, e

@@ -16,6 +16,9 @@ import signal
 import threading
 from typing import Callable, TypeVar
 
+# Terminated lives with the handlers that raise it (stopping.py); commands take it from here
+from .stopping import Terminated, acknowledge, raise_if_pending
+
 T = TypeVar("T")
 
 GRACE = 0.2
@@ -60,10 +63,6 @@ class Latch:
             # taken, which only the flag (already true) is read past
             self._gate.release()
         return self._flag
-
-
-class Terminated(KeyboardInterrupt):
-    """SIGTERM: ends a command as Ctrl-C does, with exit status 143."""
 
 
 def _raise_terminated(signum, frame):
@@ -112,6 +111,7 @@ def run_interruptible(work: Callable[[], T], cancel, *, grace: float = GRACE,
     A Ctrl-C or SIGTERM while it runs sets cancel[0] = 1, waits up to `grace` seconds for the
     work to return and raises Interrupted carrying that value (or None). A work that ignores the
     flag is left behind: its thread is a daemon and dies with the process."""
+    raise_if_pending()      # a signal swallowed on its way here (stopping.py): no work after it
     box: dict = {}
     done = Latch()
 
@@ -129,6 +129,7 @@ def run_interruptible(work: Callable[[], T], cancel, *, grace: float = GRACE,
             if tick is not None:
                 tick()
     except KeyboardInterrupt as stop:
+        acknowledge()
         if cancel is not None:
             cancel[0] = 1
         done.wait(grace)

@@ -11,10 +11,13 @@ cut short by a crash still replays up to its last whole line:
 from __future__ import annotations
 
 import json
+import math
+import os
 import time
 from dataclasses import dataclass
 from pathlib import Path
 
+from cubelab.cube.files import FileProblem, open_regular, read_small_file
 from cubelab.cube.notation import format_moves, parse
 from cubelab.cube.puzzles import puzzle_named
 
@@ -23,9 +26,16 @@ from .records import Outcome
 
 FORMAT = 1
 
+_MAX_BRACKETS = 64
+"""A recording's line holds flat records: this many brackets mean it is something else."""
+
 
 class RecordingError(ValueError):
     """A file that is not a recording cubelab can play; the message says where."""
+
+
+MAX_RECORDING_BYTES = 64 << 20
+"""The largest recording replayed: a day of typing with every position is a few megabytes."""
 
 
 class Recorder:
@@ -34,7 +44,11 @@ class Recorder:
     def __init__(self, path: Path, session):
         self.path = path
         self.start = time.monotonic()
-        self.handle = open(path, "w", encoding="utf-8")
+        self.lines = 0
+        # a regular file only: opening a FIFO to write would wait for a reader (a hung
+        # workbench), and a device is no recording (FileProblem says which it is)
+        fd = open_regular(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC)
+        self.handle = os.fdopen(fd, "w", encoding="utf-8")
         puzzle = session.puzzle
         self._write({"cubelab_recording": FORMAT, "puzzle": puzzle.name,
                      "facelets": puzzle.to_facelets(session.state),
@@ -49,11 +63,12 @@ class Recorder:
         self._write({"t": round(time.monotonic() - self.start, 3), "line": text,
                      "puzzle": session.puzzle.name,
                      "facelets": session.puzzle.to_facelets(session.state), "error": error})
+        self.lines += 1
 
     def close(self) -> int:
         """Stop; the number of lines recorded."""
         self.handle.close()
-        return sum(1 for _ in open(self.path, encoding="utf-8")) - 1
+        return self.lines
 
 
 @dataclass(frozen=True)
@@ -88,15 +103,27 @@ class Recording:
 
 
 def read_recording(path: str) -> Recording:
-    """The recording in a file; RecordingError says what is wrong (OSError passes through)."""
-    with open(path, encoding="utf-8") as handle:
-        lines = [(n, text) for n, text in enumerate(handle, start=1) if text.strip()]
+    """The recording in a file; RecordingError says what is wrong (OSError passes through).
+    Read through the bounded reader: a device, a FIFO or a file too large is refused at once."""
+    try:
+        text = read_small_file(path, MAX_RECORDING_BYTES).decode("utf-8")
+    except FileProblem as e:
+        raise RecordingError(f"{path}: {e}: not a cubelab recording") from None
+    except UnicodeDecodeError as e:
+        raise RecordingError(f"{path}: not UTF-8 text (byte {e.start + 1}): not a cubelab "
+                             "recording") from None
+    lines = [(n, line) for n, line in enumerate(text.splitlines(), start=1) if line.strip()]
     if not lines:
         raise RecordingError(f"{path} is empty: not a cubelab recording")
-    try:
-        records = [(n, json.loads(text)) for n, text in lines]
-    except json.JSONDecodeError as e:
-        raise RecordingError(f"{path}: not JSON Lines ({e.msg})") from None
+    records = []
+    for n, line in lines:
+        if line.count("[") + line.count("{") > _MAX_BRACKETS:
+            # refused before json.loads would recurse that deep (saves.py says why)
+            raise RecordingError(f"{path}: line {n}: nested too deeply for a recording")
+        try:
+            records.append((n, json.loads(line)))
+        except json.JSONDecodeError as e:
+            raise RecordingError(f"{path}: line {n}: not JSON Lines ({e.msg})") from None
     n, head = records[0]
     if not isinstance(head, dict) or head.get("cubelab_recording") != FORMAT:
         raise RecordingError(f"{path}: line 1 is not a cubelab recording header")
@@ -108,8 +135,8 @@ def read_recording(path: str) -> Recording:
             step = Step(float(r["t"]), str(r["line"]), str(r["puzzle"]), str(r["facelets"]),
                         bool(r.get("error", False)))
             puzzle_named(step.puzzle)
-            if step.t < last:
-                raise ValueError("times go backwards")
+            if not math.isfinite(step.t) or step.t < last:
+                raise ValueError("times go backwards" if step.t < last else "no time")
             last = step.t
             steps.append(step)
     except (KeyError, TypeError, ValueError, AttributeError) as e:
@@ -138,6 +165,8 @@ def _record(session, args, rest) -> Outcome:
     path = Path(rest).expanduser()
     try:
         session.recorder = Recorder(path, session)
+    except FileProblem as e:
+        return Outcome(f"cannot record to {rest}: {e}", error=True)
     except OSError as e:
         return Outcome(f"cannot record to {rest}: {e.strerror}", error=True)
     return Outcome(f"recording to {path} (:record stop ends it)")

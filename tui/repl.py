@@ -283,8 +283,10 @@ def _prompt_loop(repl: Repl, vi: bool) -> int:
 
 def run(args) -> int:
     from rich.console import Console
+    from .stopping import claim_sigint
     if args.time_limit <= 0:
         raise InputError("--time-limit must be positive")
+    claim_sigint()      # Ctrl-C stops the solve under way (or clears the line), not the REPL
     from .table_commands import chosen_tables
     tables = chosen_tables(args.tables)
     interactive = sys.stdin.isatty() and sys.stdout.isatty() and not args.json

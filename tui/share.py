@@ -1,9 +1,14 @@
 """Sharing a position: a link that opens it in the cubing.js player, an SVG of the net, a screenshot.
 
 The link carries a setup (moves that reach the position from solved) and an alg (moves to play
-from there) as the player's URL parameters, URL-encoded: Twizzle's editor (alpha.twizzle.net)
-and alg.cubing.net read the same notation cubelab writes. A position known only by its stickers
-has no setup until some solver has solved it: the setup is then its solution, inverted.
+from there) as the player's URL parameters. Each site reads a smaller notation than cubelab:
+cubing.js's 3x3x3 (Twizzle's editor, alpha.twizzle.net) has no 3R, 3Rw, 3r or layer ranges such
+as 2-3u, its 2x2x2 no wide turns, and alg.cubing.net knows no Rv. `player_moves` writes every
+move in the families both read (a turn of the far layer as the opposite face's, a turn of all
+layers as x, y or z), and alg.cubing.net's parameters are escaped its own way (a prime as '-',
+a space as '_', so a hyphen must be '&#45;'). tests/reliability/test_links.py reads the links
+back with cubing.js. A position known only by its stickers has no setup until some solver has
+solved it: the setup is then its solution, inverted.
 """
 
 from __future__ import annotations
@@ -12,6 +17,7 @@ import time
 from pathlib import Path
 from urllib.parse import quote, urlencode
 
+from cubelab.cube.alg import Move
 from cubelab.cube.net_svg import net_svg
 from cubelab.cube.puzzles import PUZZLES
 from cubelab.cube.notation import format_moves, invert_moves
@@ -22,16 +28,50 @@ from .records import Outcome, ScreenshotRequest
 
 TWIZZLE = "https://alpha.twizzle.net/edit/"
 ALG_CUBING = "https://alg.cubing.net/"
+_OPPOSITE = dict(zip("URFDLB", "DLBURF"))
+_ROTATION = {"R": ("x", 1), "L": ("x", -1), "U": ("y", 1), "D": ("y", -1), "F": ("z", 1),
+             "B": ("z", -1)}
+
+
+def player_moves(puzzle: str, moves) -> list[Move]:
+    """`moves` (of the `puzzle` cube) written in the families the players read: face turns,
+    two-layer wide turns (Rw, r), the 3x3x3's middle layers (2R, M, E, S) and x, y, z; each
+    turn the same turn of the cube."""
+    layer_count = PUZZLES[puzzle].layer_count
+    out = []
+    for move in moves:
+        place = move.layers
+        if place is None:                       # M, E, S, x, y, z
+            out.append(move)
+            continue
+        face, layers = place
+        amount = move.amount
+        if set(layers) >= set(range(1, layer_count + 1)):
+            axis, sign = _ROTATION[face]        # every layer turns: the whole cube
+            out.append(Move.of(axis, amount if sign > 0 else 4 - amount))
+        elif layer_count == 3 and layers == (3,):
+            out.append(Move.of(_OPPOSITE[face], 4 - amount))
+        elif layer_count == 3 and layers == (2, 3):
+            out.append(Move.of(_OPPOSITE[face] + "w", 4 - amount))
+        else:
+            out.append(move)
+    return out
+
+
+def _alg_cubing_text(moves) -> str:
+    """Moves as alg.cubing.net's parameters spell them: '_' between moves, '-' for a prime
+    (and '&#45;', '&#95;', '&#2b;' for a hyphen, an underscore, a plus, were one written)."""
+    text = format_moves(moves)
+    for char, escaped in (("_", "&#95;"), ("+", "&#2b;"), ("-", "&#45;")):
+        text = text.replace(char, escaped)
+    return text.replace(" ", "_").replace("'", "-")
 
 
 def links(puzzle: str, setup, alg) -> dict[str, str]:
-    """{'twizzle': url, 'alg_cubing_net': url} opening `setup` then `alg` (move lists) on the
-    puzzle named `puzzle`."""
-    setup_text, alg_text = format_moves(setup), format_moves(alg)
-    twizzle = {"setup-alg": setup_text, "alg": alg_text}
-    # alg.cubing.net writes spaces as '_' and primes as '-' in its own parameters
-    acn = {"setup": setup_text.replace(" ", "_").replace("'", "-"),
-           "alg": alg_text.replace(" ", "_").replace("'", "-")}
+    """{'twizzle': url, 'alg_cubing_net': url} opening `setup` then `alg` (move lists)."""
+    setup, alg = player_moves(puzzle, setup), player_moves(puzzle, alg)
+    twizzle = {"setup-alg": format_moves(setup), "alg": format_moves(alg)}
+    acn = {"setup": _alg_cubing_text(setup), "alg": _alg_cubing_text(alg)}
     player = PUZZLES[puzzle].player_puzzle
     if player is not None:
         twizzle["puzzle"] = acn["puzzle"] = player

@@ -2,9 +2,9 @@
 
 One record per input line, in order, bad lines as error records; with --output each record is
 appended to the file (and flushed) as soon as it and all before it are done, so a killed run
-loses nothing written, and --resume skips the lines the file already holds. The positions are
-solved in this process (--jobs 1), in worker processes that start once (--jobs N), or on a
-Dask cluster (--cluster ADDRESS).
+loses nothing written, and --resume solves only the lines the file lacks, in their place
+(resume.py). The positions are solved in this process (--jobs 1), in worker processes that
+start once (--jobs N), or on a Dask cluster (--cluster ADDRESS).
 """
 
 from __future__ import annotations
@@ -30,33 +30,8 @@ def add_arguments(p) -> None:
                         "it is done")
     p.add_argument("--resume", action="store_true",
                    help="with --output: keep the records already in PATH and solve only the "
-                        "lines it lacks")
-
-
-def finished_lines(path: str) -> set[int]:
-    """The input lines an earlier run already wrote to `path` (a record cut short by a kill is
-    removed; records of positions lost to dying workers are solved again)."""
-    try:
-        with open(path, "rb+") as f:
-            data = f.read()
-            end = data.rfind(b"\n") + 1
-            if end < len(data):
-                f.truncate(end)
-    except FileNotFoundError:
-        return set()
-    except OSError as e:
-        raise InputError(f"cannot read {path}: {e.strerror}") from None
-    done = set()
-    for raw in data[:end].splitlines():
-        try:
-            record = json.loads(raw)
-        except ValueError:
-            raise InputError(f"--resume: {path} holds a line that is not JSON; is it the "
-                             f"output of cubelab solve --json?") from None
-        if isinstance(record, dict) and isinstance(record.get("line"), int) \
-                and not record.get("internal"):
-            done.add(record["line"])
-    return done
+                        "lines it lacks (and those whose record is an internal error), "
+                        "each written in its place")
 
 
 def solve_file(task) -> int:
@@ -64,11 +39,16 @@ def solve_file(task) -> int:
     status (2 if a line was bad)."""
     from .record_writer import RecordWriter, write_file_records
     from .result_text import format_result
+    from .resume import ResumedOutput, read_output
     entries = list(task.given.lines())
-    skipped = finished_lines(task.output) if task.resume else set()
+    earlier = read_output(task.output) if task.resume else None
+    skipped = set(earlier.kept) if earlier is not None else set()
     entries = [e for e in entries if e[0] not in skipped]
     good = [pos for _, _, pos in entries if not isinstance(pos, Exception)]
-    out = _open_output(task.output, append=task.resume) if task.output else None
+    if earlier is not None:     # lines the earlier run reached are written in their place (resume.py)
+        out = ResumedOutput(earlier, {e[0] for e in entries if e[0] <= earlier.last})
+    else:
+        out = _open_output(task.output) if task.output else None
     bar = Progress(len(good))
     writer = RecordWriter(task.as_json, lambda record: "", out)
     try:
@@ -87,13 +67,16 @@ def solve_file(task) -> int:
             out.close()
     if out is not None:
         note = f"; {len(skipped)} lines were already there" if skipped else ""
+        if earlier is not None and earlier.internal:
+            note += (f"; {len(earlier.internal)} whose records were internal errors were "
+                     "solved again in their place")
         print(f"cubelab: {len(entries)} records written to {task.output}{note}", file=sys.stderr)
     return status
 
 
-def _open_output(path: str, append: bool):
+def _open_output(path: str):
     try:
-        return open(path, "a" if append else "w", encoding="utf-8")
+        return open(path, "w", encoding="utf-8")
     except OSError as e:
         raise InputError(f"cannot write {path}: {e.strerror}") from None
 

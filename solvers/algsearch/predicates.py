@@ -142,14 +142,14 @@ def equals(target: CubeState, ignore: Iterable[str] = ()) -> Predicate:
 
 def symmetric(name: str) -> Predicate:
     """Effects at least as symmetric as a symmetry type: fixed by every symmetry of some
-    subgroup of that type (position_symmetry.py names the 33 types: Oh, D4h, C2v(a1), ...)."""
-    types = {position_symmetry.type_name(cls[0]).lower(): cls
+    subgroup of that type (position_symmetry.py names the 33 types as Cube Explorer does: Oh,
+    D4h, C2v(a1), D2d(face), ...; D2d(a) is read as D2d(face), D2d(b) as D2d(edge))."""
+    types = {position_symmetry.type_name(cls[0]): cls
              for cls in position_symmetry.subgroup_classes()}
-    cls = types.get(name.lower())
-    if cls is None:
-        raise ValueError(f"no symmetry type named {name!r}; choose from "
-                         + ", ".join(position_symmetry.type_name(c[0]) for c in types.values()))
-    title = position_symmetry.type_name(cls[0])
+    title = position_symmetry.type_named(name)
+    if title is None:
+        raise ValueError(f"no symmetry type named {name!r}; choose from " + ", ".join(types))
+    cls = types[title]
     return Predicate("symmetry", f"symmetric under {title} (fixed by {len(cls[0])} symmetries)",
                      (FREE,) * 8, (FREE,) * 12, test=SYMMETRIC, symmetries=tuple(cls),
                      excluded=(CubeState.identity(),))

@@ -10,7 +10,16 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
-CUBELAB = [sys.executable, "-m", "cubelab.tui.cli"]
+def _program() -> list[str]:
+    """The `cubelab` command as users start it: the installed console script beside this
+    Python, else its entry module (the same first instructions, tui/entry.py)."""
+    script = Path(sys.executable).with_name("cubelab")
+    if script.is_file() and "cubelab.tui.entry" in script.read_text(errors="replace"):
+        return [sys.executable, str(script)]
+    return [sys.executable, "-m", "cubelab.tui.entry"]
+
+
+CUBELAB = _program()
 
 
 @dataclass
@@ -20,6 +29,58 @@ class Stopped:
     stdout: str
     stderr: str
     children: list[int]     # the program's child processes just before the signal
+    started: bool = True    # the program's first instruction had run when the signal came
+
+
+def program_started(pid: int) -> bool:
+    """Whether the program's own first instructions (tui/entry.py) have run in process `pid`:
+    they catch SIGTERM, which Python itself leaves alone (the SigCgt mask in /proc)."""
+    try:
+        status = Path(f"/proc/{pid}/status").read_text()
+    except OSError:
+        return True
+    for line in status.splitlines():
+        if line.startswith("SigCgt:"):
+            return bool(int(line.split()[1], 16) >> (signal.SIGTERM - 1) & 1)
+    return True
+
+
+def descendants_of(pid: int) -> list[int]:
+    """Every process below `pid` (its children, theirs, ...)."""
+    out, todo = [], children_of(pid)
+    while todo:
+        kid = todo.pop()
+        out.append(kid)
+        todo.extend(children_of(kid))
+    return out
+
+
+def stop_like_a_user(args: list[str], *, after: float, sig: int, env: dict | None = None,
+                     cwd=None, timeout: float = 60) -> Stopped:
+    """Start the program in its own process group (as a shell starts a command), wait `after`
+    seconds and stop it as a user would: Ctrl-C reaches every process of the group (the
+    terminal sends it so), SIGTERM (kill PID) only the program."""
+    p = subprocess.Popen(CUBELAB + args, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                         stdin=subprocess.DEVNULL, text=True, cwd=cwd, start_new_session=True,
+                         env={**os.environ, **(env or {})})
+    time.sleep(after)
+    started = program_started(p.pid)
+    kids = descendants_of(p.pid)
+    t0 = time.monotonic()
+    try:
+        if sig == signal.SIGINT:
+            os.killpg(p.pid, sig)
+        else:
+            p.send_signal(sig)
+    except ProcessLookupError:
+        pass
+    try:
+        out, err = p.communicate(timeout=timeout)
+    except subprocess.TimeoutExpired:
+        os.killpg(p.pid, signal.SIGKILL)
+        out, err = p.communicate()
+        raise AssertionError(f"{args} did not end {timeout} s after the signal: {err[-800:]}")
+    return Stopped(p.returncode, time.monotonic() - t0, out, err, kids, started)
 
 
 def children_of(pid: int) -> list[int]:
@@ -49,9 +110,9 @@ def alive(pid: int) -> bool:
 
 
 def run_cubelab(args: list[str], env: dict | None = None, stdin: str | None = None,
-                timeout: float = 120) -> subprocess.CompletedProcess:
+                timeout: float = 120, cwd=None) -> subprocess.CompletedProcess:
     return subprocess.run(CUBELAB + args, capture_output=True, text=True, input=stdin,
-                          env={**os.environ, **(env or {})}, timeout=timeout)
+                          env={**os.environ, **(env or {})}, timeout=timeout, cwd=cwd)
 
 
 def stop_cubelab(args: list[str], *, after: float | str, sig: int = signal.SIGINT,

@@ -53,3 +53,42 @@ def test_a_solver_only_sees_its_own_puzzle_and_hidden_ones_are_not_offered(capsy
 ])
 def test_edge_values_get_one_line_and_exit_2(capsys, argv):
     _refused(capsys, argv)
+
+
+# ---- facts --file and cycles (issue 37, item 10) ----------------------------------------------
+
+def _file_records(capsys, monkeypatch, text, *flags):
+    import io
+    import json
+    monkeypatch.setattr("sys.stdin", io.StringIO(text))
+    status = main(["facts", "--json", *flags, "--file", "-"])
+    return status, [json.loads(line) for line in capsys.readouterr().out.splitlines()]
+
+
+def test_facts_file_loads_unreachable_cycles_with_the_flag_its_message_names(capsys,
+                                                                              monkeypatch):
+    text = "cycles: (UF)+\ncycles: (UFR)+ (UF UR)\nR U\n"
+    status, records = _file_records(capsys, monkeypatch, text)
+    assert status == 2 and "add --unreachable" in records[0]["error"]
+    status, records = _file_records(capsys, monkeypatch, text, "--unreachable")
+    assert status == 0, records
+    assert [r["reachable"] for r in records] == [False, False, True]
+    assert [r["line"] for r in records] == [1, 2, 3]
+
+
+@pytest.mark.parametrize("line, columns", [
+    ("cycles: (UF FU)", (10, 13)),
+    ("cycles: (UFR URB) (RFU)", (10, 20)),
+    ("cycles:(UF UR) (DF) (RU)", (12, 22)),
+])
+def test_a_piece_named_twice_is_shown_at_both_columns(capsys, monkeypatch, line, columns):
+    _, records = _file_records(capsys, monkeypatch, line + "\n")
+    name = line[columns[0] - 1:].split()[0].strip("()")
+    assert records[0]["error"] == f"{name} appears twice (columns {columns[0]} and {columns[1]})"
+    # and the columns hold the piece as written
+    assert all(line[c - 1].isalpha() and line[c - 2] in " (" for c in columns)
+
+
+def test_cycles_option_names_the_columns_of_its_own_text(capsys):
+    assert main(["facts", "--cycles", "(UF FU)"]) == 2
+    assert capsys.readouterr().err == "cubelab: UF appears twice (columns 2 and 5)\n"

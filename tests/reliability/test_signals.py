@@ -13,6 +13,8 @@ from __future__ import annotations
 import json
 import random
 import signal
+import subprocess
+import sys
 import time
 
 import pytest
@@ -179,3 +181,136 @@ def test_a_signal_between_the_work_and_the_exit_ends_the_process_without_a_trace
     assert done.returncode == -sig, done.stderr
     assert done.stdout == "the work, said\n"
     assert "Traceback" not in done.stderr, done.stderr
+
+
+# ---- the signal's path through the program, step by step (issue 37, items 2 and 3) -----------
+
+def _program(body: str, argv: list[str]) -> subprocess.Popen:
+    """The real program (tui/entry.py's first instructions, cli.run) with `body` patched in
+    first; it prints 'ready' when the moment to signal has come."""
+    script = ("import sys, time\n"
+              f"sys.argv = ['cubelab', *{argv!r}]\n"
+              + body +
+              "from cubelab.tui.entry import run\n"
+              "run()\n")
+    return subprocess.Popen([sys.executable, "-c", script], stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, stdin=subprocess.DEVNULL, text=True)
+
+
+def _signal_when_ready(p: subprocess.Popen, sig: int, again: bool = False):
+    assert p.stdout.readline() == "ready\n", p.stderr.read()
+    t0 = time.monotonic()
+    p.send_signal(sig)
+    if again:
+        time.sleep(0.05)
+        p.send_signal(sig)
+    try:
+        out, err = p.communicate(timeout=60)
+    except subprocess.TimeoutExpired:
+        p.kill()                # never left running: the program did not stop
+        out, err = p.communicate()
+        raise AssertionError(f"still running 60 s after the signal: {err[-800:]}") from None
+    return p.returncode, time.monotonic() - t0, err
+
+
+_SLOW_COMMAND = ("import cubelab.tui.facts_cmd as facts_cmd\n"
+                 "def slow(args):\n"
+                 "{}\n"
+                 "facts_cmd.run = slow\n")
+_READY = "        print('ready', flush=True)\n"
+"""Said inside the command's `try`: the signal cannot land before it."""
+
+
+@pytest.mark.parametrize("sig", [signal.SIGINT, signal.SIGTERM])
+def test_a_swallowed_interrupt_still_stops_the_program(sig):
+    # a library's `except:` (or an import's fallback) eats the KeyboardInterrupt and the
+    # command goes on working: the backstop ends it (the audit's 53 s SIGTERM). (A main thread
+    # inside one long C call is heard when the call returns: long work runs in a thread.)
+    body = _SLOW_COMMAND.format("    try:\n" + _READY + "        time.sleep(30)\n"
+                                "    except BaseException:\n"
+                                "        pass\n"
+                                "    while True:\n"
+                                "        pass\n")
+    code, seconds, err = _signal_when_ready(_program(body, ["facts", "R"]), sig)
+    assert code == (143 if sig == signal.SIGTERM else 130), err
+    assert err == ("cubelab: terminated\n" if sig == signal.SIGTERM else "cubelab: interrupted\n")
+    assert seconds < EXIT_SECONDS
+
+
+def test_a_swallowed_interrupt_stops_the_work_that_follows_at_once():
+    body = _SLOW_COMMAND.format("    try:\n" + _READY + "        time.sleep(30)\n"
+                                "    except BaseException:\n"
+                                "        pass\n"
+                                "    from cubelab.tui.interrupts import run_interruptible\n"
+                                "    run_interruptible(lambda: time.sleep(30), [0])\n"
+                                "    print('the work ran after the interrupt')\n")
+    code, seconds, err = _signal_when_ready(_program(body, ["facts", "R"]), signal.SIGINT)
+    assert (code, err) == (130, "cubelab: interrupted\n")
+
+
+@pytest.mark.parametrize("sig", [signal.SIGINT, signal.SIGTERM])
+def test_an_interrupt_that_comes_out_as_an_import_error_is_the_interrupt(sig):
+    # "PyCapsule_Import could not import module datetime": the audit's exit 1 for a Ctrl-C
+    body = _SLOW_COMMAND.format("    try:\n" + _READY + "        time.sleep(30)\n"
+                                "    except KeyboardInterrupt:\n"
+                                "        raise ImportError('PyCapsule_Import could not import "
+                                "module \"datetime\"')\n")
+    code, seconds, err = _signal_when_ready(_program(body, ["facts", "R"]), sig)
+    assert code == (143 if sig == signal.SIGTERM else 130), err
+    assert "internal error" not in err and err.count("\n") == 1
+
+
+_SLOW_IMPORT = (
+    "import importlib.abc, importlib.machinery, sys, time\n"
+    "class Slow(importlib.abc.MetaPathFinder):\n"
+    "    def find_spec(self, name, path=None, target=None):\n"
+    "        if name == 'cubelab.tui.argtypes':\n"
+    "            sys.meta_path.remove(self)\n"
+    "            print('ready', flush=True)\n"
+    "            time.sleep(30)\n"
+    "        return None\n"
+    "sys.meta_path.insert(0, Slow())\n")
+"""The program's own modules importing slowly: the signal lands inside an import of start-up."""
+
+
+@pytest.mark.parametrize("sig", [signal.SIGINT, signal.SIGTERM])
+def test_a_signal_while_the_program_imports_its_modules_ends_it_in_one_line(sig):
+    # the audit's Ctrl-C 0.16 s after start: a KeyboardInterrupt traceback from an import
+    code, seconds, err = _signal_when_ready(_program(_SLOW_IMPORT, ["facts", "R"]), sig)
+    assert code == (143 if sig == signal.SIGTERM else 130), err
+    assert err == ("cubelab: terminated\n" if sig == signal.SIGTERM else "cubelab: interrupted\n")
+
+
+@pytest.mark.parametrize("sig", [signal.SIGINT, signal.SIGTERM])
+def test_a_signal_while_reading_the_command_line_ends_it_in_one_line(sig):
+    body = ("import cubelab.tui.cli as cli\n"
+            "def parser():\n"
+            "    print('ready', flush=True)\n"
+            "    time.sleep(30)\n"
+            "cli.build_parser = parser\n")
+    code, seconds, err = _signal_when_ready(_program(body, ["facts", "R"]), sig)
+    assert code == (143 if sig == signal.SIGTERM else 130)
+    assert err == ("cubelab: terminated\n" if sig == signal.SIGTERM else "cubelab: interrupted\n")
+
+
+def test_a_second_ctrl_c_while_stopping_changes_nothing():
+    body = _SLOW_COMMAND.format("    try:\n" + _READY + "        time.sleep(30)\n"
+                                "    except KeyboardInterrupt:\n"
+                                "        time.sleep(0.2)\n"
+                                "        raise\n")
+    code, seconds, err = _signal_when_ready(_program(body, ["facts", "R"]), signal.SIGINT,
+                                            again=True)
+    assert (code, err) == (130, "cubelab: interrupted\n")
+
+
+def test_ctrl_c_ignored_from_the_start_stays_ignored():
+    # `cubelab ... &` in a script, nohup: the shell hands the program SIGINT ignored
+    body = ("import signal\n"
+            "signal.signal(signal.SIGINT, signal.SIG_IGN)\n"
+            + _SLOW_COMMAND.format("    print('ready', flush=True)\n    time.sleep(1)\n"
+                                   "    print('done', flush=True)\n"))
+    p = _program(body, ["facts", "R"])
+    assert p.stdout.readline() == "ready\n"
+    p.send_signal(signal.SIGINT)
+    out, err = p.communicate(timeout=60)
+    assert (p.returncode, out, err) == (0, "done\n", "")
