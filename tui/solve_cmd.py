@@ -250,7 +250,31 @@ def format_result(record: dict) -> str:
     return "\n".join(lines)
 
 
+def apply_settings(args) -> None:
+    """What the command line leaves unsaid, from the settings file (solve.solver,
+    solve.time_limit, metric, tables.*): flags win over it; its problems go to stderr."""
+    from cubelab.solvers import metric_variant, solver_puzzle
+    from .settings import current
+    settings = current()
+    if args.metric is None:
+        args.metric = settings.default_metric()
+    solver = settings.solver("solve")
+    if args.solver is None and solver is not None and solver_puzzle(solver) == args.puzzle:
+        try:        # the settings' solver, unless it cannot count in the metric asked for
+            args.solver = metric_variant(solver, args.metric or "htm", args.puzzle) \
+                if args.metric else solver
+        except KeyError:
+            pass
+    if args.time_limit is None:
+        args.time_limit = settings.time_limit("solve")
+    if args.tables is None:
+        args.tables = settings.table_sets().get(solver_name(args))
+    for problem in settings.problems:
+        print(f"cubelab: {problem}", file=sys.stderr)
+
+
 def run(args) -> int:
+    apply_settings(args)
     if args.max_length is not None and args.max_length < 0:
         raise InputError("--max-length must be 0 or more")
     if args.time_limit is not None and args.time_limit <= 0:
