@@ -192,7 +192,7 @@ def _solve_request(session, args, compare: bool) -> Outcome:
     args = [a for a in args if a.lower() not in METRICS]
     if len(set(metrics)) > 1:
         return Outcome("name one metric: htm or qtm", error=True)
-    metric = metrics[0] if metrics else None
+    metric = metrics[0] if metrics else session.default_metric
     unknown = [a for a in args if a not in names]
     if unknown:
         return Outcome(f"unknown solver {unknown[0]!r} (choose from {', '.join(names)})",
@@ -200,7 +200,7 @@ def _solve_request(session, args, compare: bool) -> Outcome:
     if args:
         chosen, refused = _in_metric(session, dict.fromkeys(args), metric, strict=True)
     else:
-        preferred = [n for n in SOLVER_PREFERENCE if n in names]
+        preferred = [n for n in (session.default_solver, *SOLVER_PREFERENCE) if n in names]
         if compare:
             depth = _known_depth(session)
             pool = [n for n in names
@@ -323,6 +323,11 @@ def _pick(session, args, default_best: bool) -> tuple[int | None, Outcome | None
     return index, None
 
 
+@_command("clear", "", "clear the solver rows of previous positions")
+def _clear(session, args, rest) -> Outcome:
+    return session.clear_old_rows()
+
+
 @_command("apply", "N", "apply row N of the list on show (solutions, or search results)")
 def _apply(session, args, rest) -> Outcome:
     index, bad = _pick(session, args, default_best=False)
@@ -353,7 +358,7 @@ def _search(session, args, rest) -> Outcome:
     if not args or not args[0].isdigit():
         return Outcome(usage, error=True)
     max_length, words = int(args[0]), args[1:]
-    metric, auf = "htm", False
+    metric, auf = session.default_metric or "htm", False
     while words and words[0].lower() in ("htm", "qtm", "auf"):
         if words[0].lower() == "auf":
             auf = True
