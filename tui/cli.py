@@ -17,7 +17,7 @@ import threading
 
 from .argtypes import port_number
 from .errors import InputError
-from .interrupts import exit_status, install_sigterm, restore_sigterm
+from .interrupts import exit_status, install_sigterm, interrupt_behind, restore_sigterm
 from .interrupts import message as interrupt_message
 
 # Sub-command modules, imported to build the parser; each keeps its heavy imports lazy.
@@ -95,6 +95,10 @@ def main(argv: list[str] | None = None) -> int:
     except BrokenPipeError:
         return 0
     except Exception as e:  # an internal failure: one line, exit 1 (CUBELAB_DEBUG=1 for the trace)
+        stop = interrupt_behind(e)
+        if stop is not None:        # what a Ctrl-C became inside C code: it was the Ctrl-C
+            print(interrupt_message(stop), file=sys.stderr)
+            return exit_status(stop)
         if os.environ.get("CUBELAB_DEBUG"):
             raise
         print(f"cubelab: internal error: {type(e).__name__}: {e}", file=sys.stderr)

@@ -66,20 +66,42 @@ class Terminated(KeyboardInterrupt):
     """SIGTERM: ends a command as Ctrl-C does, with exit status 143."""
 
 
+received: list[int] = []
+"""The signals (SIGINT, SIGTERM) that came since the handlers were installed. An exception that
+follows one is its doing: a Ctrl-C landing in a C extension's import (numpy's, while a slow
+machine starts the program) comes back as an ImportError, not as KeyboardInterrupt."""
+
+
 def _raise_terminated(signum, frame):
+    received.append(signum)
     raise Terminated()
 
 
+def _raise_interrupt(signum, frame):
+    received.append(signum)
+    raise KeyboardInterrupt()
+
+
 def install_sigterm() -> None:
-    """Make SIGTERM raise Terminated in the main thread (only the main thread may set handlers)."""
+    """Make SIGTERM raise Terminated in the main thread (only the main thread may set handlers),
+    and have both it and Ctrl-C noted in `received`."""
     if threading.current_thread() is threading.main_thread():
         signal.signal(signal.SIGTERM, _raise_terminated)
+        if signal.getsignal(signal.SIGINT) is signal.default_int_handler:
+            signal.signal(signal.SIGINT, _raise_interrupt)
 
 
 def restore_sigterm() -> None:
     """SIGTERM's default again (the Textual workbench handles its own ending)."""
     if threading.current_thread() is threading.main_thread():
         signal.signal(signal.SIGTERM, signal.SIG_DFL)
+
+
+def interrupt_behind(error: BaseException) -> KeyboardInterrupt | None:
+    """The interrupt an exception is the doing of (a signal came before it), or None."""
+    if not received:
+        return None
+    return Terminated() if received[-1] == signal.SIGTERM else KeyboardInterrupt()
 
 
 def exit_status(interrupt: KeyboardInterrupt) -> int:
