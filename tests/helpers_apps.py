@@ -30,3 +30,26 @@ async def until(pilot, condition, what: str, seconds: float = WAIT) -> None:
     while not condition():
         assert loop.time() < deadline, f"{what} never happened"
         await pilot.pause(0.02)
+
+
+async def run_from_palette(pilot, text: str, first: str) -> None:
+    """Open Ctrl+P, type `text`, wait until the highlighted command starts with `first` (the
+    palette searches in a worker), press Enter and wait until the palette has closed."""
+    from textual.command import CommandList, CommandPalette
+    app = pilot.app
+    await pilot.press("ctrl+p")
+    await until(pilot, lambda: isinstance(app.screen, CommandPalette), "the palette")
+    await pilot.press(*text)
+
+    def ready() -> bool:
+        if not isinstance(app.screen, CommandPalette):
+            return False
+        found = app.screen.query_one(CommandList)
+        at = found.highlighted
+        if not found.option_count or at is None:
+            return False
+        prompt = found.get_option_at_index(at).prompt
+        return getattr(prompt, "plain", str(prompt)).startswith(first)
+    await until(pilot, ready, f"{first!r} highlighted in the palette")
+    await pilot.press("enter")
+    await until(pilot, lambda: not isinstance(app.screen, CommandPalette), "the palette closing")
