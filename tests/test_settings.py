@@ -248,3 +248,24 @@ def test_the_sticker_size_setting_sizes_the_net(tmp_path):
 def test_format_value_reads_back_as_toml():
     for value in ("a \"quoted\" \\ line\n", 3, 2.5, 30.0, True, ["white", "#ff8000"]):
         assert tomllib.loads(f"k = {format_value(value)}")["k"] == value
+
+
+@pytest.mark.parametrize("kind", ["fifo", "dev-zero", "directory", "huge"])
+def test_a_settings_file_that_is_no_regular_file_is_refused_at_once(tmp_path, kind):
+    import os
+    path = tmp_path / "settings.toml"
+    if kind == "fifo":
+        os.mkfifo(path)                 # no writer: a plain read would wait for ever
+    elif kind == "dev-zero":
+        path.symlink_to("/dev/zero")
+    elif kind == "directory":
+        path.mkdir()
+    else:
+        with open(path, "wb") as f:
+            f.truncate(64 << 20)        # sparse: 64 MB of nothing
+    settings = Settings.load(path, environ={})
+    assert len(settings.problems) == 1 and settings.problems[0].startswith(
+        "settings.toml: cannot be read (") and settings.problems[0].endswith("using the defaults")
+    assert settings.get("theme") == "textual-dark"
+    with pytest.raises(SettingsError, match="cannot read"):
+        set_value("theme", "nord", path)
