@@ -1,4 +1,5 @@
-"""Reading the small files the program keeps (saves, caches): regular files only, bounded in size.
+"""Reading the small files the program keeps (saves, caches): regular files only, bounded in size;
+and writing one whole, atomically.
 
 A save or cache can be replaced by anything: a link to /dev/zero (endless), a FIFO (a read that
 never returns), a file of gigabytes. `read_small_file` opens without blocking, insists on a
@@ -10,6 +11,7 @@ from __future__ import annotations
 
 import os
 import stat
+import tempfile
 
 
 class FileProblem(ValueError):
@@ -39,3 +41,30 @@ def read_small_file(path, limit: int) -> bytes:
         return b"".join(chunks)
     finally:
         os.close(fd)
+
+
+def write_small_file(path, text: str, mode: int = 0o600) -> None:
+    """Replace the file at `path` by `text` (UTF-8) all at once: written beside it under a fresh
+    name, synced, renamed over it, so a reader sees the old file or the new, never half of one.
+    The file keeps its permissions when it exists (`mode` otherwise). OSError if it cannot."""
+    from pathlib import Path
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    try:
+        mode = stat.S_IMODE(os.stat(path).st_mode)
+    except OSError:
+        pass
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as f:
+            f.write(text)
+            f.flush()
+            os.fsync(f.fileno())
+        os.chmod(tmp, mode)
+        os.replace(tmp, path)
+    except BaseException:
+        try:
+            os.unlink(tmp)
+        except OSError:
+            pass
+        raise

@@ -16,11 +16,10 @@ from __future__ import annotations
 import datetime
 import json
 import os
-import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from cubelab.cube.files import FileProblem, read_small_file
+from cubelab.cube.files import FileProblem, read_small_file, write_small_file
 from cubelab.cube.notation import format_moves, parse
 from cubelab.cube.paths import state_dir
 from cubelab.cube.puzzles import PUZZLES
@@ -309,20 +308,7 @@ class SessionStore:
         if unchanged == self._written:
             return ""
         try:
-            self.path.parent.mkdir(parents=True, exist_ok=True)
-            fd, tmp = tempfile.mkstemp(prefix=".session.", suffix=".tmp", dir=self.path.parent)
-            try:
-                with os.fdopen(fd, "w", encoding="utf-8") as f:
-                    f.write(text + "\n")
-                    f.flush()
-                    os.fsync(f.fileno())
-                os.replace(tmp, self.path)
-            except BaseException:
-                try:
-                    os.unlink(tmp)
-                except OSError:
-                    pass
-                raise
+            write_small_file(self.path, text + "\n")
         except OSError as e:
             return f"cannot keep the session in {self.path}: {e.strerror}"
         self._written = unchanged

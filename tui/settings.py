@@ -16,11 +16,10 @@ from __future__ import annotations
 
 import os
 import re
-import tempfile
 import tomllib
 from pathlib import Path
 
-from cubelab.cube.files import FileProblem, read_small_file
+from cubelab.cube.files import FileProblem, read_small_file, write_small_file
 from cubelab.cube.paths import config_dir
 
 from .bindings import BINDINGS, KeyMap, resolve
@@ -320,23 +319,9 @@ def _section(lines: list[str], table: str) -> tuple[int | None, int]:
 
 
 def write_atomically(path: Path, text: str) -> None:
+    """The settings file replaced whole by `text`; SettingsError if it cannot be."""
     try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        mode = path.stat().st_mode & 0o777 if path.exists() else 0o644
-        fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
-        try:
-            with os.fdopen(fd, "w", encoding="utf-8") as f:
-                f.write(text)
-                f.flush()
-                os.fsync(f.fileno())
-            os.chmod(tmp, mode)
-            os.replace(tmp, path)
-        except BaseException:
-            try:
-                os.unlink(tmp)
-            except OSError:
-                pass
-            raise
+        write_small_file(path, text, mode=0o644)
     except OSError as e:
         raise SettingsError(f"cannot write {path}: {e.strerror}") from None
 
