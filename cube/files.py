@@ -10,13 +10,16 @@ a read that never returns), a directory, a file of gigabytes. So:
   recordings);
 - `bounded_lines` reads a stream line by line, no line longer than a bound (the rest of a
   longer line is read in pieces and dropped), for input that may be long or endless (--file,
-  stdin, a --resume output), so memory stays bounded whatever the file is.
+  stdin, a --resume output), so memory stays bounded whatever the file is;
+- `write_small_file` writes one of the small files the program keeps (settings, the session)
+  whole and atomically.
 """
 
 from __future__ import annotations
 
 import os
 import stat
+import tempfile
 from typing import Iterator
 
 
@@ -86,3 +89,30 @@ def bounded_lines(handle, limit: int) -> Iterator[bytes]:
             if b"\0" in raw:
                 yield raw
                 return
+
+
+def write_small_file(path, text: str, mode: int = 0o600) -> None:
+    """Replace the file at `path` by `text` (UTF-8) all at once: written beside it under a fresh
+    name, synced, renamed over it, so a reader sees the old file or the new, never half of one.
+    The file keeps its permissions when it exists (`mode` otherwise). OSError if it cannot."""
+    from pathlib import Path
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    try:
+        mode = stat.S_IMODE(os.stat(path).st_mode)
+    except OSError:
+        pass
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as f:
+            f.write(text)
+            f.flush()
+            os.fsync(f.fileno())
+        os.chmod(tmp, mode)
+        os.replace(tmp, path)
+    except BaseException:
+        try:
+            os.unlink(tmp)
+        except OSError:
+            pass
+        raise

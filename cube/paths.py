@@ -1,7 +1,8 @@
-"""Where cubelab keeps its data (tables), cache (numba's compiled code) and state (history, saves).
+"""Where cubelab keeps its data (tables), cache (numba's compiled code), state (history, saves,
+the last session) and configuration (the settings file).
 
 Each directory comes from platformdirs and can be overridden by an environment variable:
-CUBELAB_DATA_DIR, CUBELAB_CACHE_DIR, CUBELAB_STATE_DIR.
+CUBELAB_DATA_DIR, CUBELAB_CACHE_DIR, CUBELAB_STATE_DIR, CUBELAB_CONFIG_DIR.
 """
 
 from __future__ import annotations
@@ -30,6 +31,10 @@ def cache_dir() -> Path:
 
 def state_dir() -> Path:
     return _dir("CUBELAB_STATE_DIR", lambda: platformdirs.user_state_path(APP))
+
+
+def config_dir() -> Path:
+    return _dir("CUBELAB_CONFIG_DIR", lambda: platformdirs.user_config_path(APP))
 
 
 KERNEL_SOURCES = ("cube", "tables", "solvers")

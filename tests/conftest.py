@@ -54,9 +54,13 @@ def pytest_configure(config):
     pin_terminal_environment()
     if hasattr(config, "workerinput"):
         return  # an xdist worker: the controller already set the directories
+    # the user's own settings (CUBELAB_THEME, CUBELAB_REPL_TIME_LIMIT...) must not reach the
+    # suite: it runs on the defaults (the directories are set just below)
+    for name in [n for n in os.environ if n.startswith("CUBELAB_") and n != "CUBELAB_DEBUG"]:
+        os.environ.pop(name)
     base = tempfile.mkdtemp(prefix="cubelab-test-")
     config._cubelab_tmp = base
-    for name in ("DATA", "CACHE", "STATE"):
+    for name in ("DATA", "CACHE", "STATE", "CONFIG"):
         os.environ[f"CUBELAB_{name}_DIR"] = os.path.join(base, name.lower())
     os.environ.pop("NUMBA_CACHE_DIR", None)
     os.environ.setdefault("HYPOTHESIS_PROFILE", "ci")
@@ -80,8 +84,8 @@ except ImportError:  # pragma: no cover
 
 @pytest.fixture
 def fresh_dirs(tmp_path, monkeypatch):
-    """Private data/cache/state directories for one test."""
-    for name in ("DATA", "CACHE", "STATE"):
+    """Private data/cache/state/config directories for one test."""
+    for name in ("DATA", "CACHE", "STATE", "CONFIG"):
         d = tmp_path / name.lower()
         monkeypatch.setenv(f"CUBELAB_{name}_DIR", str(d))
     return tmp_path

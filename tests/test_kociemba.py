@@ -12,6 +12,7 @@ from cubelab.solvers import get_solver
 from cubelab.solvers.protocol import (
     BEST, NODES, SOLUTIONS, SolverError, new_cancel, new_counters, verify,
 )
+from helpers_timing import within
 
 # The first solve builds the full tables (about a minute) and compiles the search.
 pytestmark = pytest.mark.slow
@@ -104,7 +105,7 @@ def test_cancel_stops_a_long_search(solver):
     elapsed = time.perf_counter() - began
     timer.cancel()
     assert result.status == "cancelled" and not result.found
-    assert elapsed < 5
+    assert elapsed < within(5)
 
 
 def test_time_limit_stops_and_keeps_the_best(solver):

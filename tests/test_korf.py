@@ -18,6 +18,7 @@ from cubelab.solvers.protocol import (
 )
 from helpers_model import move_ball
 from helpers_solvers import assert_within_moves
+from helpers_timing import within
 
 TABLE_DEPTH = 5
 
@@ -236,7 +237,7 @@ def test_a_slow_fallback_preparation_stays_inside_the_time_limit(solver, monkeyp
         result = s.solve(random_state(12), time_limit=0.5)
     finally:
         release.set()
-    assert time.perf_counter() - start < 5.0
+    assert time.perf_counter() - start < within(5.0)
     assert result.status == "time limit" and result.moves is None and not result.optimal
     assert "not ready" in result.detail["fallback_error"]
 

@@ -12,6 +12,7 @@ from cubelab.cube.notation import (
     MAX_DEPTH, MAX_INPUT_CHARS, format_moves, invert_moves, metric_lengths, mirror_moves, parse,
     parse_moves, simplify,
 )
+from helpers_timing import within
 
 
 def moves(text):
@@ -435,7 +436,7 @@ def test_absurd_input_is_refused_fast(text):
         parse(text)
     # refused before anything is expanded: milliseconds; the bound leaves room for a machine
     # shared by many (expanding any of these would take minutes or exhaust memory)
-    assert time.perf_counter() - start < 1.0
+    assert time.perf_counter() - start < within(1.0)
 
 
 def test_hand_built_trees_are_checked_before_expanding():
@@ -443,7 +444,7 @@ def test_hand_built_trees_are_checked_before_expanding():
     start = time.perf_counter()
     with pytest.raises(NotationError, match="too many moves"):
         Alg((huge,)).flatten()
-    assert time.perf_counter() - start < 0.1
+    assert time.perf_counter() - start < within(0.1)
     with pytest.raises(ValueError):
         Group(Alg(()), -1)
     with pytest.raises(TypeError):

@@ -20,6 +20,7 @@ from cubelab.tui.commands import COMMANDS
 from cubelab.tui.history import InputHistory
 from cubelab.tui.session import Session
 from cubelab.tui.share import links
+from helpers_apps import run_from_palette, until
 
 _NS = "{http://www.w3.org/2000/svg}"
 
@@ -83,13 +84,8 @@ def test_palette_reaches_every_command_and_key(tmp_path):
                 assert any(t.startswith(binding.description) for t in titles)
             # the cube's solvers, from their declarations
             assert ":solve fake" in titles
-            await pilot.press("ctrl+p")
-            await pilot.pause()
-            await pilot.press(*":case")
-            await pilot.pause(0.3)
-            await pilot.press("enter")
-            await pilot.pause(0.3)
-            assert app.line.value == ":case "
+            await run_from_palette(pilot, ":case", ":case")
+            await until(pilot, lambda: app.line.value == ":case ", ":case on the line")
             await pilot.press(*"UF UR UB", "enter")
             await pilot.pause()
             assert app.session.entry.label == ":case UF UR UB"

@@ -23,6 +23,23 @@ pytestmark = [
 ]
 
 
+WAIT = 180.0
+"""How long a test waits for what it expects before it fails: only a bound for a program that
+went wrong (each wait ends as soon as the screen or the file shows it), so it is generous: on
+a loaded machine the program takes many seconds to start."""
+
+
+def wait_for_entries(path, expected: list[str], seconds: float = WAIT) -> list[str]:
+    """The history file's entries once they are `expected` (the file is written as each line
+    is entered; it is read again until it says so)."""
+    deadline = time.monotonic() + seconds
+    while True:
+        entries = read_entries(path)
+        if entries == expected or time.monotonic() > deadline:
+            return entries
+        time.sleep(0.1)
+
+
 class Tmux:
     """One private tmux server (its own socket) holding one 80x24 session."""
 
@@ -31,13 +48,13 @@ class Tmux:
 
     def run(self, *args: str) -> str:
         done = subprocess.run(["tmux", "-L", self.name, *args], capture_output=True, text=True,
-                              timeout=10)
+                              timeout=WAIT)
         return done.stdout
 
     def screen(self) -> list[str]:
         return self.run("capture-pane", "-p", "-t", self.name).splitlines()
 
-    def wait_for(self, text: str, seconds: float = 30.0, row: int | None = None) -> list[str]:
+    def wait_for(self, text: str, seconds: float = WAIT, row: int | None = None) -> list[str]:
         """The screen once `text` shows (on line `row`, or anywhere)."""
         deadline = time.monotonic() + seconds
         while time.monotonic() < deadline:
@@ -47,6 +64,16 @@ class Tmux:
                 return lines
             time.sleep(0.1)
         raise AssertionError(f"{text!r} never appeared; screen:\n" + "\n".join(self.screen()))
+
+    def wait_until(self, shows, what: str, seconds: float = WAIT) -> list[str]:
+        """The screen once `shows(lines)` holds (read again until it does)."""
+        deadline = time.monotonic() + seconds
+        while time.monotonic() < deadline:
+            lines = self.screen()
+            if shows(lines):
+                return lines
+            time.sleep(0.1)
+        raise AssertionError(f"{what} never showed; screen:\n" + "\n".join(self.screen()))
 
 
 def letters_of(lines, start: int, stickers: int, step: int = 3) -> list[str]:
@@ -65,7 +92,7 @@ def launch(tmp_path):
         # a name per test: a server being killed must not be reused by the next test
         t = Tmux(f"cubelab-smoke-{os.getpid()}-{tmp_path.name}-{len(servers)}")
         env = " ".join(f"CUBELAB_{name.upper()}_DIR={tmp_path / name}"
-                       for name in ("data", "cache", "state"))
+                       for name in ("data", "cache", "state", "config"))
         # LINES/COLUMNS from the terminal pytest runs in would override the pane's own size
         command = (f"env -u LINES -u COLUMNS TERM=xterm-256color {env} {sys.executable} "
                    "-m cubelab.tui.cli")
@@ -90,16 +117,15 @@ def test_typed_sequence_shows_its_net_and_order(tmux, tmp_path):
     tmux.run("send-keys", "-t", tmux.name, "Enter")
     tmux.run("send-keys", "-t", tmux.name, "F2")          # letters on, to read the net back
     expected = Net(alg_state("R U R' U'"), letters=True).plain_text().splitlines()
+    tmux.wait_for("applied 4 moves")                    # the Enter ran (a preview says order 6 too)
     tmux.wait_for("order   6")
-    lines = tmux.wait_for(expected[0].strip()[0], row=1)
     # in colour each sticker is a letter, a space and the grid's column: read every third cell
-    assert letters_of(lines[1:10], start=2, stickers=12) == letters_of(expected, 0, 12, step=2)
+    lines = tmux.wait_until(lambda lines: letters_of(lines[1:10], start=2, stickers=12)
+                            == letters_of(expected, 0, 12, step=2), "the net's letters")
     assert any("4 HTM" in line for line in lines)
+    # the line is kept in the history as it is entered, not at the end
+    assert wait_for_entries(tmp_path / "state" / "history", ["R U R' U'"]) == ["R U R' U'"]
     tmux.run("send-keys", "-t", tmux.name, "C-q")
-    deadline = time.monotonic() + 10
-    while time.monotonic() < deadline and not (tmp_path / "state" / "history").exists():
-        time.sleep(0.1)
-    assert read_entries(tmp_path / "state" / "history") == ["R U R' U'"]
 
 
 def test_the_app_starts_as_a_2x2_when_asked(launch):
@@ -110,9 +136,9 @@ def test_the_app_starts_as_a_2x2_when_asked(launch):
     tmux.run("send-keys", "-t", tmux.name, "F2")
     expected = Net(pocket.from_alg("R U").state).plain_text().splitlines()
     tmux.wait_for("2 HTM  2 QTM")
-    lines = tmux.wait_for(expected[0].strip()[0], row=2)
     # the 2x2x2's net is centred in the 3x3x3's box
-    assert letters_of(lines[2:8], start=8, stickers=8) == letters_of(expected, 0, 8, step=2)
+    tmux.wait_until(lambda lines: letters_of(lines[2:8], start=8, stickers=8)
+                    == letters_of(expected, 0, 8, step=2), "the 2x2x2's letters")
     tmux.run("send-keys", "-t", tmux.name, "C-q")
 
 
@@ -163,12 +189,9 @@ def test_lines_sent_with_no_pause_run_each_as_typed(tmux, tmp_path):
     tmux.run("paste-buffer", "-p", "-d", "-b", "lines", "-t", tmux.name)
     lines = tmux.wait_for("preview: 1 move")
     assert any("U2 R2" in line for line in lines) and not any("unknown" in l for l in lines)
+    entered = ["R U", ":reset", "F", ":reset", "U2 R2"]
+    assert wait_for_entries(tmp_path / "state" / "history", entered) == entered
     tmux.run("send-keys", "-t", tmux.name, "Escape", "C-q")
-    history = tmp_path / "state" / "history"
-    deadline = time.monotonic() + 10
-    while time.monotonic() < deadline and len(read_entries(history) if history.exists() else []) < 5:
-        time.sleep(0.1)
-    assert read_entries(history) == ["R U", ":reset", "F", ":reset", "U2 R2"]
 
 
 def test_one_resize_gives_the_layout_of_the_new_size(tmux):
@@ -182,3 +205,50 @@ def test_one_resize_gives_the_layout_of_the_new_size(tmux):
     assert "solvers" in lines[0]                          # the wide layout: solvers on the right
     assert any("2 HTM" in line for line in lines[below_the_large_net:])
     tmux.run("send-keys", "-t", tmux.name, "C-q")
+
+
+def wait_for_session(path, moves: str, seconds: float = WAIT) -> dict:
+    """The kept session once its current position was reached by `moves` (it is written as
+    the program ends; read again until it says so)."""
+    from cubelab.tui.session_store import SessionStore
+    deadline = time.monotonic() + seconds
+    while True:
+        record, _ = SessionStore(path).load()
+        if record is not None:
+            current = record["history"][record["cursor"]]
+            if current["moves"] == moves:
+                return record
+        assert time.monotonic() < deadline, f"no session of {moves!r} was kept"
+        time.sleep(0.1)
+
+
+def test_the_workbench_offers_the_last_session_and_ctrl_r_brings_it_back(launch, tmp_path):
+    first = launch()
+    first.wait_for("facts")
+    first.run("send-keys", "-t", first.name, "-l", "R U")
+    first.run("send-keys", "-t", first.name, "Enter")
+    first.wait_for("applied 2 moves")
+    first.run("send-keys", "-t", first.name, "C-q")
+    wait_for_session(tmp_path / "state" / "session.json", "R U")
+    second = launch()
+    second.wait_for("Ctrl+R restores the last session (2 moves")
+    second.run("send-keys", "-t", second.name, "C-r")
+    second.wait_for("restored the last session")
+    second.wait_for("2 HTM")
+    second.run("send-keys", "-t", second.name, "C-q")
+
+
+def test_the_repl_keeps_its_session_and_restore_brings_it_back(launch, tmp_path):
+    first = launch("repl", "--no-net")
+    first.wait_for("Ctrl-D leaves")
+    first.run("send-keys", "-t", first.name, "-l", "R U F")
+    first.run("send-keys", "-t", first.name, "Enter")
+    first.wait_for("L' U' F'")                          # the facts' mirror line
+    first.run("send-keys", "-t", first.name, "C-d")
+    wait_for_session(tmp_path / "state" / "session.json", "R U F")
+    second = launch("repl", "--no-net", "--restore")
+    second.wait_for("restored the last session (3 moves")
+    second.run("send-keys", "-t", second.name, "-l", ":undo")
+    second.run("send-keys", "-t", second.name, "Enter")
+    second.wait_for("facelets     " + "".join(face * 9 for face in "URFDLB"))  # solved again
+    second.run("send-keys", "-t", second.name, "C-d")

@@ -18,6 +18,8 @@ from cubelab.tui._help_screen import HelpScreen
 from cubelab.tui.app import CubeLabApp
 from cubelab.tui.history import InputHistory, read_entries
 from cubelab.tui.session import scramble_moves
+from helpers_apps import WAIT, run_from_palette, until
+from helpers_timing import within
 from helpers_search import search_kernels  # noqa: F401  (a fixture)
 
 
@@ -54,14 +56,12 @@ async def type_line(pilot, text: str, enter: bool = True) -> None:
     await pilot.pause()
 
 
-async def wait_solvers(pilot, app, limit: float = 10.0) -> None:
-    """Until every run has ended and the app has put the outcome on the message line."""
-    waited = 0.0
+async def wait_solvers(pilot, app, seconds: float = WAIT) -> None:
+    """Until every run has ended and the app has put the outcome on the message line (at
+    most `seconds`)."""
     panel = app.solver_panel
-    while panel.running or (panel.runs and not panel.settled):
-        await pilot.pause(0.05)
-        waited += 0.05
-        assert waited < limit, "solvers did not finish"
+    await until(pilot, lambda: not (panel.running or (panel.runs and not panel.settled)),
+                "the end of the solvers", seconds)
 
 
 async def solve_and_play(pilot, app, position: str) -> list:
@@ -75,12 +75,14 @@ async def solve_and_play(pilot, app, position: str) -> list:
     return moves
 
 
-async def wait_for(pilot, condition, tries: int = 100) -> None:
-    """Pause until `condition()` holds (at most `tries` pauses of 50 ms)."""
-    for _ in range(tries):
-        await pilot.pause(0.05)
-        if condition():
-            return
+async def wait_for(pilot, condition, tries: int | None = None) -> None:
+    """Pause until `condition()` holds (the callers assert it after: this only bounds the wait,
+    generously, in time rather than in pauses, which a loaded machine stretches)."""
+    try:
+        await until(pilot, condition, "the condition",
+                    WAIT if tries is None else max(WAIT, 0.2 * tries))
+    except AssertionError:
+        return
 
 
 async def wait_offer(pilot, app) -> None:
@@ -222,7 +224,7 @@ async def test_escape_cancels_a_running_solver(make_app):
         await pilot.press("escape")                      # the line's text goes first...
         assert app.solver_panel.running and app.line.value == ""
         await pilot.press("escape")                      # ...then the search
-        await wait_solvers(pilot, app, limit=5)
+        await wait_solvers(pilot, app, within(5))       # not the 30 s the search would take
         assert app.session.solutions[0].status == "cancelled"
         assert app.session.state == alg_state("R U")
         assert "cancelled" in message(app) and "no solution" not in message(app)
@@ -322,13 +324,8 @@ async def test_letters_are_automatic_without_colour(make_app, monkeypatch):
 async def test_command_palette_runs_session_commands(make_app):
     app = make_app()
     async with app.run_test(size=(80, 24)) as pilot:
-        await pilot.press("ctrl+p")
-        await pilot.pause()
-        await pilot.press(*":invert")
-        await pilot.pause(0.3)                           # the palette searches in a worker
-        await pilot.press("enter")
-        await pilot.pause(0.3)
-        assert app.session.entry.label == ":invert"
+        await run_from_palette(pilot, ":invert", ":invert")
+        await until(pilot, lambda: app.session.entry.label == ":invert", ":invert running")
 
 
 # ---- the 2x2x2 --------------------------------------------------------------------------------
@@ -388,7 +385,7 @@ async def test_the_2x2_is_solved_optimally_with_the_pocket_solver(tmp_path):
                 await pilot.press("y")
             if app.session.solutions and app.session.solutions[0].status == "solved":
                 break
-        await wait_solvers(pilot, app, limit=60)
+        await wait_solvers(pilot, app)
         row = app.session.solutions[0]
         assert row.solver == "pocket-htm" and row.optimal and len(row.moves) == 4
         assert "1 pocket-htm (4 moves): " in screen_text(app.query_one("#solution-detail"))

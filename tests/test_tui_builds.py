@@ -5,6 +5,7 @@ it."""
 from __future__ import annotations
 
 from cubelab.tui._confirm_screen import ConfirmScreen
+from helpers_apps import until
 from test_tui_app import (make_app, message, pilot_test, type_line, wait_for,  # noqa: F401
                           wait_offer)
 
@@ -43,7 +44,7 @@ async def test_f9_asks_before_it_cancels_a_build(make_app):
     async with app.run_test(size=(80, 24)) as pilot:
         assert not app.active_bindings.get("f9")             # no build: no F9 in the footer
         await start_slow_build(pilot, app)
-        await pilot.pause(0.3)
+        await until(pilot, lambda: app.active_bindings.get("f9"), "F9 in the footer")
         assert app.active_bindings["f9"].binding.description == "stop build"
         run = app.solver_panel.runs[0]
         await pilot.press("f9")

@@ -8,6 +8,7 @@ from textual import events
 from cubelab.cube.facelets import state_colours, to_facelets
 from cubelab.cube.moves import alg_state
 from cubelab.cube.pieces import FACES, facelet_index
+from helpers_apps import until
 from test_tui_app import (make_app, message, pilot_test, solve_and_play, type_line,  # noqa: F401
                           wait_solvers)
 
@@ -119,12 +120,13 @@ async def test_rows_of_the_previous_position_are_marked(make_app):
         await pilot.press("f5")
         await wait_solvers(pilot, app)
         await type_line(pilot, "D")
-        await pilot.pause(0.3)
         table = app.query_one("#solutions")
         assert "(old)" in str(table.get_row_at(0)[2])
-        detail = "\n".join(line.text for line in
-                           (app.query_one("#solution-detail").render_line(y) for y in range(2)))
-        assert "previous position" in detail
+
+        def detail() -> str:
+            box = app.query_one("#solution-detail")
+            return "\n".join(box.render_line(y).text for y in range(2))
+        await until(pilot, lambda: "previous position" in detail(), "the old row's detail")
         await type_line(pilot, ":apply 1")
         assert "another position" in message(app)
 
@@ -134,11 +136,10 @@ async def test_facts_that_run_past_the_panel_say_so_and_scroll(make_app):
     app = make_app()
     async with app.run_test(size=(80, 24)) as pilot:
         await type_line(pilot, "R U R' U' F2 D L' B2 U' R")
-        await pilot.pause(0.2)
         facts = app.query_one("#facts")
-        assert "more lines" in facts.border_subtitle
+        await until(pilot, lambda: "more lines" in facts.border_subtitle, "the sign")
         facts.focus()
         for _ in range(10):
             await pilot.press("down")
-        await pilot.pause(0.2)
-        assert facts.scroll_y > 0 and facts.border_subtitle == ""
+        await until(pilot, lambda: facts.scroll_y > 0 and facts.border_subtitle == "",
+                    "the scroll")

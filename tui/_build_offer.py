@@ -9,18 +9,19 @@ from __future__ import annotations
 import threading
 
 from textual.app import ComposeResult
-from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.screen import ModalScreen
 from textual.widgets import Button, Label
+
+from .bindings import binding
 
 
 class BuildOfferScreen(ModalScreen[bool]):
     """Asks whether to build the tables a solver needs; dismisses with True to build."""
 
     BINDINGS = [
-        Binding("y", "answer(True)", "build"),
-        Binding("n,escape", "answer(False)", "not now"),
+        binding("cubelab.answer.yes", "answer(True)", "build", show=True),
+        binding("cubelab.answer.no", "answer(False)", "not now", show=True),
     ]
     """Y builds, N or Esc declines."""
 

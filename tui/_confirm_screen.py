@@ -7,18 +7,19 @@ through push_screen's callback.
 from __future__ import annotations
 
 from textual.app import ComposeResult
-from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.screen import ModalScreen
 from textual.widgets import Button, Label
+
+from .bindings import binding
 
 
 class ConfirmScreen(ModalScreen[bool]):
     """Asks `question` (with `detail` under it); dismisses with True for yes."""
 
     BINDINGS = [
-        Binding("y", "answer(True)", "yes"),
-        Binding("n,escape", "answer(False)", "no"),
+        binding("cubelab.answer.yes", "answer(True)", "yes", show=True),
+        binding("cubelab.answer.no", "answer(False)", "no", show=True),
     ]
     """Y says yes; N or Esc says no (Esc never does the harmful thing)."""
 

@@ -14,10 +14,10 @@ from __future__ import annotations
 from typing import Callable
 
 from textual import events
-from textual.binding import Binding
 from textual.suggester import Suggester
 from textual.widgets import Input
 
+from .bindings import binding
 from .history import InputHistory
 from .session import Session
 
@@ -39,9 +39,9 @@ class MoveInput(Input):
     each line the moment its Enter arrives (see the module docstring)."""
 
     BINDINGS = [
-        Binding("up", "history(-1)", "previous", show=False),
-        Binding("down", "history(1)", "next", show=False),
-        Binding("tab", "complete", "complete", show=False),
+        binding("cubelab.line.previous", "history(-1)", "previous"),
+        binding("cubelab.line.next", "history(1)", "next"),
+        binding("cubelab.line.complete", "complete", "complete"),
     ]
     """Up/down walk the history; Tab takes the suggestion (or moves focus on when there is none)."""
 

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from textual.binding import Binding
 from textual.events import Click, Key, Paste
 from textual.message import Message
 from textual.reactive import reactive
@@ -13,7 +12,8 @@ from cubelab.cube.net import Net, is_centre, side_of, step_cursor
 from cubelab.cube.pieces import FACES
 from cubelab.cube.state import CubeState
 
-from .keymap import CURSOR_KEYS, PAINT_KEYS, move_for_key
+from .bindings import BINDINGS as ALL_BINDINGS, binding
+from .keymap import CURSOR_KEYS, PAINT_KEYS
 
 
 class NetView(Widget, can_focus=True):
@@ -26,9 +26,12 @@ class NetView(Widget, can_focus=True):
     """
 
     BINDINGS = [
-        Binding("enter", "commit", "use", show=False),
+        binding("cubelab.net.commit", "commit", "use"),
+        *(binding(i, f"turn({i.removeprefix('cubelab.cube.')!r})", b.what)
+          for i, b in ALL_BINDINGS.items() if i.startswith("cubelab.cube.")),
     ]
-    """Enter keeps a painting or the position reached in playback."""
+    """Enter keeps a painting or the position reached in playback; in turn mode the letter keys
+    turn the cube (the cubing.js map unless the settings remap them: bindings.py)."""
 
     state: reactive[object] = reactive(CubeState.identity, layout=False)
     """The position drawn (outside paint mode)."""
@@ -154,19 +157,19 @@ class NetView(Widget, can_focus=True):
             self.post_message(self.Commit())
 
     def on_key(self, event: Key) -> None:
-        handled = {"turn": self._turn_key, "paint": self._paint_key, "play": self._play_key}
-        if handled[self.mode](event):
+        handled = {"paint": self._paint_key, "play": self._play_key}.get(self.mode)
+        if handled is not None and handled(event):
             event.stop()
             event.prevent_default()
 
-    def _turn_key(self, event: Key) -> bool:
-        if not event.is_printable:
-            return False
-        move = move_for_key(event.character)
-        if move is None:
-            return False
+    def check_action(self, action: str, parameters: tuple) -> bool | None:
+        # the keyboard cube's keys turn it only in turn mode (paint mode takes the letters
+        # as colours, and playback leaves them alone)
+        return self.mode == "turn" if action == "turn" else True
+
+    def action_turn(self, move: str) -> None:
+        """A key of the keyboard cube (turn mode)."""
         self.post_message(self.Turn(move))
-        return True
 
     def on_click(self, event: Click) -> None:
         """A click on a sticker: paint it (paint mode: a palette cell picks the colour), or turn

@@ -9,16 +9,21 @@ from __future__ import annotations
 
 from rich.text import Text
 from textual.app import ComposeResult
-from textual.binding import Binding
 from textual.containers import VerticalScroll
 from textual.screen import ModalScreen
 from textual.widgets import Static
+
+from .bindings import binding
 
 
 class OutputScreen(ModalScreen[None]):
     """A text too long for the message line, scrollable; `title` says where it comes from."""
 
-    BINDINGS = [Binding("escape,q", "dismiss", "close")]
+    BINDINGS = [
+        binding("cubelab.pane.close", "dismiss", "close", show=True),
+        binding("cubelab.pane.down", "scroll(1)", "down"),
+        binding("cubelab.pane.up", "scroll(-1)", "up"),
+    ]
     """Esc or Q closes the pane (the arrows, PgUp/PgDn, Home/End and the wheel scroll it)."""
 
     def __init__(self, text: str | Text, title: str = ""):
@@ -31,3 +36,7 @@ class OutputScreen(ModalScreen[None]):
             pane.border_title = self.title
             pane.border_subtitle = "Esc or q closes · ↑↓ PgUp PgDn scroll"
             yield Static(self.text, id="output-text")
+
+    def action_scroll(self, lines: int) -> None:
+        """A line down (1) or up (-1): the keys the pane's own arrows do, for a preset's."""
+        self.query_one("#output", VerticalScroll).scroll_relative(y=lines, animate=False)

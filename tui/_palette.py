@@ -1,4 +1,5 @@
-"""The command palette (Ctrl+P): every `:` command, every solver of the cube, every key's action."""
+"""The command palette (Ctrl+P): every `:` command, every solver of the cube, every key's action
+(with the keys bound to it: the settings may have remapped them)."""
 
 from __future__ import annotations
 
@@ -24,8 +25,9 @@ def palette_commands(app) -> Iterable[SystemCommand]:
         yield SystemCommand(f":solve {d.name}", d.summary,
                             lambda name=d.name: app.handle(app.session.execute(f":solve {name}")))
     for binding in app.BINDINGS:
-        yield SystemCommand(f"{binding.description} ({binding.key.upper()})",
-                            f"the {binding.key.upper()} key",
+        keys = app.keymap.shown(binding.id)
+        yield SystemCommand(f"{binding.description} ({keys})",
+                            app.keymap.what(binding.id) + f" · {keys}",
                             lambda action=binding.action: app.run_action(action))
     yield SystemCommand(":search 8 qtm ll", "the TIPE's last-layer algorithms (8 QTM)",
                         lambda: app.handle(app.session.execute(":search 8 qtm ll")))

@@ -13,11 +13,11 @@ from __future__ import annotations
 from rich.text import Text
 from textual import events
 from textual.app import ComposeResult
-from textual.binding import Binding
 from textual.containers import Vertical, VerticalScroll
 from textual.message import Message
 from textual.widgets import DataTable, Static
 
+from .bindings import binding
 from .runner import POLL_SECONDS, Runner
 from .session import Session
 
@@ -28,13 +28,21 @@ class RowTable(DataTable):
 
     FOCUS_ON_CLICK = False
 
+    BINDINGS = [
+        binding("cubelab.rows.down", "cursor_down", "next row"),
+        binding("cubelab.rows.up", "cursor_up", "row before"),
+        binding("cubelab.rows.first", "scroll_top", "first row"),
+        binding("cubelab.rows.last", "scroll_bottom", "last row"),
+    ]
+    """DataTable's own moves, with ids so that the settings can add keys (vim's j, k, g, G)."""
+
 
 class RunPanel(Vertical):
     """A list of the session fed by background runs; subclasses say how to start and poll."""
 
     BINDINGS = [
-        Binding("p", "play_row", "play", show=False),
-        Binding("v", "view_row", "view", show=False),
+        binding("cubelab.rows.play", "play_row", "play"),
+        binding("cubelab.rows.view", "view_row", "view"),
     ]
     """On the table: Enter applies the highlighted row, P steps through it on the net, V shows
     it whole in the output pane."""

@@ -51,7 +51,7 @@ class SearchPanel(RunPanel):
     def start(self, request: SearchRequest) -> None:
         self.reset_columns()
         self._shown = 0
-        self.session.record_found([])
+        self.session.record_found([], request)
         self.set_caption(request.describe())
         self.run = self.runner.search(request)
         self.start_polling()
@@ -89,6 +89,22 @@ class SearchPanel(RunPanel):
                 self.report_end(self.Finished(run))
         self.refresh_detail()
 
+    def show_found(self) -> None:
+        """List the session's search results as they are (brought back from the last
+        session: no search runs)."""
+        self.reset_columns()
+        found = self.session.found
+        for number, cls in enumerate(found, start=1):
+            d = cls.as_dict()
+            self.table.add_row(str(number), str(cls.length), d["moves"], d["corners"],
+                               d["edges"], key=str(number - 1))
+        self._shown = len(found)
+        self.set_caption(self.session.found_by.get("caption", ""))
+        self.query_one("#search-progress", Label).update(
+            f"{len(found)} class{'es' if len(found) != 1 else ''} from the last session"
+            if found else "no search yet: type :search N PREDICATE (:help lists them)")
+        self.refresh_detail()
+
     def detail(self, index: int) -> Text | None:
         """The class's sequence, length, order, morph, sequences by length and cycles."""
         found = self.session.found
@@ -100,7 +116,8 @@ class SearchPanel(RunPanel):
         text.append(f"{index + 1} ", style="bold")
         text.append(d["moves"], style="bold")
         by_length = ", ".join(f"{n} at {k}" for k, n in d["sequences"].items())
-        text.append(f"  ({cls.length} {self.run.request.metric.upper()}; order {d['order']}, "
+        metric = self.session.found_by.get("metric", "htm").upper()
+        text.append(f"  ({cls.length} {metric}; order {d['order']}, "
                     f"morph {d['morph']}; sequences {by_length})\n")
         text.append(f"corners {d['corner_cycles'] or '-'}   edges {d['edge_cycles'] or '-'}")
         return text

@@ -47,6 +47,7 @@ class SolverPanel(RunPanel):
     def __init__(self, session, runner, **kwargs):
         super().__init__(session, runner, **kwargs)
         self._runs: list[tuple[int, SolverRun]] = []     # (row of the table, its run)
+        self._row_of: dict[SolverRun, SolutionRow] = {}  # each run's row, which it follows
         self._was_building = False
 
     def heading(self) -> ComposeResult:
@@ -79,6 +80,7 @@ class SolverPanel(RunPanel):
                                               ask_build=self._ask_build,
                                               options=s.solver_options(name, options)))
                       for name, row in zip(names, rows)]
+        self._row_of = {run: s.solutions[row] for row, run in self._runs}
         self._rebuild_table()
         self.start_polling()
 
@@ -156,6 +158,9 @@ class SolverPanel(RunPanel):
         """Copy every run's counters and solutions into its row; runs ten times a second."""
         table = self.table
         rows = self.session.solutions
+        # read before the rows are filled: a run ending after its row was filled would
+        # otherwise be reported with the status it had a moment before ("search")
+        ended = self._runs and not self.running
         for index, run in self._runs:
             row = rows[index] if index < len(rows) else None
             if row is None or row.solver != run.name:
@@ -170,7 +175,7 @@ class SolverPanel(RunPanel):
         if building != self._was_building:
             self._was_building = building
             self.app.refresh_bindings()         # F9 shows in the footer while a build runs
-        if self._runs and not self.running and self.stop_polling():
+        if ended and self.stop_polling():
             self._rebuild_table()       # columns sized for the final values only
             self.report_end(self.Finished())
 
@@ -231,8 +236,11 @@ class SolverPanel(RunPanel):
         row = rows[index]
         text = Text()
         if row.for_state != self.session.state:
-            text.append("for the previous position (:apply refuses it; F5 solves this one) ",
-                        style="dim italic")
+            keys = getattr(self.app, "keymap", None)
+            solve, clear = ((keys.shown("cubelab.solve"), keys.shown("cubelab.clear_old"))
+                            if keys is not None else ("F5", "Ctrl+L"))
+            text.append(f"for the previous position (:apply refuses it; {solve} solves this "
+                        f"one, {clear} clears old rows) ", style="dim italic")
         if row.moves is not None:
             # the count says how much is there when the text runs past the lines shown
             text.append(f"{index + 1} {row.solver} ({len(row.moves)} moves): ", style="bold")
@@ -268,8 +276,34 @@ class SolverPanel(RunPanel):
                 not failed or failed[0].status == "error")
 
     def refresh_rows(self) -> None:
-        """Redraw the table from the session (after a position change marks rows stale)."""
+        """Redraw the table from the session (after a position change marks rows stale, or
+        :clear took the old ones away: each run follows its row)."""
+        rows = self.session.solutions
+        at = {id(row): i for i, row in enumerate(rows)}
+        self._runs = [(at[id(self._row_of[run])], run) for _, run in self._runs
+                      if run in self._row_of and id(self._row_of[run]) in at]
         self._rebuild_table()
+
+    def forget_runs(self) -> None:
+        """Show the session's rows as they are, with no run behind them (a session brought
+        back from the last run)."""
+        self.cancel()
+        self.stop_polling()
+        self._runs, self._row_of = [], {}
+        self._rebuild_table()
+
+    def old_row_note(self, index: int, keymap) -> str:
+        """What Enter on row `index`, found for another position, says: which position (how
+        far back in the undo history, when it is there) and what to do."""
+        row = self.session.solutions[index]
+        history = self.session.history
+        back = next((history.cursor - k for k in range(history.cursor - 1, -1, -1)
+                     if history.entries[k].state == row.for_state), None)
+        where = (f"the position {back} undo step{'s' if back != 1 else ''} back" if back
+                 else "another position")
+        return (f"row {index + 1} ({row.solver}) was found for {where}, not this one: "
+                f"{keymap.shown('cubelab.solve')} solves this one, "
+                f"{keymap.shown('cubelab.clear_old')} clears the old rows")
 
     def _show_progress(self, run: SolverRun | None) -> None:
         label = self.query_one("#solver-progress-label", Label)

@@ -6,7 +6,8 @@ undo/redo, the `:` commands) and shows it; solvers come from a registry with
 passes another), imported only when used, so the first screen paints before any solver module,
 table or numba is loaded; one `Runner` (runner.py) runs them and the search in the background.
 Below the cube, one list at a time: the solvers' comparison table or the results of `:search`
-(F7 switches).
+(F7 switches). The look, the keys and the session kept between runs follow the settings file
+(settings.py; `run_app` reads it, a test passes its own or none: the defaults).
 """
 
 from __future__ import annotations
@@ -16,7 +17,6 @@ from typing import Iterable
 
 from rich.text import Text
 from textual.app import App, ComposeResult, SystemCommand
-from textual.binding import Binding
 from textual.containers import Container, Horizontal, Vertical
 from textual.screen import Screen
 from textual.widgets import ContentSwitcher, Footer, Input
@@ -28,9 +28,10 @@ from ._help_screen import HelpScreen
 from ._message_line import MessageLine
 from ._move_input import MoveInput
 from ._net_view import NetView
-from ._run_panel import RunPanel
+from ._prefs import Preferences
 from ._search_panel import SearchPanel
 from ._solver_panel import SolverPanel
+from .bindings import binding
 from .commands import COMMANDS
 from .history import InputHistory
 from .records import (HelpRequest, Outcome, PaintRequest, ScreenshotRequest, SearchRequest,
@@ -43,7 +44,7 @@ COMPARE_TIME_LIMIT = 30.0
 Kociemba's within about a second; a plain :solve runs until it is done or cancelled)."""
 
 
-class CubeLabApp(App):
+class CubeLabApp(Preferences, App):
     """The cubelab workbench."""
 
     CSS_PATH = "app.tcss"
@@ -51,27 +52,33 @@ class CubeLabApp(App):
     HORIZONTAL_BREAKPOINTS = [(0, "-narrow"), (120, "-wide")]
 
     BINDINGS = [
-        Binding("f1", "help", "help"),
-        Binding("f2", "letters", "abc"),
-        Binding("f3", "paint", "paint"),
-        Binding("f4", "puzzle", "cube"),
-        Binding("f5", "solve", "solve"),
-        Binding("f6", "compare", "compare"),
-        Binding("f7", "lists", "list"),
-        Binding("f8", "view", "3d", show=False),
-        Binding("ctrl+z", "undo", "undo", show=False),
-        Binding("ctrl+y", "redo", "redo", show=False),
-        Binding("escape", "cancel", "stop"),
-        Binding("f9", "cancel_build", "stop build"),
-        Binding("f12", "screenshot", "screenshot", show=False),
+        binding("cubelab.help", "help", "help", show=True),
+        binding("cubelab.letters", "letters", "abc", show=True),
+        binding("cubelab.paint", "paint", "paint", show=True),
+        binding("cubelab.puzzle", "puzzle", "cube", show=True),
+        binding("cubelab.solve", "solve", "solve", show=True),
+        binding("cubelab.compare", "compare", "compare", show=True),
+        binding("cubelab.lists", "lists", "list", show=True),
+        binding("cubelab.view", "view", "3d"),
+        binding("cubelab.undo", "undo", "undo"),
+        binding("cubelab.redo", "redo", "redo"),
+        binding("cubelab.cancel", "cancel", "stop", show=True),
+        binding("cubelab.cancel_build", "cancel_build", "stop build", show=True),
+        binding("cubelab.clear_old", "clear_old", "clear old rows"),
+        binding("cubelab.restore", "restore", "restore session"),
+        binding("cubelab.screenshot", "screenshot", "screenshot"),
+        binding("cubelab.palette", "command_palette", "palette", priority=True),
+        binding("cubelab.quit", "quit", "quit", priority=True),
     ]
     """Function keys and control keys only: letters belong to the move line and the keyboard
     cube. Undo and redo stay out of the footer (room at 80 columns); F1 lists them. F9 shows
-    only while a table build runs (check_action)."""
+    only while a table build runs (check_action). Each has an id (bindings.py), so the
+    settings file can remap it; Ctrl+P and Ctrl+Q are declared here to have one too."""
 
     def __init__(self, solvers=None, history: InputHistory | None = None,
                  compare_time_limit: float | None = COMPARE_TIME_LIMIT, *,
-                 puzzle: str = "3x3", tables: dict[str, str] | None = None):
+                 puzzle: str = "3x3", tables: dict[str, str] | None = None,
+                 settings=None, store=None, solve_time_limit: float | None = None):
         super().__init__()
         if solvers is None:
             from cubelab.solvers import REGISTRY as solvers
@@ -80,6 +87,9 @@ class CubeLabApp(App):
         self.session = Session(solvers, puzzle=puzzle, table_sets=tables)
         self.history = history if history is not None else InputHistory()
         self.compare_time_limit = compare_time_limit
+        self.solve_time_limit = solve_time_limit
+        """Seconds of search :solve gives a solver (None: until it is done or Esc)."""
+        self.take_settings(settings, store)
         self._auto_letters = False
         self._puzzle_shown = None
 
@@ -110,7 +120,7 @@ class CubeLabApp(App):
         not move the layout."""
         from cubelab.cube.net import net_size
         width, height = size if size is not None else self.size
-        scale = 2 if width >= 120 and height >= 44 else 1
+        scale = self.sticker_scale(width, height)
         net = self.net
         net.scale = scale
         w3, h3 = net_size(3, scale)
@@ -132,6 +142,7 @@ class CubeLabApp(App):
         self.fit_layout(event.size)
 
     def on_mount(self) -> None:
+        self.apply_settings()
         # orange and red are one colour on 16-colour terminals, and NO_COLOR has none at all
         self._auto_letters = self.no_color or self.console.color_system in (None, "standard")
         self.net.letters = self._auto_letters
@@ -140,7 +151,7 @@ class CubeLabApp(App):
         self.search_panel.border_title = "search"
         self.fit_layout()
         self.refresh_position()
-        self.say("type moves and Enter · F1 help · Tab to the net for the keyboard cube")
+        self.greet()
         self.line.focus()
 
     # ---- showing the session --------------------------------------------------------------
@@ -211,7 +222,7 @@ class CubeLabApp(App):
             self.say("the help is open (Esc, F1 or q closes it)")   # its text is for the REPL
         elif outcome.message or outcome.error:
             self.say(outcome.message, outcome.error, outcome.column, source=source)
-        if outcome.changed:
+        if outcome.changed or outcome.rows:
             self.solver_panel.refresh_rows()    # rows of the previous position go dim
         if isinstance(request, SolveRequest):
             self.start_solvers(request)
@@ -320,7 +331,7 @@ class CubeLabApp(App):
             self.say(f"{panel.describe_builds()} is under way (F9 cancels it)" if panel.building
                      else "solvers are still running (Esc cancels them)", error=True)
             return
-        cap = self.compare_time_limit if request.compare else None
+        cap = self.compare_time_limit if request.compare else self.solve_time_limit
         self.show_list("solver")
         panel.start(request.solvers, request.compare, cap=cap, target=request.target,
                     options=request.options)
@@ -338,14 +349,6 @@ class CubeLabApp(App):
         :apply N and :play N then pick from that list."""
         self.query_one("#lists", ContentSwitcher).current = which
         self.session.listing = "search" if which == "search" else "solutions"
-
-    def on_run_panel_row_chosen(self, event: RunPanel.RowChosen) -> None:
-        """Enter or P on a row of either list: :apply N and :play N then pick from it too."""
-        s = self.session
-        s.listing = event.listing
-        self.handle(s.play_row(event.index) if event.play else s.apply_row(event.index))
-        if s.playback is None:
-            self.line.focus()       # the row is used: typing goes to the move line again
 
     def on_search_panel_finished(self, event: SearchPanel.Finished) -> None:
         self.search_panel.reported()
@@ -374,7 +377,7 @@ class CubeLabApp(App):
         if not isinstance(self.screen, HelpScreen):
             from cubelab.cube.puzzles import PUZZLES
             solvers = {p.title: self.registry.descriptions(p.name) for p in PUZZLES.values()}
-            self.push_screen(HelpScreen({t: d for t, d in solvers.items() if d}))
+            self.push_screen(HelpScreen({t: d for t, d in solvers.items() if d}, self.keymap))
 
     def action_view(self) -> None:
         """F8: the net, the 3-D view (U F R), the 3-D view from the back (D L B), in turn."""
@@ -470,8 +473,14 @@ def run_app(serve: bool = False, port: int = 8000, puzzle: str = "3x3",
     if serve:
         from .serve import serve as serve_app   # the origin check and session limit live there
         return serve_app(port, puzzle, tables)
+    from .session_store import SessionStore
+    from .settings import current
+    settings = current()
+    tables = {**settings.table_sets(), **(tables or {})}
     from textual.drivers.web_driver import WebDriver
-    app = CubeLabApp(puzzle=puzzle, tables=tables)
+    app = CubeLabApp(puzzle=puzzle, tables=tables, settings=settings, store=SessionStore(),
+                     compare_time_limit=settings.get("workbench.compare_time_limit") or None,
+                     solve_time_limit=settings.time_limit("workbench"))
     if issubclass(app.driver_class, WebDriver):     # started by `cubelab --serve` for a page
         from .serve import end_with_server
         end_with_server(app)

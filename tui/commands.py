@@ -199,6 +199,11 @@ def _pick(session, args, default_best: bool) -> tuple[int | None, Outcome | None
     return index, None
 
 
+@_command("clear", "", "clear the solver rows of previous positions")
+def _clear(session, args, rest) -> Outcome:
+    return session.clear_old_rows()
+
+
 @_command("apply", "N", "apply row N of the list on show (solutions, or search results)")
 def _apply(session, args, rest) -> Outcome:
     index, bad = _pick(session, args, default_best=False)
@@ -232,7 +237,8 @@ def _search(session, args, rest) -> Outcome:
         return Outcome(usage, error=True)
     max_length, words = int(args[0]), args[1:]
     metrics = [m.value for m in session.puzzle.alg_search]
-    metric, auf = metrics[0], False
+    metric = session.default_metric if session.default_metric in metrics else metrics[0]
+    auf = False
     while words and words[0].lower() in (*metrics, "auf"):
         if words[0].lower() == "auf":
             auf = True

@@ -71,14 +71,18 @@ def append_entry(path: Path, line: str) -> None:
         os.close(fd)     # and with it the lock
 
 
-def prompt_history(path: Path):
+def prompt_history(path: Path, size: int | None = None):
     """The REPL's prompt_toolkit history on the shared file: read bounded, written whole under
-    the lock (prompt_toolkit's own writer appends an entry line by line)."""
+    the lock (prompt_toolkit's own writer appends an entry line by line); `size`: how many of
+    the newest entries it offers (all when None)."""
     from prompt_toolkit.history import FileHistory
 
     class SharedFileHistory(FileHistory):
         def load_history_strings(self):
-            return reversed(read_entries(path))     # newest first, as prompt_toolkit wants
+            entries = read_entries(path)
+            if size is not None:
+                entries = entries[len(entries) - size:] if size else []
+            return reversed(entries)     # newest first, as prompt_toolkit wants
 
         def store_string(self, string: str) -> None:
             append_entry(path, string)

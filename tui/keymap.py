@@ -1,5 +1,8 @@
 """Which key does what on the focused net: the QWERTY keyboard cube, paint colours, playback keys.
 
+The keyboard cube's map is the default of its bindings (bindings.py builds one binding per
+move from it, which the settings file can remap); the paint and cursor keys are read here.
+
 The move keys follow the mapping of cubing.js's 3x3x3 keyboard (the same hands as csTimer's
 virtual cube): the right hand turns the right side of the cube, the left hand the left side,
 index fingers do U/U', and so on. Face keys: I/K R R', J/F U U', H/G F F', D/E L L', S/L D D',
@@ -47,14 +50,6 @@ def move_for_key(character: str | None) -> str | None:
     return KEY_MOVES.get(character.lower())
 
 
-def keymap_rows() -> list[tuple[str, str]]:
-    """(keys, move) pairs grouped by move, for the help screen."""
-    by_move: dict[str, list[str]] = {}
-    for key, move in KEY_MOVES.items():
-        by_move.setdefault(move, []).append(key.upper())
-    return [("/".join(keys), move) for move, keys in by_move.items()]
-
-
 if __name__ == "__main__":
-    for keys, move in keymap_rows():
-        print(f"{keys:6} {move}")
+    for key, move in KEY_MOVES.items():
+        print(f"{key.upper():3} {move}")

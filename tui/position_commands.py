@@ -101,9 +101,10 @@ def _case(session, args, rest) -> Outcome:
 
 
 def pattern_line(pattern) -> str:
-    """One line of the gallery: name, symmetry (computed), what is known of its length, alg."""
+    """One line of the gallery: name, symmetry (computed; Cube Explorer's names are up to 9
+    characters, D2h(face)), what is known of its length, alg."""
     sym = symmetry_record(pattern.state())
-    return (f"{pattern.name:26} {sym['symmetry']:7} {optimal_text(pattern):42} {pattern.alg}")
+    return (f"{pattern.name:26} {sym['symmetry']:9} {optimal_text(pattern):42} {pattern.alg}")
 
 
 @TABLE.command("pattern", "NAME", "load a named pattern (superflip, checkerboard, "

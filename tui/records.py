@@ -70,6 +70,7 @@ class Outcome:
     error: bool = False
     column: int = 0                  # 1-based column of a notation error in the line, else 0
     changed: bool = False            # the position changed
+    rows: bool = False               # the solution rows changed (:clear)
     request: (SolveRequest | SearchRequest | HelpRequest | PaintRequest | ScreenshotRequest
               | None) = None
 
@@ -107,6 +108,13 @@ class SolutionRow:
     joins not yet cancelled), which playback steps through; None: `moves`."""
     step_lines: tuple[str, ...] = ()
     """The row detail's lines for the steps (tui.method_steps.method_lines)."""
+
+    RUNNING = ("waiting", "loading", "tables?", "tables", "search")
+    """Statuses of a row whose run has not ended (runner.SolverRun.status)."""
+
+    @property
+    def running(self) -> bool:
+        return self.status in self.RUNNING
 
 
 @dataclass

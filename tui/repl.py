@@ -6,13 +6,17 @@ With standard input not a terminal it executes the lines it reads, as plain text
 (`--json`), keeps going after errors, and exits 2 at the end if any line failed. `--puzzle 2x2`
 starts on the 2x2x2 (`:puzzle` switches at any time). Solvers and `:search` run on the
 workbench's runner (tui/runner.py) and the REPL waits for them: `:search` prints what it finds
-as it finds it, and Ctrl-C stops it (or a solver) without leaving the REPL.
+as it finds it, and Ctrl-C stops it (or a solver) without leaving the REPL. The prompt, the
+history offered, the time limit, the default solver, metric and table sets come from the
+settings file (the flags win); `--restore` starts from the last session of either front end,
+and an interactive REPL keeps its own for the next start (session_store.py).
 """
 
 from __future__ import annotations
 
 import json
 import sys
+import time
 
 from cubelab.cube.puzzles import DEFAULT_PUZZLE, PUZZLES
 
@@ -28,15 +32,19 @@ def register(sub) -> None:
     p.add_argument("--vi", action="store_true", help="vi editing mode (default emacs)")
     p.add_argument("--letters", action="store_true", help="show sticker letters on the net")
     p.add_argument("--no-net", action="store_true", help="print the facts without the net")
-    p.add_argument("--time-limit", type=seconds, default=10.0,
+    p.add_argument("--time-limit", type=seconds,
                    help="seconds of search each solver gets at most in :solve / :compare "
-                        "(default %(default)s; kociemba stops within about a second, as soon as "
-                        "its solution is proven optimal; building tables never counts)")
+                        "(default: the settings' repl.time_limit, 10; kociemba stops within "
+                        "about a second, as soon as its solution is proven optimal; building "
+                        "tables never counts)")
     p.add_argument("--puzzle", choices=tuple(PUZZLES), default=DEFAULT_PUZZLE.name,
                    help="the cube to start with (default %(default)s; :puzzle switches)")
     p.add_argument("--tables", metavar="SET",
                    help="the table set the optimal solver reads (names and sizes: cubelab "
                         "tables status; :tables switches)")
+    p.add_argument("--restore", action="store_true",
+                   help="start from the last session (of the workbench or the REPL): its "
+                        "position, undo history, solutions and search results")
     p.set_defaults(func=run)
 
 
@@ -44,7 +52,7 @@ class Repl:
     """Executes lines against a Session and renders what happened; front-end independent."""
 
     def __init__(self, console, json_mode: bool = False, letters: bool = False,
-                 show_net: bool = True, time_limit: float = 10.0, registry=None,
+                 show_net: bool = True, time_limit: float | None = 10.0, registry=None,
                  puzzle: str = DEFAULT_PUZZLE.name, tables: dict[str, str] | None = None):
         from cubelab.solvers import REGISTRY
         from .runner import Runner
@@ -119,7 +127,7 @@ class Repl:
 
         run = self.runner.search(request, on_class=show)
         run.wait(tick=tell_compiling)
-        self.session.record_found(run.classes)
+        self.session.record_found(run.classes, request)
         if run.error:
             self.failures += 1
         out = {"predicate": request.predicate.name, "max_length": request.max_length,
@@ -244,7 +252,7 @@ def search_line(number: int, cls) -> str:
             f"edges {d['edges']}; order {d['order']}; morph {d['morph']}")
 
 
-def _prompt_loop(repl: Repl, vi: bool) -> int:
+def _prompt_loop(repl: Repl, vi: bool, settings=None, store=None) -> int:
     from prompt_toolkit import PromptSession
     from prompt_toolkit.auto_suggest import AutoSuggestFromHistory
     from prompt_toolkit.completion import Completer, Completion
@@ -257,9 +265,10 @@ def _prompt_loop(repl: Repl, vi: bool) -> int:
                 yield Completion(option, start_position=-len(text))
 
     path = history_path()
+    size = settings.get("repl.history_size") if settings is not None else None
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
-        history = prompt_history(path)
+        history = prompt_history(path, size)
     except OSError:
         from prompt_toolkit.history import InMemoryHistory
         history = InMemoryHistory()
@@ -267,33 +276,81 @@ def _prompt_loop(repl: Repl, vi: bool) -> int:
                            auto_suggest=AutoSuggestFromHistory(), vi_mode=vi,
                            complete_while_typing=True)
     repl.console.print("cubelab repl: type moves or :help; Ctrl-D leaves", highlight=False)
+    prompt_text = settings.get("repl.prompt") if settings is not None else "cube> "
     number = 0
-    while True:
-        try:
-            line = prompt.prompt("cube> ")
-        except Terminated:
-            raise       # SIGTERM ends the program (exit 143); Ctrl-C only clears the line
-        except KeyboardInterrupt:
-            continue
-        except EOFError:
-            return 0
-        number += 1
-        repl.handle(number, line)
+    saved = time.monotonic()
+    try:
+        while True:
+            try:
+                line = prompt.prompt(prompt_text)
+            except Terminated:
+                raise   # SIGTERM ends the program (exit 143); Ctrl-C only clears the line
+            except KeyboardInterrupt:
+                continue
+            except EOFError:
+                return 0
+            number += 1
+            repl.handle(number, line)
+            if store is not None and time.monotonic() - saved > SAVE_SECONDS:
+                _keep(repl, store)
+                saved = time.monotonic()
+    finally:
+        if store is not None:
+            _keep(repl, store)
+
+
+SAVE_SECONDS = 30.0
+"""How often an interactive REPL keeps its session (after a line), besides at the end."""
+
+
+def _keep(repl: Repl, store) -> None:
+    problem = store.save(repl.session)
+    if problem:
+        print(f"cubelab: {problem}", file=sys.stderr)
+
+
+def _restore(repl: Repl, store, interactive: bool) -> None:
+    """Start from the last session, and say so (on stderr when the output is records)."""
+    from .session_store import describe
+    record, problem = store.load()
+    if record is not None:
+        problem = store.restore(repl.session, record)
+    if problem or record is None:
+        print(f"cubelab: {problem or 'no session to restore'}", file=sys.stderr)
+        return
+    said = f"restored the last session ({describe(record)})"
+    if not interactive:
+        print(f"cubelab: {said}", file=sys.stderr)
+        return
+    repl.console.print(said, highlight=False, markup=False)
+    repl._emit(dict(repl._facts(), line=0, input=""))
 
 
 def run(args) -> int:
     from rich.console import Console
+    from .session_store import SessionStore
+    from .settings import current
     from .stopping import claim_sigint
-    if args.time_limit <= 0:
+    if args.time_limit is not None and args.time_limit <= 0:
         raise InputError("--time-limit must be positive")
+    settings = current()
     claim_sigint()      # Ctrl-C stops the solve under way (or clears the line), not the REPL
     from .table_commands import chosen_tables
-    tables = chosen_tables(args.tables)
+    tables = {**settings.table_sets(), **chosen_tables(args.tables)}
+    time_limit = args.time_limit if args.time_limit is not None else settings.time_limit("repl")
     interactive = sys.stdin.isatty() and sys.stdout.isatty() and not args.json
     repl = Repl(Console(), json_mode=args.json, letters=args.letters, show_net=not args.no_net,
-                time_limit=args.time_limit, puzzle=args.puzzle, tables=tables)
+                time_limit=time_limit, puzzle=args.puzzle, tables=tables)
+    repl.session.default_solver = settings.solver("repl")
+    repl.session.default_metric = settings.default_metric()
+    store = SessionStore()
+    if args.restore or settings.get("repl.restore"):
+        _restore(repl, store, interactive)
+    for problem in settings.problems:
+        print(f"cubelab: {problem}", file=sys.stderr)
     if interactive:
-        return _prompt_loop(repl, args.vi)
+        # only a person's session is kept: a script piping lines must not replace it
+        return _prompt_loop(repl, args.vi, settings, store)
     for number, raw in enumerate(sys.stdin, start=1):
         line = raw.rstrip("\n")
         if not line.strip():

@@ -51,6 +51,8 @@ class Session:
         self.history = UndoHistory(Entry(start.identity(), (), "start", start.name))
         self.solutions: list[SolutionRow] = []
         self.found: list = []               # search results (algsearch.AlgClass), in order
+        self.found_by: dict[str, str] = {}
+        """What the search results answer: the search's "caption" and "metric"."""
         self.listing = "solutions"          # which list :apply N and :play N pick from
         self.playback: Playback | None = None
         self.view = "net"
@@ -59,6 +61,11 @@ class Session:
         self.recorder = None                # a recording.Recorder while :record runs
         self.table_sets: dict[str, str] = dict(table_sets or {})
         """Solver name -> the table set `:tables` chose for it (absent: the solver's default)."""
+        self.default_solver: str | None = None
+        """The solver :solve runs when none is named (the settings'; None: the fastest)."""
+        self.default_metric: str | None = None
+        """The metric :solve, :compare and :search count in when none is named (None: each
+        solver its own, :search HTM)."""
 
     # ---- the current position ------------------------------------------------------------
     @property
@@ -225,10 +232,26 @@ class Session:
         self.listing = "solutions"
         return indices
 
-    def record_found(self, classes) -> None:
-        """The classes a search has found so far become the list :apply N and :play N use."""
+    def clear_old_rows(self) -> Outcome:
+        """Drop the solver rows found for other positions than the current one (:clear)."""
+        if any(r.running for r in self.solutions):
+            return Outcome("solvers are still running (Esc stops them): clear the old rows "
+                           "once they end", error=True)
+        kept = [r for r in self.solutions if r.for_state == self.state]
+        old = len(self.solutions) - len(kept)
+        if not old:
+            return Outcome("no solver rows of a previous position")
+        self.solutions[:] = kept
+        return Outcome(f"cleared {old} solver row{'s' if old != 1 else ''} of previous "
+                       "positions", rows=True)
+
+    def record_found(self, classes, request=None) -> None:
+        """The classes a search has found so far become the list :apply N and :play N use;
+        `request` (a SearchRequest), given when a search starts, is what they answer."""
         self.found = list(classes)
         self.listing = "search"
+        if request is not None:
+            self.found_by = {"caption": request.describe(), "metric": request.metric}
 
     def _choice(self, index: int, listing: str):
         """Row `index` of a list as (moves, undo label, name, detail for :apply), or an Outcome

@@ -118,11 +118,40 @@ def print_interrupted(stop: Interrupted, as_json: bool, line: int | None = None)
     print(json.dumps(record) if as_json else format_result(result), flush=True)
 
 
+def apply_settings(args) -> None:
+    """What the command line leaves unsaid, from the settings file (solve.solver,
+    solve.time_limit, metric, tables.*): flags win over it; its problems go to stderr."""
+    from cubelab.solvers import metric_variant, solver_puzzle
+    from .settings import current
+    settings = current()
+    if args.metric is None:
+        args.metric = settings.default_metric()
+    solver = settings.solver("solve")
+    if args.solver is None and solver is not None and solver_puzzle(solver) == args.puzzle:
+        try:        # the settings' solver, unless it cannot count in the metric asked for
+            args.solver = metric_variant(solver, args.metric or "htm", args.puzzle) \
+                if args.metric else solver
+        except KeyError:
+            pass
+    if args.time_limit is None:
+        args.time_limit = settings.time_limit("solve")
+    if hasattr(args, "tables") and args.tables is None:
+        from cubelab.solvers import REGISTRY
+        from .solve_task import _solver_name
+        try:
+            args.tables = settings.table_sets().get(_solver_name(args, args.puzzle, REGISTRY))
+        except InputError:
+            pass            # the task says what is wrong with the solver asked for
+    for problem in settings.problems:
+        print(f"cubelab: {problem}", file=sys.stderr)
+
+
 def run(args) -> int:
     # (read here, not at import: `cubelab solve --help` loads only the declarations)
     from .preparing import prepare
     from .result_text import format_result
     from .solve_task import SolveTask
+    apply_settings(args)
     task = SolveTask.from_args(args)
     if task.given.file:
         return solve_file.solve_file(task)

@@ -117,7 +117,7 @@ def _solve_request(session, args, compare: bool) -> Outcome:
     args = [a for a in args if a.lower() not in known]
     if len(set(metrics)) > 1:
         return Outcome("name one metric: " + " or ".join(_metrics(session)), error=True)
-    metric = metrics[0] if metrics else None
+    metric = metrics[0] if metrics else session.default_metric
     unknown = [a for a in args if a not in names]
     if unknown:
         return Outcome(f"unknown solver {unknown[0]!r} (choose from {', '.join(names)})",
@@ -128,7 +128,9 @@ def _solve_request(session, args, compare: bool) -> Outcome:
     else:
         # no solver named: those that take every option asked (to solve: the first in the
         # default order; to compare: all, as listed)
-        order = registry.preferred(session.puzzle.name)
+        # (the settings' solver first, then the solvers' declared order)
+        order = [*([session.default_solver] if session.default_solver else []),
+                 *registry.preferred(session.puzzle.name)]
         pool = names if compare else \
             [n for n in order if n in names] + [n for n in names if n not in order]
         pool = [n for n in pool if all(registry.describe(n).option(k) for k in asked)]

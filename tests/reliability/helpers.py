@@ -117,9 +117,10 @@ def run_cubelab(args: list[str], env: dict | None = None, stdin: str | None = No
 
 def stop_cubelab(args: list[str], *, after: float | str, sig: int = signal.SIGINT,
                  env: dict | None = None, ready_timeout: float = 240,
-                 stdin_path: Path | None = None) -> Stopped:
+                 stdin_path: Path | None = None, cpu: bool = False) -> Stopped:
     """Start the program, wait `after` seconds (or until its stdout or stderr shows the text
-    `after`), send `sig` and time how long it takes to exit."""
+    `after`; with `cpu`, until it has worked `after` seconds of CPU, a clock a loaded machine
+    does not stretch), send `sig` and time how long it takes to exit."""
     stdin = open(stdin_path, "rb") if stdin_path is not None else subprocess.DEVNULL
     try:
         p = subprocess.Popen(CUBELAB + args, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
@@ -153,7 +154,15 @@ def stop_cubelab(args: list[str], *, after: float | str, sig: int = signal.SIGIN
         for t in threads:
             t.join(5)
         return Stopped(p.returncode, seconds, "".join(out_lines), "".join(err_lines), kids)
-    time.sleep(after)
+    if cpu:
+        from helpers_timing import process_cpu
+        deadline = time.monotonic() + ready_timeout
+        while (process_cpu(p.pid) or 0.0) < after:
+            if p.poll() is not None or time.monotonic() > deadline:
+                break       # it ended first (or never worked that long): the caller sees
+            time.sleep(0.02)
+    else:
+        time.sleep(after)
     kids = children_of(p.pid)
     t0 = time.monotonic()
     p.send_signal(sig)

@@ -1,7 +1,8 @@
 """Cancel latency of every solver, also in a solve that is still preparing (issue 18, item 3).
 
 The target is 0.2 s (bench/bench_cancel.py measures medians and maxima); the assertion allows
-LATENCY seconds, since a loaded two-core machine can hold a thread back that long.
+LATENCY seconds on a quiet machine, stretched by the load (helpers_timing.within): a loaded
+two-core machine holds a thread back that much longer.
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ from cubelab.cube.moves import alg_state
 from cubelab.cube.random_states import random_state
 from cubelab.solvers import get_solver, solver_names
 from cubelab.solvers.protocol import new_cancel
+from helpers_timing import within
 
 LATENCY = 1.0
 
@@ -51,7 +53,7 @@ def test_the_first_solve_of_a_solver_stops_at_once_while_it_prepares(fresh_dirs,
     if outcome is None:
         return      # it had nothing to prepare and solved first
     seconds, result = outcome
-    assert seconds < LATENCY
+    assert seconds < within(LATENCY)
     assert result.status in ("cancelled", "time limit")
     # a cancel landing while a built table is being saved lets the save finish in the
     # background (prepare_before_solving): its temporary file is renamed or removed then
@@ -70,12 +72,12 @@ def test_a_search_stops_at_once(name):
         outcome = cancelled_after(solver, HARD[name], delay)
         if outcome is not None:
             seconds, result = outcome
-            assert seconds < LATENCY and result.status == "cancelled"
+            assert seconds < within(LATENCY) and result.status == "cancelled"
 
 
 def test_a_time_limit_is_kept_by_bfs():
     solver = get_solver("bfs")
     start = time.perf_counter()
     result = solver.solve(HARD["bfs"], time_limit=0.2)
-    assert time.perf_counter() - start < 0.2 + LATENCY
+    assert time.perf_counter() - start < within(0.2 + LATENCY)
     assert result.status in ("time limit", "solved")

@@ -5,7 +5,8 @@ stderr and no traceback, the records already written are whole, the best solutio
 is printed where there is one, and no worker process, temporary file or lock file is left.
 
 The program stops within half a second (bench/bench_cancel.py and the report quote figures);
-the tests allow EXIT_SECONDS, since a loaded two-core machine can hold a process back that long.
+the tests allow EXIT_SECONDS on a quiet machine, stretched by the load (helpers_timing.within),
+since a loaded two-core machine holds a process back that much longer.
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ import time
 import pytest
 
 from .helpers import alive, run_cubelab, stop_cubelab, stray_files
+from helpers_timing import within
 
 EXIT_SECONDS = 3.0
 RNG = random.Random(18)
@@ -30,10 +32,10 @@ def check_stopped(run, sig=signal.SIGINT):
     if run.returncode == -sig:
         # the signal came after the work was done and said, during the exit: the process
         # ends by the signal's default action (the shell reports 128 + the signal)
-        assert "Traceback" not in run.stderr and run.seconds < EXIT_SECONDS
+        assert "Traceback" not in run.stderr and run.seconds < within(EXIT_SECONDS)
         return
     assert run.returncode == (143 if sig == signal.SIGTERM else 130), run.stderr
-    assert run.seconds < EXIT_SECONDS, run.seconds
+    assert run.seconds < within(EXIT_SECONDS), run.seconds
     lines = run.stderr.strip().splitlines()
     assert lines and lines[-1] == ("cubelab: terminated" if sig == signal.SIGTERM
                                    else "cubelab: interrupted"), run.stderr
@@ -99,8 +101,10 @@ def test_a_two_phase_solve_prints_its_best_so_far():
     assert run_cubelab(["tables", "build", *names], timeout=3600).returncode == 0
     assert run_cubelab(["solve", "R U"], timeout=600).returncode == 0    # kernels compiled
     for sig in (signal.SIGINT, signal.SIGTERM):
+        # the first solution streams within a second of search: 12 s of the program's own
+        # work (not of the clock, which a loaded machine stretches) is well into the search
         run = stop_cubelab(["solve", "--time-limit", "600", "--json", superflip],
-                           after=12.0, sig=sig)
+                           after=12.0, sig=sig, cpu=True)
         check_stopped(run, sig)
         record = json.loads(run.stdout.strip().splitlines()[-1])
         assert record["status"] == "interrupted" and record["verified"]
