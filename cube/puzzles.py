@@ -14,6 +14,7 @@ from . import facelets, pocket, positions, symmetry
 from .alg import Move
 from .facts import facts, unreachable_reason
 from .facts_report import alg_record
+from .letters import MemoOptions, memo
 from .moves import apply_moves
 from .notation import metric_lengths
 from .pocket import PocketState
@@ -73,10 +74,13 @@ class Puzzle:
         """An alg, or a sticker format's prefix ('facelets:') and stickers; PositionError."""
         return positions.parse_position(line, self.apply, self.identity(), self.formats)
 
-    def facts_record(self, position: Position, show_class: bool = False) -> dict:
-        """What `cubelab facts --json` prints: the state's facts, then its alg's (if any), then
+    def facts_record(self, position: Position, show_class: bool = False,
+                     memo_options: MemoOptions = MemoOptions()) -> dict:
+        """What `cubelab facts --json` prints: the state's facts, its blindfold memo (in the
+        letter scheme and from the buffers of `memo_options`), then its alg's (if any), then
         with `show_class` the facelets of the positions in its morph class."""
         record = self.facts(position.state)
+        record["memo"] = memo(position.state, memo_options).as_dict()
         record.update(alg_record(position, self.lengths))
         if show_class:
             record["class"] = [self.to_facelets(s) for s in self.morph_class(position.state)]

@@ -107,7 +107,7 @@ class CubeLabApp(App):
         the box always sized for the 3x3x3 so switching cubes does not move the layout."""
         from cubelab.cube.net import net_size
         width, height = self.size
-        scale = 2 if width >= 120 and height >= 44 else 1
+        scale = self.session.sticker_size or (2 if width >= 120 and height >= 44 else 1)
         net = self.net
         net.scale = scale
         w3, h3 = net_size(3, scale)
@@ -139,6 +139,7 @@ class CubeLabApp(App):
         self.say("type moves and Enter · F1 help · Tab to the net for the keyboard cube")
         self.line.focus()
         if type(self._driver).__name__ == "WebDriver":
+            self.net.served = True              # no animation: every frame crosses the link
             self._parent = os.getppid()
             self.set_interval(1.0, self._check_served)
 
@@ -155,6 +156,7 @@ class CubeLabApp(App):
         """Draw the net and the facts for the session (or for a preview of the typed line)."""
         s = self.session
         net = self.net
+        net.set_look(s.view, s.orientation, s.scheme, s.animate)
         self._follow_puzzle()
         name = "net" if s.puzzle.name == "3x3" else f"net {s.puzzle.title}"
         if s.painting is not None:
@@ -166,7 +168,7 @@ class CubeLabApp(App):
                 net.mode = "paint"
             net.border_title = f"{name} · paint {net.sticker_name()}"
             if s.painting.verdict()[0]:
-                self.query_one(FactsPanel).show(s.painting.state(), ())
+                self.query_one(FactsPanel).show(s.painting.state(), (), memo=s.memo_options)
             return
         pending = ()
         if preview is not None:
@@ -179,10 +181,9 @@ class CubeLabApp(App):
         else:
             state, moves, title = s.state, s.moves, name
         net.mode = "play" if s.playback is not None else "turn"
-        net.view = s.view
-        net.state = state
+        net.show(state, moves)
         net.border_title = title
-        self.query_one(FactsPanel).show(state, moves, pending)
+        self.query_one(FactsPanel).show(state, moves, pending, memo=s.memo_options)
 
     def _follow_puzzle(self) -> None:
         """After a switch of cube (a command, undo or redo): the old cube's solver runs stop
@@ -293,6 +294,17 @@ class CubeLabApp(App):
         painting.cursor = event.cursor
         self._say_verdict()
         self.refresh_position()
+
+    def on_net_view_orient(self, event: NetView.Orient) -> None:
+        """The 3-D picture was turned on the net (arrows, drag, wheel)."""
+        self.session.view, self.session.orientation = "3d", event.orientation
+        top, front, right = event.orientation
+        self.say(f"view: {top} on top, {front} in front, {right} on the right")
+        self.refresh_position()
+
+    def on_net_view_animation_off(self, event: NetView.AnimationOff) -> None:
+        self.session.animate = False
+        self.say("animation off: its frames came too late (:animate on tries again)")
 
     def on_net_view_step(self, event: NetView.Step) -> None:
         if self.session.step(event.delta):

@@ -16,7 +16,23 @@ def register(sub) -> None:
     p.add_argument("--link", action="store_true",
                    help="also print links that open the position in the cubing.js player")
     p.add_argument("--svg", metavar="FILE", help="also write the net as an SVG picture")
+    p.add_argument("--letters", metavar="SCHEME", default="speffz",
+                   help="the blindfold memo's letter scheme: speffz (default), or 24 letters "
+                        "for both kinds of sticker, or 24 corner and 24 edge letters (quoted)")
+    p.add_argument("--buffers", nargs=2, metavar=("CORNER", "EDGE"), default=("UFR", "UF"),
+                   help="the memo's buffers: UFR or UBL, then UF or DF (default UFR UF)")
     p.set_defaults(func=run)
+
+
+def memo_options(args):
+    """The memo's letter scheme and buffers from --letters and --buffers; InputError."""
+    from cubelab.cube.letters import MemoOptions, letter_scheme_from_text
+    from .errors import InputError
+    try:
+        corner, edge = (b.upper() for b in args.buffers)
+        return MemoOptions(letter_scheme_from_text(args.letters), corner, edge)
+    except ValueError as e:
+        raise InputError(f"--letters/--buffers: {e}") from None
 
 
 def run(args) -> int:
@@ -24,12 +40,14 @@ def run(args) -> int:
     from cubelab.cube.positions import PositionError
     from cubelab.cube.puzzles import puzzle_named
     puzzle = puzzle_named(args.puzzle)
+    options = memo_options(args)
     if args.file:
         return print_file_records(
-            args.file, lambda text: puzzle.facts_record(puzzle.position(text), args.show_class),
+            args.file, lambda text: puzzle.facts_record(puzzle.position(text), args.show_class,
+                                                        options),
             args.json, format_facts, (PositionError,))
     position = single_position(args)
-    record = puzzle.facts_record(position, args.show_class)
+    record = puzzle.facts_record(position, args.show_class, options)
     if args.link or args.svg:
         from .share import share_record
         record.update(share_record(args, puzzle, position))
