@@ -22,7 +22,10 @@ KEYS = (
     ("F4", "switch between the 3x3x3 and the 2x2x2 (:puzzle)"),
     ("F5 / F6", "solve / compare solvers"),
     ("F7", "show the solver table or the search results"),
-    ("F8", "the net, the cube in 3-D (U F R), its back (D L B), in turn (:view)"),
+    ("F8", "the net, the cube in 3-D as last held (U F R at first), its other side, in "
+           "turn (:view)"),
+    ("Arrows on the 3-D view", "turn the picture a quarter turn (up twice: D on top); a drag "
+                               "or the wheel does too (:view left|right|up|down|over)"),
     ("Ctrl+Z / Ctrl+Y", "undo / redo"),
     ("Esc", "cancel solvers and the search, leave paint or playback, clear the line"),
     ("Tab / Shift+Tab", "complete a command, or move focus: line, net, facts, table"),

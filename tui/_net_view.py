@@ -246,19 +246,22 @@ class NetView(Widget, can_focus=True):
         else:
             self.fit_iso()
 
-    def fit_iso(self) -> None:
+    def fit_iso(self) -> int | None:
         """Size the box for the 3-D view (nothing to do for the net): the net's box on a
-        small screen, and on a large one as much as the facts and the lists can spare."""
+        small screen, and on a large one as much as the facts and the lists can spare (half
+        the width, all the height but the facts' dozen lines). Returns the box's width when
+        it wants more than the net's (the app widens the column holding it)."""
         if self.mode == "paint" or self.view == "net":
-            return
+            return None
         from cubelab.cube.projections import fit_size
         room = self.app.size
         if room.width < 120:
-            return
+            return None
         width, height = fit_size(room.width // 2 - 4, room.height - 14)
-        self.styles.width = max(self.styles.width.value if self.styles.width else 0,
-                                width + 4)
+        box = max(self.styles.width.value if self.styles.width else 0, width + 4)
+        self.styles.width = box
         self.styles.height = max(11, height + 2)
+        return int(box)
 
     def action_commit(self) -> None:
         if self.mode in ("paint", "play"):

@@ -122,7 +122,8 @@ class CubeLabApp(App):
         wide = width >= 120
         self.query_one("#top").styles.height = "1fr" if wide else h3 + 2
         self.query_one("#facts").styles.height = "1fr" if wide else h3 + 2
-        net.fit_iso()
+        wants = net.fit_iso()           # the 3-D view of a large screen widens its column
+        self.query_one("#cube-area").styles.width = max(65, wants) if wide and wants else None
 
     def on_resize(self, event) -> None:
         self.fit_layout()
