@@ -26,10 +26,10 @@ def describe_view(session) -> str:
     return f"3-D, {top} on top, {front} in front, {right} on the right"
 
 
-@TABLE.command("view", "[net|3d|back|UF|left|right|up|down|over]",
+@TABLE.command("view", "[net|3d|back|FACES|TURN]",
                "draw the cube as the net or in 3-D (3d: as last held, U F R at first; back: "
-               "D L B; two faces: top and front; left ... over: turn the picture); alone, "
-               "the net, 3-D, its other side in turn",
+               "D L B; FACES: top and front, e.g. DB; TURN: left, right, up, down or over "
+               "turns the picture); alone, the net, 3-D, its other side in turn",
                complete=lambda session: ["net", "3d", "back", *TURN_WORDS])
 def _view(session, args, rest) -> Outcome:
     if len(args) > 1:
