@@ -121,6 +121,18 @@ def _shrunk(points: np.ndarray, by: float) -> np.ndarray:
     return shrunk if area2 * area > 0 else p[:0]
 
 
+def _cell_style(top: int, bottom: int) -> tuple[str, Style | None]:
+    """The character and style of a cell whose upper and lower pixels have these xterm
+    colours (-1: the terminal's background)."""
+    upper = Color.from_ansi(top) if top >= 0 else None
+    lower = Color.from_ansi(bottom) if bottom >= 0 else None
+    if top == bottom:
+        return " ", Style(bgcolor=lower) if lower else None
+    if upper is None:
+        return "▄", Style(color=lower)
+    return "▀", Style(color=upper, bgcolor=lower)
+
+
 def _draw_lines(values: np.ndarray) -> None:
     """Lines a pixel wide where two stickers meet, in any direction: each sticker gives up
     its pixels whose right or lower neighbour lies across an edge (so every sticker loses
@@ -160,6 +172,7 @@ class IsoView:
         if projection not in (None, *PROJECTIONS):
             raise ValueError(f"projection must be one of {', '.join(PROJECTIONS)}")
         self._raster: np.ndarray | None = None
+        self._kind = projection
         self.projection = fit_projection(self.orientation, self.n, self.width,
                                          self.height * 2, projection)
 
@@ -219,9 +232,15 @@ class IsoView:
 
     def raster(self) -> np.ndarray:
         """The picture's pixels (rows of columns): a facelet index, or -1 for the plastic,
-        -2 outside the cube. A z-buffer keeps the nearest surface in each pixel."""
-        if self._raster is not None:
-            return self._raster
+        -2 outside the cube. It depends on the geometry alone (the colours are looked up as
+        the picture is drawn), so pictures of one size and holding share it."""
+        if self._raster is None:
+            self._raster = _cached_raster(self.n, self.orientation, self.width, self.height,
+                                          self.turn, self._kind)
+        return self._raster
+
+    def _draw(self) -> np.ndarray:
+        """Compute the raster: a z-buffer keeps the nearest surface in each pixel."""
         projection = self.projection
         h, w = self.height * 2, self.width
         values = np.full((h, w), _BACKGROUND, np.int16)
@@ -234,7 +253,7 @@ class IsoView:
                        inset if value >= 0 else 0.0)
         if not inset:
             _draw_lines(values)
-        self._raster = values
+        values.flags.writeable = False
         return values
 
     @staticmethod
@@ -257,10 +276,11 @@ class IsoView:
         y0, y1 = max(0, int(np.floor(p[:, 1].min()))), min(h, int(np.ceil(p[:, 1].max())))
         if x0 >= x1 or y0 >= y1:
             return
-        xs, ys = np.meshgrid(np.arange(x0, x1) + 0.5, np.arange(y0, y1) + 0.5)
+        xs = (np.arange(x0, x1) + 0.5)[None, :]            # pixel centres, broadcast
+        ys = (np.arange(y0, y1) + 0.5)[:, None]
         area = sum(p[i - 1, 0] * p[i, 1] - p[i, 0] * p[i - 1, 1] for i in range(len(p)))
         sign = 1 if area > 0 else -1
-        inside = np.ones(xs.shape, bool)
+        inside = np.ones((y1 - y0, x1 - x0), bool)
         for i in range(len(p)):
             (px, py), (qx, qy) = p[i - 1], p[i]
             inside &= sign * ((qx - px) * (ys - py) - (qy - py) * (xs - px)) >= 0
@@ -312,13 +332,11 @@ class IsoView:
     def __rich_measure__(self, console: Console, options: ConsoleOptions) -> Measurement:
         return Measurement(self.width, self.width)
 
-    def _colour(self, value: int) -> Color | None:
-        if value == _BACKGROUND:
-            return None
-        if value == _BODY:
-            return Color.from_ansi(BODY)
-        face = self.colours[value]
-        return Color.from_ansi(UNPAINTED if face < 0 else self.scheme.colour(face).xterm)
+    def _xterm(self) -> np.ndarray:
+        """Each raster value's xterm colour (-1: the terminal's background), indexed by the
+        value + 2 (values start at -2)."""
+        faces = [UNPAINTED if f < 0 else self.scheme.colour(f).xterm for f in self.colours]
+        return np.array([-1, BODY, *faces], dtype=np.int16)
 
     def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
         if console.no_color or console.color_system is None:
@@ -327,22 +345,27 @@ class IsoView:
                 yield Segment.line()
             return
         labels = self._labels() if self._use_letters(console) else {}
-        colours = {int(v): self._colour(int(v)) for v in np.unique(self.raster())}
-        for y, line in enumerate(self._cells()):
-            segments = []
-            for x, (upper, lower) in enumerate(line):
-                if (x, y) in labels:
-                    face = labels[x, y]
-                    segments.append(Segment(FACES[face], self.scheme.style(face)))
+        cells = self._xterm()[self._cells() + 2]           # (lines, columns, upper/lower)
+        styles: dict[tuple[int, int], tuple[str, Style | None]] = {}
+        for y, line in enumerate(cells):
+            # runs of cells alike make one segment each (a letter is a run of its own)
+            keys = line[:, 0].astype(np.int32) * 1024 + line[:, 1]
+            cuts = np.flatnonzero(keys[1:] != keys[:-1]) + 1
+            marks = sorted({x for x, yy in labels if yy == y} | {x + 1 for x, yy in labels
+                                                                 if yy == y})
+            bounds = sorted(set(cuts.tolist()) | set(marks) | {0, self.width})
+            for a, b in zip(bounds, bounds[1:]):
+                if b <= a or a >= self.width:
                     continue
-                top, bottom = colours[int(upper)], colours[int(lower)]
-                if top == bottom:
-                    segments.append(Segment(" ", Style(bgcolor=top) if top else None))
-                elif top is None:
-                    segments.append(Segment("▄", Style(color=bottom)))
-                else:
-                    segments.append(Segment("▀", Style(color=top, bgcolor=bottom)))
-            yield from Segment.simplify(segments)
+                if (a, y) in labels:
+                    face = labels[a, y]
+                    yield Segment(FACES[face], self.scheme.style(face))
+                    continue
+                top, bottom = int(line[a, 0]), int(line[a, 1])
+                if (top, bottom) not in styles:
+                    styles[top, bottom] = _cell_style(top, bottom)
+                char, style = styles[top, bottom]
+                yield Segment(char * (b - a), style)
             yield Segment.line()
 
     def _labels(self) -> dict[tuple[int, int], int]:
@@ -359,6 +382,16 @@ class IsoView:
                            (FACES[self.colours[i]] if self.colours[i] >= 0 else "?") for i in row)
             lines.append(text if pad else text.rstrip())
         return "\n".join(lines)
+
+
+@lru_cache(maxsize=128)
+def _cached_raster(n: int, orientation: str, width: int, height: int, turn: Turn | None,
+                   kind: str | None) -> np.ndarray:
+    """The raster of a picture's geometry (a still cube per size and holding; the frames of
+    each kind of turn, which come again with every such move)."""
+    solved = [f // (n * n) for f in range(6 * n * n)]
+    return IsoView(colours=solved, orientation=orientation, width=width, height=height,
+                   turn=turn, projection=kind)._draw()
 
 
 if __name__ == "__main__":

@@ -9,6 +9,7 @@ and to the right), whose square front face stays clear on the smallest screens.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cached_property
 
 import numpy as np
 
@@ -39,20 +40,27 @@ class Projection:
     sticker: int
     """Pixels a sticker across (what the lines between stickers are measured against)."""
 
-    def towards_viewer(self) -> np.ndarray:
+    @cached_property
+    def viewer(self) -> np.ndarray:
         """The held direction the picture is seen from (the screen matrix's null direction)."""
         d = -np.cross(self.screen[0], self.screen[1])
         return d / np.linalg.norm(d)
 
+    @cached_property
+    def _to_pixels(self) -> np.ndarray:
+        """One 3 x 3 matrix: cube coordinates to (x, y, depth) before the offset."""
+        return np.vstack([self.screen, self.viewer[None, :]]) @ self.frame
+
     def pixels(self, points: np.ndarray) -> np.ndarray:
         """(x, y, depth) in pixels of cube-coordinate points (y down)."""
-        held = points @ self.frame.T
-        xy = held @ self.screen.T + np.array(self.offset)
-        return np.column_stack([xy, held @ self.towards_viewer()])
+        out = points @ self._to_pixels.T
+        out[:, 0] += self.offset[0]
+        out[:, 1] += self.offset[1]
+        return out
 
     def facing(self, normal: np.ndarray) -> bool:
         """Whether a surface with this outward normal (cube coordinates) faces the viewer."""
-        return float((self.frame @ normal) @ self.towards_viewer()) > 1e-9
+        return float((self.frame @ normal) @ self.viewer) > 1e-9
 
 
 def _isometric(n: int, px_w: int, px_h: int) -> tuple[np.ndarray, int, int, int] | None:
