@@ -115,7 +115,7 @@ class CubeLabApp(App):
         palette = 2 if net.mode == "paint" and not net.has_class("-pocket") else 0
         net.styles.width = w3 + 4 + palette          # padding and border (and the palette)
         net.styles.height = h3 + 2
-        if net.has_class("-pocket"):
+        if net.has_class("-pocket") and (net.view == "net" or net.mode == "paint"):
             net.styles.padding = ((h3 - h2) // 2, 1 + (w3 - w2) // 2)
         else:
             net.styles.padding = (0, 1)
