@@ -318,6 +318,12 @@ def test_animation_turns_itself_off_when_frames_come_late(tmp_path):
         await pilot.pause()
         assert not app.session.animate
         assert "animation off" in str(app.query_one("#message").render())
+        app.net.lag_limit = 1e9
+        await pilot.press("escape", *":animate on", "enter", "tab")
+        drawn = app.net.frames_drawn
+        await pilot.press("k")                                  # asked again: R' turns
+        assert app.net.frames_drawn > drawn and app.net.animate
+        await settle(pilot, app)
     run_app(tmp_path, body)
 
 

@@ -128,6 +128,7 @@ class NetView(Widget, can_focus=True):
         self._timer = None
         self._last_tick = 0.0
         self._lagged = 0
+        self._asked_animate = True          # what the session last asked for
         self._drag = None                   # (x, y) where a drag on the 3-D view last turned it
         self._dragged = False
         self.frames_drawn = 0
@@ -135,7 +136,11 @@ class NetView(Widget, can_focus=True):
 
     def set_look(self, view: str, orientation: str, scheme: ColourScheme,
                  animate: bool) -> None:
-        """Take how the session wants the cube drawn."""
+        """Take how the session wants the cube drawn (animation asked for again after it
+        turned itself off gets another try)."""
+        if animate and not self._asked_animate:
+            self.animate_allowed, self._lagged = True, 0
+        self._asked_animate = animate
         self.view, self.orientation, self.scheme = view, orientation, scheme
         self.animate = animate and self.animate_allowed
         if not self.animate:

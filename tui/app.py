@@ -404,7 +404,7 @@ class CubeLabApp(App):
             self.push_screen(HelpScreen({t: n for t, n in solvers.items() if n}))
 
     def action_view(self) -> None:
-        """F8: the net, the 3-D view (U F R), the 3-D view from the back (D L B), in turn."""
+        """F8: the net, the 3-D view as last held (U F R at first), its other side, in turn."""
         self.handle(self.session.execute(":view"))
 
     def action_letters(self) -> None:
