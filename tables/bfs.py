@@ -14,6 +14,10 @@ apart: with 2 or 4 bits an entry, rows must hold a whole number of bytes) and re
 entries they set. A backward level needs moves closed under inverse (every face-turn set of the
 solvers is).
 
+A builder whose whole state between levels is one array can hand it to the driver (`state`):
+the build then goes on from the checkpoint an earlier, stopped build of the table kept, and keeps
+checkpoints of its own as it goes (checkpoint.py).
+
 Storage of distances (packed.py): exact bytes (255 = unknown), 4 bits (15 = unknown or beyond
 the depth built), or 2 bits holding the distance mod 3 (3 = unknown), which a search decodes
 from its parent's exact distance since one move changes a distance by at most one.
@@ -62,6 +66,36 @@ class LevelStats:
     def max_depth(self) -> int:
         return len(self.counts) - 1
 
+    def notes(self) -> dict:
+        """The levels done, as a checkpoint keeps them."""
+        return {"counts": [int(n) for n in self.counts], "modes": list(self.modes),
+                "seconds": [round(float(t), 3) for t in self.seconds]}
+
+    @classmethod
+    def from_notes(cls, notes: dict, total: int) -> "LevelStats":
+        """The levels a checkpoint says were done (ValueError if they cannot be)."""
+        counts = [int(n) for n in notes["counts"]]
+        modes, seconds = list(notes["modes"]), [float(t) for t in notes["seconds"]]
+        if not counts or len(modes) != len(counts) or len(seconds) != len(counts) \
+                or min(counts) < 0 or sum(counts) > total:
+            raise ValueError("levels that do not add up")
+        return cls(counts, modes, seconds)
+
+
+CHECKPOINT_KIND = "bfs-levels/1"
+"""What the driver's checkpoints hold (the state array after its last complete level, and
+LevelStats.notes()): a change of either needs a new kind, so old checkpoints are not read. The
+builder's `state_format` follows it in a checkpoint's kind."""
+
+
+def _resume(ctx, state, total: int, kind: str) -> LevelStats | None:
+    """The levels an earlier build kept in a checkpoint, copied into `state`; None if none."""
+    checkpoints = getattr(ctx, "checkpoints", None)
+    if checkpoints is None:
+        return None
+    return checkpoints.resume(state, kind,
+                              read=lambda notes: LevelStats.from_notes(notes, total))
+
 
 def _chunks(n_rows: int, chunk: int) -> list[tuple[int, int]]:
     return [(lo, min(n_rows, lo + chunk)) for lo in range(0, n_rows, chunk)]
@@ -72,7 +106,8 @@ def run_levels(ctx, *, n_rows: int, total: int, initial: int, chunk_rows: int,
                backward: Callable[[int, int, int], int],
                max_depth: int | None = None, threads: int = 2,
                forward_parts: int = 1,
-               after_level: Callable[[int], None] | None = None) -> LevelStats:
+               after_level: Callable[[int], None] | None = None,
+               state=None, state_format: str = "") -> LevelStats:
     """Fill a table level by level. `initial` entries (depth 0) are already set.
 
     backward(d, lo, hi) sets the entries of depth d + 1 among rows [lo, hi); forward(d, lo, hi,
@@ -81,12 +116,26 @@ def run_levels(ctx, *, n_rows: int, total: int, initial: int, chunk_rows: int,
     byte, so one thread per part may run over all rows at once). Stops when a level adds
     nothing or at max_depth; ctx is a store BuildContext (progress, cancel, log) or None.
     after_level(d), if given, runs once level d is complete (a table that relabels its frontier
-    between levels does it there)."""
+    between levels does it there). `state`: the array holding the whole build between levels
+    (everything else the kernels read is made the same way every time), for checkpoints: the
+    build goes on from one an earlier build kept, and keeps its own (ctx.checkpoints);
+    `state_format` names what the array holds between levels (a builder changes it whenever
+    that changes, even if the finished table does not: older checkpoints are then not read)."""
+    if state is not None and not state_format:
+        raise ValueError("a build that keeps checkpoints names the format of its state")
+    kind = f"{CHECKPOINT_KIND} {state_format}"
     stats = LevelStats(counts=[initial], modes=["seed"], seconds=[0.0])
-    filled = initial
+    if state is not None and ctx is not None:
+        resumed = _resume(ctx, state, total, kind)
+        if resumed is not None:
+            stats = resumed
+            ctx.log(f"resuming {ctx.spec.name} from its checkpoint: depth "
+                    f"{stats.max_depth} done ({sum(stats.counts):,} of {total:,} entries)")
+            ctx.progress(sum(stats.counts), total)
+    filled = sum(stats.counts)
     chunks = _chunks(n_rows, chunk_rows)
     lock = threading.Lock()
-    d = 0
+    d = stats.max_depth
     while max_depth is None or d < max_depth:
         unknown = total - filled
         if unknown == 0:
@@ -148,6 +197,11 @@ def run_levels(ctx, *, n_rows: int, total: int, initial: int, chunk_rows: int,
         if ctx is not None and total >= LOG_LEVELS_FROM:
             ctx.log(f"  depth {d}: {done[0]:,} entries ({stats.modes[-1]}, "
                     f"{stats.seconds[-1]:.1f} s)")
+        checkpoints = getattr(ctx, "checkpoints", None)
+        if state is not None and checkpoints is not None and filled < total:
+            if checkpoints.keep(state, stats.notes(), kind, sum(stats.seconds)):
+                ctx.log(f"kept a checkpoint of {ctx.spec.name}: depth {d} done "
+                        f"({filled:,} of {total:,} entries)")
     return stats
 
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import importlib
 
+from .checkpoint import table_name_of
 from .fileformat import SUFFIX
 from .lock import LockBusy, file_lock
 from .spec import TableSpec, known_specs
@@ -51,17 +52,22 @@ def registered() -> dict[str, TableSpec]:
 
 
 def clear_stray_files(temporaries_only: bool = False) -> list[str]:
-    """Delete what no registered spec accounts for: files of tables no longer registered and
-    temporary files left by builds that were killed (not those of builds still running; only
-    the temporaries with `temporaries_only`). Returns the names of what was removed."""
+    """Delete what no registered spec accounts for: files (and checkpoints) of tables no longer
+    registered and temporary files left by builds that were killed (not those of builds still
+    running; only the temporaries with `temporaries_only`). Returns the names of what was
+    removed."""
     directory = tables_dir()
     if not directory.is_dir():
         return []
     known = {table_path(s).name for s in registered().values()}
     removed = []
     for path in sorted(directory.iterdir()):
+        partial_of = table_name_of(path)
         if path.name.endswith(SUFFIX) and path.name not in known and not temporaries_only:
             name = path.name[:-len(SUFFIX)]
+        elif partial_of is not None and f"{partial_of}{SUFFIX}" not in known \
+                and not temporaries_only:
+            name = partial_of
         elif path.name.startswith(".") and path.name.endswith(".tmp"):
             name = path.name[1:-len(".tmp")].rsplit(".", 1)[0]
         else:

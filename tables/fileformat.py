@@ -4,6 +4,10 @@ A file holds a 24-byte prefix (magic, format version, header length, CRC-32 of t
 JSON header (name, solver, params, dtype, shape, nbytes, CRC-32 of the data, build time), then
 the data at a 64-byte aligned offset. `read_header` and `map_data` raise `TableProblem` with a
 message for the user for anything that does not match what the spec asks for.
+
+A build's checkpoint (checkpoint.py) is the same format with a `checkpoint` entry in its
+header (what the builder needs to go on from it): `read_header` refuses it as a table, and
+refuses a table as a checkpoint.
 """
 
 from __future__ import annotations
@@ -45,7 +49,8 @@ def _flat_bytes(arr: np.ndarray) -> memoryview:
     return memoryview(arr.reshape(-1).view(np.uint8)) if arr.size else memoryview(b"")
 
 
-def encode_header(spec: TableSpec, arr: np.ndarray, crc: int, seconds: float) -> bytes:
+def encode_header(spec: TableSpec, arr: np.ndarray, crc: int, seconds: float,
+                  checkpoint: dict | None = None) -> bytes:
     header = {
         "name": spec.name,
         "solver": spec.solver,
@@ -57,6 +62,8 @@ def encode_header(spec: TableSpec, arr: np.ndarray, crc: int, seconds: float) ->
         "build_seconds": round(seconds, 3),
         "created": time.strftime("%Y-%m-%dT%H:%M:%S%z"),
     }
+    if checkpoint is not None:
+        header["checkpoint"] = checkpoint
     body = json.dumps(header, sort_keys=True).encode()
     prefix = _PREFIX.pack(MAGIC, FORMAT_VERSION, len(body), zlib.crc32(body))
     head = prefix + bytes(_PREFIX_PAD) + body
@@ -68,8 +75,9 @@ def data_offset(header_len: int) -> int:
     return n + (-n % _ALIGN)
 
 
-def read_header(path: Path, spec: TableSpec) -> tuple[dict, int]:
-    """The header and data offset of a file that looks right for `spec`, or TableProblem."""
+def read_header(path: Path, spec: TableSpec, checkpoint: bool = False) -> tuple[dict, int]:
+    """The header and data offset of a file that looks right for `spec` (a build's checkpoint
+    with `checkpoint`, else a finished table), or TableProblem."""
     try:
         size = path.stat().st_size
         with open(path, "rb") as f:
@@ -101,6 +109,9 @@ def read_header(path: Path, spec: TableSpec) -> tuple[dict, int]:
         raise TableProblem(f"header damaged ({e})") from None
     if header.get("name") != spec.name:
         raise TableProblem(f"the file holds table {header.get('name')!r}")
+    if checkpoint != isinstance(header.get("checkpoint"), dict):
+        raise TableProblem("a finished table, not a checkpoint" if checkpoint else
+                           "an unfinished build's checkpoint, not a table")
     stored = canonical_params(header.get("params"))
     if stored != spec.params_key:
         raise TableProblem(
@@ -144,10 +155,12 @@ def map_data(path: Path, header: dict, offset: int, check: bool) -> np.ndarray:
     return arr
 
 
-def write_table(spec: TableSpec, path: Path, arr: np.ndarray, seconds: float) -> None:
-    """Write atomically: a temporary file in the same directory, fsynced, then renamed."""
+def write_table(spec: TableSpec, path: Path, arr: np.ndarray, seconds: float,
+                checkpoint: dict | None = None) -> None:
+    """Write atomically: a temporary file in the same directory, fsynced, then renamed
+    (`checkpoint`: the file is a build's checkpoint, see checkpoint.py)."""
     data = _flat_bytes(arr)
-    head = encode_header(spec, arr, crc32(data), seconds)
+    head = encode_header(spec, arr, crc32(data), seconds, checkpoint)
     fd, tmp = tempfile.mkstemp(prefix=f".{spec.name}.", suffix=".tmp", dir=path.parent)
     _writing.add(tmp)
     try:

@@ -1,7 +1,8 @@
 """Loading tables: from this process, from their checked files, or built under a lock.
 
 A built table is written atomically; this module also gives the status, verification and
-removal of one table.
+removal of one table. A long build may keep checkpoints beside its table (checkpoint.py): the
+next build goes on from them, and writing the table deletes them.
 
 Files live at `<data dir>/tables/v<FORMAT_VERSION>/<name>.npt` (format: fileformat.py) and are
 memory mapped. Anything that does not match what the spec asks for is rebuilt, and the `log`
@@ -23,6 +24,7 @@ import numpy as np
 from cubelab.cube.paths import data_dir
 
 from . import spec as specs
+from .checkpoint import Checkpoints, checkpoint_notes, partial_path, remove as remove_checkpoint
 from .fileformat import (
     FORMAT_VERSION, NOT_BUILT, SUFFIX, TableProblem, map_data, read_header,
     remove_partial_writes, write_table,
@@ -52,7 +54,8 @@ def lock_path(spec) -> Path:
 class BuildContext:
     """What a builder receives: progress reporting, the cancel flag, counters, dependencies."""
 
-    def __init__(self, spec: TableSpec, progress=None, cancel=None, log=None):
+    def __init__(self, spec: TableSpec, progress=None, cancel=None, log=None,
+                 checkpoint_path: Path | None = None):
         self.spec = spec
         self.cancel = cancel if cancel is not None else np.zeros(1, dtype=np.int32)
         """int32[1]: nonzero asks the builder's kernels to stop."""
@@ -63,6 +66,9 @@ class BuildContext:
         self._log = log
         self._lock = threading.Lock()
         self._last = (-1, -1)
+        self.checkpoints = Checkpoints(spec, checkpoint_path, self.log)
+        """Where the builder's driver resumes from and keeps checkpoints (bfs.run_levels with
+        `state`); a build whose table cannot be saved keeps none."""
 
     def progress(self, done: int, total: int) -> None:
         """Report (done, total); safe from any thread."""
@@ -236,19 +242,20 @@ def _load_or_build(spec: TableSpec, progress, cancel, log) -> tuple[np.ndarray, 
             # The directory cannot be created or locked (read-only, not a directory): build
             # anyway and keep the table for this session.
             _say(log, _unsaved_message(spec, path.parent, e), logging.WARNING)
-            arr, _ = _run_build(spec, progress, cancel, log)
+            arr, _ = _run_build(spec, progress, cancel, log, None)
             return arr, False
         # Another process may have finished it while we waited for the lock.
         arr, problem = _try_load(spec, path)
         if arr is not None:
             return arr, True
         _remove_dead_temporaries(spec, path)
-        arr, seconds = _run_build(spec, progress, cancel, log)
+        arr, seconds = _run_build(spec, progress, cancel, log, partial_path(path))
         try:
             write_table(spec, path, arr, seconds)
         except OSError as e:
             _say(log, _unsaved_message(spec, path.parent, e), logging.WARNING)
-            return arr, False
+            return arr, False       # its checkpoint, if any, stays: a later build goes on
+        remove_checkpoint(partial_path(path))
         if arr.nbytes >= REMAP_BYTES:
             # the file's mapping replaces the array just built: a search copying it to huge
             # pages (tables.memory.resident) then holds one copy of the table, not two. Its
@@ -284,11 +291,13 @@ def _unsaved_message(spec: TableSpec, directory: Path, e: OSError) -> str:
             f"the table is kept in memory for this session")
 
 
-def _run_build(spec: TableSpec, progress, cancel, log) -> tuple[np.ndarray, float]:
-    """Run the builder with a watcher thread that forwards the kernel's counters to progress."""
+def _run_build(spec: TableSpec, progress, cancel, log,
+               checkpoint_path: Path | None) -> tuple[np.ndarray, float]:
+    """Run the builder with a watcher thread that forwards the kernel's counters to progress
+    (checkpoints, if the builder keeps any, at `checkpoint_path`)."""
     if cancel[0]:
         raise BuildCancelled(spec.name)
-    ctx = BuildContext(spec, progress, cancel, log)
+    ctx = BuildContext(spec, progress, cancel, log, checkpoint_path)
     _say(log, BuildNote(f"building {spec.name}", "building", spec.name))
     stop = threading.Event()
 
@@ -337,7 +346,8 @@ def abandon_in_flight() -> None:
 
 def table_status(spec) -> dict:
     """name, solver, description, bytes, built, path, problem (header checks only: quick);
-    plus in_memory (held by this process without a file) and params."""
+    plus in_memory (held by this process without a file), params, and checkpoint (the notes of
+    the checkpoint an unfinished build kept, which the next build goes on from, or None)."""
     spec = resolve(spec)
     path = table_path(spec)
     problem = None
@@ -356,6 +366,7 @@ def table_status(spec) -> dict:
         "name": spec.name, "solver": spec.solver, "description": spec.description,
         "bytes": size, "built": built, "path": str(path), "problem": problem,
         "in_memory": in_memory, "params": spec.params,
+        "checkpoint": None if built else checkpoint_notes(spec, partial_path(path)),
     }
 
 
@@ -371,11 +382,13 @@ def verify_table(spec) -> str | None:
 
 
 def clear_table(spec) -> bool:
-    """Delete the table's file (and this process's copy); True if a file was removed."""
+    """Delete the table's file, the checkpoint of an unfinished build of it, and this
+    process's copy; True if a file was removed."""
     spec = resolve(spec)
     _drop(spec.name)
+    partial = remove_checkpoint(partial_path(table_path(spec)))
     try:
         table_path(spec).unlink()
         return True
     except FileNotFoundError:
-        return False
+        return partial

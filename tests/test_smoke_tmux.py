@@ -150,3 +150,35 @@ def test_a_recorded_walk_through_replays_in_the_workbench(launch, tmp_path):
     # the superflip is on show (at 80x24 its long cycle lists push the sym row below the fold)
     assert any(re.search(r"order\s+2\s+parity even", line) for line in lines)
     student.run("send-keys", "-t", student.name, "C-q")
+
+
+def test_lines_sent_with_no_pause_run_each_as_typed(tmux, tmp_path):
+    """One send-keys: the program reads the three lines in one go, as over a slow SSH link."""
+    tmux.wait_for("facts")
+    tmux.run("send-keys", "-t", tmux.name, "R U", "Enter", ":reset", "Enter", "F", "Enter")
+    lines = tmux.wait_for("order   4")                   # F alone
+    assert not any("unknown" in line for line in lines)
+    # a bracketed paste of several lines: each runs, the last (no line break) waits
+    tmux.run("set-buffer", "-b", "lines", ":reset\nU2 R2\nD")
+    tmux.run("paste-buffer", "-p", "-d", "-b", "lines", "-t", tmux.name)
+    lines = tmux.wait_for("preview: 1 move")
+    assert any("U2 R2" in line for line in lines) and not any("unknown" in l for l in lines)
+    tmux.run("send-keys", "-t", tmux.name, "Escape", "C-q")
+    history = tmp_path / "state" / "history"
+    deadline = time.monotonic() + 10
+    while time.monotonic() < deadline and len(read_entries(history) if history.exists() else []) < 5:
+        time.sleep(0.1)
+    assert read_entries(history) == ["R U", ":reset", "F", ":reset", "U2 R2"]
+
+
+def test_one_resize_gives_the_layout_of_the_new_size(tmux):
+    from cubelab.cube.net import net_size
+    tmux.wait_for("facts", row=0)                        # 80x24: the facts beside the net
+    tmux.run("send-keys", "-t", tmux.name, "R U", "Enter")
+    tmux.wait_for("2 HTM")
+    tmux.run("resize-window", "-t", tmux.name, "-x", "160", "-y", "48")
+    below_the_large_net = net_size(3, 2)[1] + 2
+    lines = tmux.wait_for("facts", row=below_the_large_net)
+    assert "solvers" in lines[0]                          # the wide layout: solvers on the right
+    assert any("2 HTM" in line for line in lines[below_the_large_net:])
+    tmux.run("send-keys", "-t", tmux.name, "C-q")

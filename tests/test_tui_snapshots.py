@@ -137,6 +137,52 @@ def test_pattern_with_its_symmetry_80x24(snap_compare, app):
                         run_before=steady)
 
 
+def test_a_long_answer_in_its_pane_80x24(snap_compare, app):
+    """:patterns opens whole in the output pane over the workbench."""
+    assert snap_compare(app, press=[*":patterns", "enter"], terminal_size=(80, 24),
+                        run_before=steady)
+
+
+def test_the_focus_on_the_net_shows_80x24(snap_compare, app):
+    """Tab to the keyboard cube: the net's edge lights up and says what its keys do; the
+    move line's bar goes dim."""
+    assert snap_compare(app, press=[*"R U", "tab"], terminal_size=(80, 24), run_before=steady)
+
+
+def test_cancelling_a_build_asks_first_80x24(snap_compare, tmp_path, monkeypatch):
+    """F9 while tables are built: the question, over the progress bar."""
+    monkeypatch.delenv("NO_COLOR", raising=False)
+    app = CubeLabApp(solvers=FakeRegistry(tables_built=False, build_steps=1, build_seconds=60),
+                     history=InputHistory(tmp_path / "history"), compare_time_limit=None)
+
+    async def ask(pilot) -> None:
+        steady(pilot)
+        await pilot.press("f5")
+        for _ in range(400):
+            await pilot.pause(0.05)
+            if pilot.app.screen.__class__.__name__ == "BuildOfferScreen":
+                break
+        await pilot.press("y")
+        for _ in range(400):
+            await pilot.pause(0.05)
+            if pilot.app.solver_panel.building:
+                break
+        await pilot.press("f9")
+        await pilot.pause()
+    assert snap_compare(app, run_before=ask, terminal_size=(80, 24))
+
+
+def test_a_row_longer_than_its_space_says_so_80x24(snap_compare, app):
+    """A CFOP solution's steps under the table: what fits, a scroll bar, and the sign."""
+    from test_tui_layout import show_cfop_row
+
+    async def show(pilot) -> None:
+        steady(pilot)
+        show_cfop_row(pilot.app)
+        await pilot.pause()
+    assert snap_compare(app, run_before=show, terminal_size=(80, 24))
+
+
 def test_3d_view_80x24(snap_compare, app):
     """The cube in 3-D in the net's box: a cabinet view, its stickers apart, the memo below."""
     assert snap_compare(app, press=[*"R U R' F2 D", "enter", "f8"], terminal_size=(80, 24),

@@ -163,7 +163,9 @@ def pocket_facts_table(state: pocket.PocketState, moves, pending=(),
 class FactsPanel(VerticalScroll):
     """Always visible; `show` redraws it for a position (of either cube) and its moves. When
     the facts run past the panel, its bottom edge says so; with focus (Tab) the arrows and page
-    keys scroll them."""
+    keys scroll them. A click (the wheel scrolls) leaves the keys on the move line."""
+
+    FOCUS_ON_CLICK = False
 
     def compose(self) -> ComposeResult:
         yield Static(id="facts-body")

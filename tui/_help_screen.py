@@ -27,15 +27,21 @@ KEYS = (
     ("Arrows on the 3-D view", "turn the picture a quarter turn (up twice: D on top); a drag "
                                "or the wheel does too (:view left|right|up|down|over)"),
     ("Ctrl+Z / Ctrl+Y", "undo / redo"),
-    ("Esc", "cancel solvers and the search, leave paint or playback, clear the line"),
+    ("Esc", "clear the line; on an empty line: stop the solvers' searches and :search, "
+            "leave paint mode or playback (a table build goes on)"),
+    ("F9", "cancel a table build (asks first; the tables built stay, a large one's "
+           "checkpoint too)"),
     ("Tab / Shift+Tab", "complete a command, or move focus: line, net, facts, table"),
     ("Up / Down", "input history (shared with `cubelab repl`)"),
-    ("Enter on a row", "apply that solution or sequence; P steps through it on the net"),
+    ("Enter on a row", "apply that solution or sequence; P steps through it on the net; V "
+                       "shows its whole text"),
     ("Left / Right", "playback: step back / forward; Enter keeps, Esc leaves"),
     ("Home / End", "playback: to the start / end (a CFOP solution: step by step)"),
     ("Mouse", "click a face of the net or the 3-D view to turn it, shift-click: "
               "counter-clockwise; in paint mode click a palette colour, then stickers; click a "
-              "row to select it"),
+              "row to select it, again to apply it; the keys stay on the move line"),
+    ("Long answers", "a command's answer longer than the message line opens in a pane: "
+                     "arrows scroll it, Esc or Q closes it"),
     ("Ctrl+P", "command palette"),
     ("Ctrl+Q", "quit"),
 )

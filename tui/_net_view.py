@@ -82,11 +82,12 @@ class NetView(Widget, can_focus=True):
     """A frame this much later than the one before means the frames cannot keep up."""
 
     class Turn(Message):
-        """A move key was pressed on the keyboard cube."""
+        """A move key was pressed on the keyboard cube, or a face clicked (`click`)."""
 
-        def __init__(self, move: str) -> None:
+        def __init__(self, move: str, click: bool = False) -> None:
             super().__init__()
             self.move = move
+            self.click = click
 
     class Paint(Message):
         """Sticker `index` was painted (face id; -1 blanks it; `everything` blanks all but the
@@ -211,6 +212,11 @@ class NetView(Widget, can_focus=True):
         """Whether a move is being shown turning."""
         return self._frame is not None
 
+    def focus_on_click(self) -> bool:
+        """A click turns a face and leaves the keys where they were (on the move line); only
+        paint mode, which takes its colours from the keys, keeps the focus on the net."""
+        return self.mode == "paint"
+
     def render(self) -> Net:
         if self.mode == "paint" and self.colours is not None:
             from ._mouse import PaintBoard
@@ -241,6 +247,22 @@ class NetView(Widget, can_focus=True):
 
     def watch_mode(self) -> None:
         self._fit()
+        self._show_keys(self.has_focus)
+
+    HINTS = {"turn": "keys turn it · Esc: to the line",
+             "paint": "Enter uses it · Esc leaves",
+             "play": "←→ step · Enter keeps · Esc leaves"}
+    """What the keys do here, on the bottom edge while the net has them."""
+
+    def _show_keys(self, focused: bool) -> None:
+        self.border_subtitle = self.HINTS.get(self.mode, "") if focused else ""
+
+    # (these run before Widget's own handlers, which set has_focus)
+    def on_focus(self) -> None:
+        self._show_keys(True)
+
+    def on_blur(self) -> None:
+        self._show_keys(False)
 
     def _fit(self) -> None:
         """The box's size: the app's fit_layout sizes it for the net (two columns more for the
@@ -251,18 +273,19 @@ class NetView(Widget, can_focus=True):
         else:
             self.fit_iso()
 
-    def fit_iso(self) -> int | None:
-        """Size the box for the 3-D view (nothing to do for the net): the net's box on a
-        small screen, and on a large one as much as the facts and the lists can spare (half
-        the width, all the height but the facts' dozen lines). Returns the box's width when
-        it wants more than the net's (the app widens the column holding it)."""
+    def fit_iso(self, room: tuple[int, int] | None = None) -> int | None:
+        """Size the box for the 3-D view in a terminal of `room` (width, height; else the
+        app's size); nothing to do for the net: the net's box on a small screen, and on a
+        large one as much as the facts and the lists can spare (half the width, all the
+        height but the facts' dozen lines). Returns the box's width when it wants more than
+        the net's (the app widens the column holding it)."""
         if self.mode == "paint" or self.view == "net":
             return None
         from cubelab.cube.projections import fit_size
-        room = self.app.size
-        if room.width < 120:
+        width, height = room if room is not None else self.app.size
+        if width < 120:
             return None
-        width, height = fit_size(room.width // 2 - 4, room.height - 14)
+        width, height = fit_size(width // 2 - 4, height - 14)
         box = max(self.styles.width.value if self.styles.width else 0, width + 4)
         self.styles.width = box
         self.styles.height = max(11, height + 2)
@@ -314,7 +337,7 @@ class NetView(Widget, can_focus=True):
         index = sticker_at(picture, at.x, at.y)
         if index is not None:
             face = FACES[index // (len(picture.colours) // 6)]
-            self.post_message(self.Turn(face + ("'" if event.shift else "")))
+            self.post_message(self.Turn(face + ("'" if event.shift else ""), click=True))
 
     def _paint_key(self, event: Key) -> bool:
         if self.colours is None:

@@ -2,6 +2,8 @@
 
 A panel shows one of the session's lists (`LISTING`: "solutions" or "search") as a DataTable
 with the highlighted row written out in full under it (a column would need scrolling at 80x24).
+When even that space is too small (a CFOP solution's steps at 80x24), the panel's bottom edge
+says so, and V on the table or a click on the text opens it whole in the output pane.
 Enter on a row asks the app to apply it, P to step through it on the net: one `RowChosen`
 message for both panels. While runs are under way the panel's `poll` runs ten times a second.
 """
@@ -9,9 +11,10 @@ message for both panels. While runs are under way the panel's `poll` runs ten ti
 from __future__ import annotations
 
 from rich.text import Text
+from textual import events
 from textual.app import ComposeResult
 from textual.binding import Binding
-from textual.containers import Vertical
+from textual.containers import Vertical, VerticalScroll
 from textual.message import Message
 from textual.widgets import DataTable, Static
 
@@ -19,13 +22,22 @@ from .runner import POLL_SECONDS, Runner
 from .session import Session
 
 
+class RowTable(DataTable):
+    """The panels' table: a click highlights a row (a second click chooses it) and leaves the
+    keys on the move line; Tab reaches the table for the arrows and Enter."""
+
+    FOCUS_ON_CLICK = False
+
+
 class RunPanel(Vertical):
     """A list of the session fed by background runs; subclasses say how to start and poll."""
 
     BINDINGS = [
         Binding("p", "play_row", "play", show=False),
+        Binding("v", "view_row", "view", show=False),
     ]
-    """On the table: Enter applies the highlighted row, P steps through it on the net."""
+    """On the table: Enter applies the highlighted row, P steps through it on the net, V shows
+    it whole in the output pane."""
 
     LISTING = ""
     """Which list of the session the rows are ("solutions" or "search")."""
@@ -51,11 +63,16 @@ class RunPanel(Vertical):
         # True from posting the end of the runs until the app has said how they ended: the
         # message passes through several queues, and whoever waits on the outcome waits on this
         self.unreported = False
+        self.caption = ""
+        self._cut = ""
+        self._detail_of: int | None = None     # the row whose text is shown
 
     def compose(self) -> ComposeResult:
         yield from self.heading()
-        yield DataTable(id=self.TABLE_ID, cursor_type="row", zebra_stripes=True)
-        yield Static("", id=self.DETAIL_ID)
+        yield RowTable(id=self.TABLE_ID, cursor_type="row", zebra_stripes=True)
+        # the wheel scrolls the text; Tab skips it (V shows it whole in the output pane)
+        with VerticalScroll(id=f"{self.DETAIL_ID}-box", classes="row-detail", can_focus=False):
+            yield Static("", id=self.DETAIL_ID)
 
     def heading(self) -> ComposeResult:
         """What stands above the table (progress, mostly)."""
@@ -112,11 +129,32 @@ class RunPanel(Vertical):
         table = self.table
         return table.cursor_row if table.row_count else None
 
+    @property
+    def detail_area(self) -> VerticalScroll:
+        """The box under the table holding the highlighted row's text."""
+        return self.query_one(f"#{self.DETAIL_ID}-box", VerticalScroll)
+
     def show_detail(self, text: Text | None) -> None:
         """Spell out the highlighted row under the table (None hides the line)."""
-        detail = self.query_one(f"#{self.DETAIL_ID}", Static)
-        detail.update(text if text is not None else "")
-        detail.display = text is not None
+        self.query_one(f"#{self.DETAIL_ID}", Static).update(text if text is not None else "")
+        self.detail_area.display = text is not None
+        self.call_after_refresh(self._mark_cut)
+
+    def _mark_cut(self) -> None:
+        """The bottom edge says when the row's text runs past its space, and how to see it."""
+        box = self.detail_area
+        hidden = round(box.max_scroll_y) if box.display else 0
+        self._cut = (f"row text: {hidden} more line{'s' if hidden != 1 else ''} "
+                     "(V or a click shows it)") if hidden > 0 else ""
+        self.border_subtitle = " · ".join(filter(None, (self.caption, self._cut)))
+
+    def set_caption(self, caption: str) -> None:
+        """What the panel's bottom edge says besides the sign of a row's text cut short."""
+        self.caption = caption
+        self._mark_cut()
+
+    def on_resize(self) -> None:
+        self.call_after_refresh(self._mark_cut)
 
     def detail(self, index: int) -> Text | None:
         """The highlighted row `index` written out (None when there is nothing to show)."""
@@ -124,6 +162,9 @@ class RunPanel(Vertical):
 
     def refresh_detail(self) -> None:
         index = self.cursor_index()
+        if index != self._detail_of:            # another row: its text from the top
+            self._detail_of = index
+            self.detail_area.scroll_home(animate=False)
         self.show_detail(None if index is None else self.detail(index))
 
     def on_data_table_row_highlighted(self, event: DataTable.RowHighlighted) -> None:
@@ -134,6 +175,18 @@ class RunPanel(Vertical):
     def on_data_table_row_selected(self, event: DataTable.RowSelected) -> None:
         event.stop()
         self.post_message(self.RowChosen(self.LISTING, event.cursor_row, play=False))
+
+    def action_view_row(self) -> None:
+        """The highlighted row's whole text in the output pane."""
+        index = self.cursor_index()
+        text = None if index is None else self.detail(index)
+        if text is not None:
+            self.app.show_output(text, f"{self.border_title} · row {index + 1}")
+
+    def on_click(self, event: events.Click) -> None:
+        if event.widget is not None and self.detail_area in (event.widget,
+                                                              *event.widget.ancestors):
+            self.action_view_row()
 
     def action_play_row(self) -> None:
         index = self.cursor_index()

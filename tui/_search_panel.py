@@ -52,7 +52,7 @@ class SearchPanel(RunPanel):
         self.reset_columns()
         self._shown = 0
         self.session.record_found([])
-        self.border_subtitle = request.describe()
+        self.set_caption(request.describe())
         self.run = self.runner.search(request)
         self.start_polling()
         self.poll()

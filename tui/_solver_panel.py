@@ -48,6 +48,7 @@ class SolverPanel(RunPanel):
     def __init__(self, session, runner, **kwargs):
         super().__init__(session, runner, **kwargs)
         self._runs: list[tuple[int, SolverRun]] = []     # (row of the table, its run)
+        self._was_building = False
 
     def heading(self) -> ComposeResult:
         yield Label("", id="solver-progress-label")
@@ -84,8 +85,63 @@ class SolverPanel(RunPanel):
         return offer_build(self.app, run, detail)
 
     def cancel(self) -> bool:
-        """Stop every running solver; True if one was running."""
+        """Stop every running solver, table builds included; True if one was running."""
         return any([run.stop() for run in self.runs])
+
+    @staticmethod
+    def is_building(run: SolverRun) -> bool:
+        """The run is preparing tables it had to build, and has not finished building them
+        (loading tables that were there, compiling, searching: not a build)."""
+        build = run.build
+        return (run.active and run.phase == "tables" and build is not None
+                and (build.building or build.fraction < 1.0))
+
+    @property
+    def building(self) -> list[SolverRun]:
+        """The runs building tables now: Esc leaves them alone (F9 asks, then cancels)."""
+        return [run for run in self.runs if self.is_building(run)]
+
+    def stop_searches(self) -> bool:
+        """Stop every run except those building tables (a build throws away work when
+        stopped: only a key that says so stops it); True if one was running."""
+        return any([run.stop() for run in self.runs if not self.is_building(run)])
+
+    def cancel_builds(self) -> list[SolverRun]:
+        """Stop the runs building tables; the ones stopped."""
+        return [run for run in self.building if run.stop()]
+
+    def describe_builds(self) -> str:
+        """'the korf.layers build (54 %)': the table builds under way, for a message."""
+        parts = []
+        for run in self.building:
+            what = run.build.current or f"{run.name} tables"
+            parts.append(f"the {what} build ({int(100 * run.build.fraction)} %)")
+        return " and ".join(parts) or "no table build"
+
+    def ask_to_cancel_builds(self) -> None:
+        """Ask whether to cancel the table builds under way (F9), and do it on yes: the tables
+        finished stay on disk, and a large one's checkpoint (tables/checkpoint.py) too."""
+        app = self.app
+        if not self.building:
+            app.say("no table build is running")
+            return
+        from ._confirm_screen import ConfirmScreen
+        what = self.describe_builds()
+
+        def answer(yes: bool | None) -> None:
+            app.line.focus()
+            if not yes:
+                app.say(f"{what} goes on")
+            elif self.cancel_builds():
+                app.say(f"cancelling {what}… (the tables already built stay on disk)")
+            else:
+                app.say("the build had already ended")
+
+        app.push_screen(ConfirmScreen(
+            f"Cancel {what}?",
+            "The tables already built stay on disk, and a large table keeps the levels it "
+            "has checkpointed: the next build goes on from there.",
+            yes="Cancel the build", no="Keep building"), callback=answer)
 
     def on_unmount(self) -> None:
         # give cancelled table builds a moment to remove their temporary files
@@ -109,6 +165,10 @@ class SolverPanel(RunPanel):
         self.refresh_detail()
         preparing = [r for r in self.runs if r.phase == "tables" and not r.abandoned]
         self._show_progress(preparing[0] if preparing else None)
+        building = bool(self.building)
+        if building != self._was_building:
+            self._was_building = building
+            self.app.refresh_bindings()         # F9 shows in the footer while a build runs
         if self._runs and not self.running and self.stop_polling():
             self._rebuild_table()       # columns sized for the final values only
             self.report_end(self.Finished())
@@ -183,6 +243,29 @@ class SolverPanel(RunPanel):
             text.append(row.message or row.status, style="dim")
         return text
 
+    def summary(self) -> tuple[str, bool]:
+        """How the runs ended, for the message line: the best solution, or why there is none
+        (and whether that is an error)."""
+        rows = self.session.solutions
+        found = [r for r in rows if r.moves is not None]
+        cancelled = any(r.status == "cancelled" for r in rows)
+        if found:
+            best = min(found, key=lambda r: len(r.moves))
+            opt = ", optimal" if best.optimal else ""
+            head = ("cancelled · best so far" if cancelled else "best") + \
+                f": {best.solver}, {len(best.moves)} moves{opt}"
+            if rows[0].for_state != self.session.state:
+                return head + " · for the previous position (F5 solves this one)", False
+            return head + " · Enter on a row applies it, P plays it", False
+        if cancelled:
+            early = any(r.message == "cancelled before the search began" for r in rows)
+            return ("cancelled before any solution was found"
+                    + (" (the tables already built stay on disk)" if early else "")), False
+        failed = [r for r in rows if r.message]
+        # a solver's limit ("too deep for bfs") is a status; only a failure is red
+        return (failed[0].message if failed else "no solution",
+                not failed or failed[0].status == "error")
+
     def refresh_rows(self) -> None:
         """Redraw the table from the session (after a position change marks rows stale)."""
         self._rebuild_table()
@@ -194,9 +277,9 @@ class SolverPanel(RunPanel):
         if run is None:
             return
         build = run.build
-        if build is not None and build.building:
+        if self.is_building(run):
             # one bar over every table the solver builds, not one per table
-            label.update(f"{run.name}: {build.line()} (the rest stays usable; Esc cancels)")
+            label.update(f"{run.name}: {build.line()} (the rest stays usable; F9 cancels)")
             bar.update(total=1000, progress=int(1000 * build.fraction))
             return
         doing = run.note or "loading its tables"

@@ -20,10 +20,11 @@ from textual.app import App, ComposeResult, SystemCommand
 from textual.binding import Binding
 from textual.containers import Container, Horizontal, Vertical
 from textual.screen import Screen
-from textual.widgets import ContentSwitcher, Footer, Input, Static
+from textual.widgets import ContentSwitcher, Footer, Input
 
 from ._facts_panel import FactsPanel
 from ._help_screen import HelpScreen
+from ._message_line import MessageLine
 from ._move_input import MoveInput
 from ._net_view import NetView
 from ._run_panel import RunPanel
@@ -60,10 +61,12 @@ class CubeLabApp(App):
         Binding("ctrl+z", "undo", "undo", show=False),
         Binding("ctrl+y", "redo", "redo", show=False),
         Binding("escape", "cancel", "stop"),
+        Binding("f9", "cancel_build", "stop build"),
         Binding("f12", "screenshot", "screenshot", show=False),
     ]
     """Function keys and control keys only: letters belong to the move line and the keyboard
-    cube. Undo and redo stay out of the footer (room at 80 columns); F1 lists them."""
+    cube. Undo and redo stay out of the footer (room at 80 columns); F1 lists them. F9 shows
+    only while a table build runs (check_action)."""
 
     def __init__(self, solvers=None, history: InputHistory | None = None,
                  compare_time_limit: float | None = COMPARE_TIME_LIMIT, *,
@@ -78,7 +81,6 @@ class CubeLabApp(App):
         self.history = history if history is not None else InputHistory()
         self.compare_time_limit = compare_time_limit
         self._auto_letters = False
-        self._typing_message = False
         self._puzzle_shown = ""
 
     # ---- layout ---------------------------------------------------------------------------
@@ -91,9 +93,9 @@ class CubeLabApp(App):
             with ContentSwitcher(id="lists", initial="solver"):
                 yield SolverPanel(self.session, self.runner, id="solver")
                 yield SearchPanel(self.session, self.runner, id="search")
-        yield MoveInput(self.session, self.history, id="line",
+        yield MoveInput(self.session, self.history, self.submit_line, id="line",
                         placeholder="moves (R U R' U', [R, U]3 ...) or :help")
-        yield Static("", id="message")
+        yield MessageLine(id="message")
         yield Footer(compact=True)
 
     # the widgets the app talks to, each found by its type
@@ -102,11 +104,12 @@ class CubeLabApp(App):
     solver_panel = property(lambda self: self.query_one(SolverPanel))
     search_panel = property(lambda self: self.query_one(SearchPanel))
 
-    def fit_layout(self) -> None:
-        """Size the net for the terminal: larger stickers when the wide layout has the room,
-        the box always sized for the 3x3x3 so switching cubes does not move the layout."""
+    def fit_layout(self, size=None) -> None:
+        """Size the net for the terminal (`size`, else the app's): larger stickers when the
+        wide layout has the room, the box always sized for the 3x3x3 so switching cubes does
+        not move the layout."""
         from cubelab.cube.net import net_size
-        width, height = self.size
+        width, height = size if size is not None else self.size
         scale = self.session.sticker_size or (2 if width >= 120 and height >= 44 else 1)
         net = self.net
         net.scale = scale
@@ -122,11 +125,12 @@ class CubeLabApp(App):
         wide = width >= 120
         self.query_one("#top").styles.height = "1fr" if wide else h3 + 2
         self.query_one("#facts").styles.height = "1fr" if wide else h3 + 2
-        wants = net.fit_iso()           # the 3-D view of a large screen widens its column
+        wants = net.fit_iso((width, height))   # the 3-D view of a large screen widens its column
         self.query_one("#cube-area").styles.width = max(65, wants) if wide and wants else None
 
     def on_resize(self, event) -> None:
-        self.fit_layout()
+        # the event's size: the app's own may still be the old one while the event is handled
+        self.fit_layout(event.size)
 
     def on_mount(self) -> None:
         # orange and red are one colour on 16-colour terminals, and NO_COLOR has none at all
@@ -202,22 +206,25 @@ class CubeLabApp(App):
             self.solver_panel.cancel()
             self.solver_panel.refresh_rows()
 
-    def say(self, text: str, error: bool = False, column: int = 0, typing: bool = False) -> None:
-        """The message line under the input; a notation error gets a caret under its column.
-        `typing`: the message describes the line being typed (cleared with the line)."""
-        self._typing_message = typing
-        message = Text()
-        if column:
-            message.append(" " * column + "^ ", style="bold red")
-        message.append(text, style="red" if error else "dim")
-        self.query_one("#message", Static).update(message)
+    def say(self, text: str, error: bool = False, column: int = 0, typing: bool = False,
+            source: str = "") -> None:
+        """The message line under the input (see MessageLine.say)."""
+        self.query_one(MessageLine).say(text, error, column, typing, source)
 
-    def handle(self, outcome: Outcome) -> None:
-        if outcome.message or outcome.error:
-            self.say(outcome.message, outcome.error, outcome.column)
+    def show_output(self, text: Text | str, title: str = "") -> None:
+        """Open `text` in the output pane; the keys come back to the move line when it closes."""
+        from ._output_screen import OutputScreen
+        self.push_screen(OutputScreen(text, title), callback=lambda _: self.line.focus())
+
+    def handle(self, outcome: Outcome, source: str = "") -> None:
+        """Show what executing a line (`source`, if typed) did, and start what it asks for."""
+        request = outcome.request
+        if isinstance(request, HelpRequest):
+            self.say("the help is open (Esc, F1 or q closes it)")   # its text is for the REPL
+        elif outcome.message or outcome.error:
+            self.say(outcome.message, outcome.error, outcome.column, source=source)
         if outcome.changed:
             self.solver_panel.refresh_rows()    # rows of the previous position go dim
-        request = outcome.request
         if isinstance(request, SolveRequest):
             self.start_solvers(request)
         elif isinstance(request, SearchRequest):
@@ -234,7 +241,8 @@ class CubeLabApp(App):
 
     # ---- the move line --------------------------------------------------------------------
     def on_input_changed(self, event: Input.Changed) -> None:
-        if event.input is not self.line:
+        if event.input is not self.line or event.value != self.line.value:
+            # a change already overtaken (the line was run, or typed on): the newest one follows
             return
         value = event.value
         preview = self.session.preview(value)
@@ -254,19 +262,20 @@ class CubeLabApp(App):
             self.refresh_position(preview)
         else:
             # an emptied line takes its own preview message along, not the outcome of a command
-            if self._typing_message:
+            if self.query_one(MessageLine).typing:
                 self.say("")
             self.refresh_position()
 
-    def on_input_submitted(self, event: Input.Submitted) -> None:
-        if event.input is not self.line:
-            return
-        value = event.value
+    def submit_line(self, value: str) -> None:
+        """Run a line of the move line (its Enter, as it arrives): the line is cleared, or
+        after an error kept and selected, so it can be mended, or replaced by typing anew."""
         self.history.append(value)
         outcome = self.session.execute(value)
-        if not outcome.error:
+        if outcome.error:
+            self.line.select_all()
+        else:
             self.line.value = ""
-        self.handle(outcome)
+        self.handle(outcome, source=value)
 
     # ---- the keyboard cube, paint mode and playback on the net ----------------------------
     def on_net_view_turn(self, event: NetView.Turn) -> None:
@@ -274,6 +283,8 @@ class CubeLabApp(App):
         self.say(outcome.message, outcome.error)
         self.solver_panel.refresh_rows()
         self.refresh_position()
+        if event.click:
+            self.line.focus()       # after a click the keys go to the move line
 
     def enter_paint(self) -> None:
         self.net.focus()
@@ -297,11 +308,8 @@ class CubeLabApp(App):
         self.refresh_position()
 
     def on_net_view_orient(self, event: NetView.Orient) -> None:
-        """The 3-D picture was turned on the net (arrows, drag, wheel)."""
-        self.session.view, self.session.orientation = "3d", event.orientation
-        top, front, right = event.orientation
-        self.say(f"view: {top} on top, {front} in front, {right} on the right")
-        self.refresh_position()
+        """The 3-D picture was turned on the net (arrows, drag, wheel): as :view would."""
+        self.handle(self.session.execute(f":view {event.orientation}"))
 
     def on_net_view_animation_off(self, event: NetView.AnimationOff) -> None:
         self.session.animate = False
@@ -329,7 +337,8 @@ class CubeLabApp(App):
     def start_solvers(self, request: SolveRequest) -> None:
         panel = self.solver_panel
         if panel.running:
-            self.say("solvers are still running (Esc cancels them)", error=True)
+            self.say(f"{panel.describe_builds()} is under way (F9 cancels it)" if panel.building
+                     else "solvers are still running (Esc cancels them)", error=True)
             return
         cap = self.compare_time_limit if request.compare else None
         self.show_list("solver")
@@ -354,6 +363,8 @@ class CubeLabApp(App):
         s = self.session
         s.listing = event.listing
         self.handle(s.play_row(event.index) if event.play else s.apply_row(event.index))
+        if s.playback is None:
+            self.line.focus()       # the row is used: typing goes to the move line again
 
     def on_search_panel_finished(self, event: SearchPanel.Finished) -> None:
         self.search_panel.reported()
@@ -366,29 +377,10 @@ class CubeLabApp(App):
                      "applies it, P plays it")
 
     def on_solver_panel_finished(self, event: SolverPanel.Finished) -> None:
-        self.solver_panel.reported()
-        rows = self.session.solutions
-        if not rows:
-            return          # the rows went with a switch of puzzle
-        found = [r for r in rows if r.moves is not None]
-        cancelled = any(r.status == "cancelled" for r in rows)
-        stale = rows[0].for_state != self.session.state
-        if found:
-            best = min(found, key=lambda r: len(r.moves))
-            opt = ", optimal" if best.optimal else ""
-            head = ("cancelled · best so far" if cancelled else "best") + \
-                f": {best.solver}, {len(best.moves)} moves{opt}"
-            if stale:
-                self.say(head + " · for the previous position (F5 solves this one)")
-            else:
-                self.say(head + " · Enter on a row applies it, P plays it")
-        elif cancelled:
-            self.say("cancelled before any solution was found")
-        else:
-            failed = [r for r in rows if r.message]
-            # a solver's limit ("too deep for bfs") is a status; only a failure is red
-            self.say(failed[0].message if failed else "no solution",
-                     error=not failed or failed[0].status == "error")
+        panel = self.solver_panel
+        panel.reported()
+        if self.session.solutions:      # (the rows go with a switch of puzzle)
+            self.say(*panel.summary())
 
     # ---- actions ----------------------------------------------------------------------------
     def prefill(self, text: str) -> None:
@@ -438,26 +430,40 @@ class CubeLabApp(App):
         self.handle(self.session.execute(":redo"))
 
     def action_cancel(self) -> None:
-        """Esc: stop solvers and the search first, then leave paint mode or playback, then
-        clear the line."""
+        """Esc: empty the line first (the line does it itself when it has the keys); then stop
+        the solvers' searches and :search, then leave paint mode or playback. A table build
+        goes on: stopping it throws work away, so only F9 does, after asking."""
         s = self.session
-        stopped = [what for what, panel in (("solvers", self.solver_panel),
-                                            ("the search", self.search_panel)) if panel.cancel()]
+        if self.line.value:
+            self.line.value = ""
+            self.line.focus()
+            return
+        stopped = [what for what, stop in (("solvers", self.solver_panel.stop_searches),
+                                           ("the search", self.search_panel.cancel)) if stop()]
+        panel = self.solver_panel
+        goes_on = f"{panel.describe_builds()} goes on (F9 cancels it)" if panel.building else ""
         if stopped:
-            self.say(f"cancelling {' and '.join(stopped)}…")
+            self.say(" · ".join(filter(None, (f"cancelling {' and '.join(stopped)}…", goes_on))))
         elif s.painting is not None:
             s.painting = None
             self.say("left paint mode (nothing changed)")
             self.refresh_position()
-            self.line.focus()
         elif s.playback is not None:
             s.playback = None
             self.say("left playback")
             self.refresh_position()
-            self.line.focus()
-        elif self.line.value:
-            self.line.value = ""
+        elif goes_on:
+            self.say(goes_on)
         self.line.focus()           # Esc always brings typing back to the move line
+
+    def check_action(self, action: str, parameters: tuple) -> bool | None:
+        if action == "cancel_build":
+            return bool(self.solver_panel.building)     # F9 shows only while one runs
+        return True
+
+    def action_cancel_build(self) -> None:
+        """F9: cancel the table builds under way, once the user says yes."""
+        self.solver_panel.ask_to_cancel_builds()
 
     def action_screenshot(self, path: str | None = None) -> None:
         """Save the whole screen as SVG: to `path`, or a dated file in the current directory."""

@@ -66,6 +66,10 @@ def run_status(args) -> int:
         state = "built" if r["built"] else ("in memory" if r["in_memory"] else "not built")
         if r["problem"]:
             state = f"needs rebuild: {r['problem']}"
+        elif r.get("checkpoint"):
+            # a stopped build's checkpoint (tables/checkpoint.py): the next build goes on
+            depth = len(r["checkpoint"].get("counts", ())) - 1
+            state += f" (a stopped build kept depth {depth}; the next goes on from there)"
         size = _size(r["bytes"]) + ("" if r["built"] else " (expected)" if r["bytes"] else "")
         print(f"{r['name']:<{width}}  {r['solver']:<14} {size:>18}  {state}")
     built = [r for r in rows if r["built"]]

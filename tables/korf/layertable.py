@@ -11,7 +11,9 @@ the builder never share a byte.
 The builder is a breadth-first search to depth BASE + 2 through the shared driver (bfs.py):
 while it runs, 1 marks the frontier, 2 the next level, 0 what is older and 3 what is unknown;
 after each level a sweep turns 1 into 0 (noting the line's minimum the first time a line gets
-an entry) and 2 into 1. Everything still unknown at the end is BASE + 3 or more.
+an entry) and 2 into 1. Everything still unknown at the end is BASE + 3 or more. Between levels
+the table alone is the build's state, so a long build keeps checkpoints of it
+(tables/checkpoint.py) and a stopped one goes on from the last.
 """
 
 from __future__ import annotations
@@ -45,6 +47,9 @@ UNSET_MIN = 15
 """A line minimum not known yet (the packed table starts as all ones)."""
 FRONTIER, NEXT, UNKNOWN = 1, 2, 3
 _CHECK_EVERY = 256
+LEVEL_STATE = "korf-layers/1"
+"""What the table holds between levels (the codes above, the line minima set so far): change
+it with them, so that a checkpoint of the old meaning is never resumed."""
 
 
 def twist_slots() -> np.ndarray:
@@ -346,9 +351,12 @@ def build_layers(ctx=None, max_depth: int | None = None,
         if d <= base:
             over_rows(layer_sweep, d, True)
 
+    # between levels the table is the whole state (the sweep has run): a stopped build keeps
+    # checkpoints of it and the next one goes on from there
     stats = run_levels(ctx, n_rows=rows, total=rows * N_TWIST, initial=initial,
                        chunk_rows=4096, max_depth=depth, forward=forward, backward=backward,
-                       forward_parts=parts, after_level=after_level)
+                       forward_parts=parts, after_level=after_level, state=table,
+                       state_format=LEVEL_STATE)
     over_rows(layer_finish, base + 1)
     return table, stats
 
