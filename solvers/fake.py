@@ -86,23 +86,53 @@ class FakeSolver:
     metrics = ("htm",)
 
     def __init__(self, step_seconds: float = 0.05, improvements: int = 2,
-                 tables_built: bool = True, build_steps: int = 5, build_seconds: float = 0.02):
+                 tables_built: bool = True, build_steps: int = 5, build_seconds: float = 0.02,
+                 store_build: bool = False):
+        """store_build: prepare() builds a real (tiny) table through the table store, with
+        its lock, temporary file and build notes, in `build_steps` steps of `build_seconds`;
+        it hears its cancel flag late, stopping `build_seconds` after it (as a build does
+        that is inside a numba compile when the flag goes up)."""
         self.step_seconds = step_seconds
         self.improvements = improvements
         self._built = tables_built
         self.build_steps = build_steps
         self.build_seconds = build_seconds
+        self._table = _PRETEND_TABLE
+        if store_build:
+            self._table = TableSpec(
+                "fake.steps", "fake", {"steps": build_steps}, self._build_in_steps,
+                description="the fake solver's table, built slowly", expected_bytes=1 << 10)
+
+    def _build_in_steps(self, ctx) -> np.ndarray:
+        for step in range(self.build_steps):
+            end = time.perf_counter() + self.build_seconds
+            while time.perf_counter() < end:
+                if ctx.cancelled:
+                    time.sleep(self.build_seconds)      # the step under way goes on
+                    ctx.check_cancel()
+                time.sleep(0.01)
+            ctx.progress(step + 1, self.build_steps)
+        return np.zeros(1 << 10, np.uint8)
 
     def table_specs(self) -> tuple:
-        return (_PRETEND_TABLE,)
+        return (self._table,)
 
     def missing_tables(self) -> list:
         """The pretend table until prepare() has "built" it (the UI offers to build it)."""
-        return [] if self._built else [_PRETEND_TABLE]
+        return [] if self._built else [self._table]
 
     def prepare(self, progress: Callable[[int, int], None] | None = None,
                 cancel: np.ndarray | None = None, log=None) -> None:
         if self._built:
+            return
+        if self._table is not _PRETEND_TABLE:
+            from cubelab.tables.spec import BuildCancelled
+            from cubelab.tables.store import load_or_build
+            try:
+                load_or_build(self._table, progress=progress, cancel=cancel, log=log)
+            except BuildCancelled:
+                return
+            self._built = True
             return
         for step in range(self.build_steps):
             if cancel is not None and cancel[0]:

@@ -6,6 +6,8 @@ unknown), in flat uint8 arrays, read and written by numba.
 
 from __future__ import annotations
 
+from typing import Callable
+
 import numpy as np
 
 import cubelab.tables  # noqa: F401  (numba cache location, before numba)
@@ -20,13 +22,28 @@ LOW_BITS = np.uint64(0x5555555555555555)
 """The low bit of each 2-bit entry of a word: masks of a word's entries are made with it."""
 
 
-def new_packed4(n: int) -> np.ndarray:
-    """n entries, all unknown."""
-    return np.full((n + 1) // 2, 0xFF, dtype=np.uint8)
+FILL_BYTES = 1 << 26
+"""A new table is filled this much at a time, its build's cancel check between: filling a
+table of gigabytes takes tens of seconds on a busy machine."""
 
 
-def new_packed2(n: int) -> np.ndarray:
-    return np.full((n + 3) // 4, 0xFF, dtype=np.uint8)
+def _unknown(nbytes: int, check: Callable[[], None] | None) -> np.ndarray:
+    out = np.empty(nbytes, dtype=np.uint8)
+    for lo in range(0, nbytes, FILL_BYTES):
+        if check is not None:
+            check()
+        out[lo:lo + FILL_BYTES] = 0xFF
+    return out
+
+
+def new_packed4(n: int, check: Callable[[], None] | None = None) -> np.ndarray:
+    """n entries, all unknown; check() (a build's check_cancel) is called as the bytes fill."""
+    return _unknown((n + 1) // 2, check)
+
+
+def new_packed2(n: int, check: Callable[[], None] | None = None) -> np.ndarray:
+    """n entries, all unknown; check() (a build's check_cancel) is called as the bytes fill."""
+    return _unknown((n + 3) // 4, check)
 
 
 @njit(cache=True, nogil=True, inline="always")

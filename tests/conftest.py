@@ -5,12 +5,44 @@ inherit the environment), so all workers share one temporary table directory: th
 exercises the table engine's lock between concurrent builders.
 """
 
+import importlib
 import os
 import shutil
 import signal
+import sys
 import tempfile
 
 import pytest
+
+
+TERMINAL_ENVIRONMENT = (
+    "TERM", "COLORTERM", "NO_COLOR", "FORCE_COLOR", "CLICOLOR", "CLICOLOR_FORCE",
+    "TERM_PROGRAM", "TERM_PROGRAM_VERSION", "LC_TERMINAL", "TTY_COMPATIBLE", "TTY_INTERACTIVE",
+    "COLUMNS", "LINES", "ROWS", "JUPYTER_COLUMNS", "JUPYTER_LINES", "ESCDELAY", "TMUX",
+    "PROMPT_TOOLKIT_COLOR_DEPTH", "PROMPT_TOOLKIT_NO_CPR", "PROMPT_TOOLKIT_BELL",
+)
+"""What describes the terminal pytest was started in. Rich, Textual and prompt_toolkit read
+these (colours, size, capabilities), and so would every program a test starts: the suite
+would pass in one kind of terminal only (a view drawn in coloured spaces under
+TERM=xterm-256color; the outer size, which readline exports as LINES and COLUMNS). Removed
+for the session, as CI has them: a test that wants one sets it itself."""
+
+
+def pin_terminal_environment() -> None:
+    """The suite sees no outer terminal: the names above, and Textual's own TEXTUAL_*
+    settings (driver, colour system, animations...; not the snapshot plugin's bookkeeping),
+    are removed from the environment of this process and of every process it starts."""
+    textual_settings = False
+    for name in list(os.environ):
+        if name in TERMINAL_ENVIRONMENT or (name.startswith("TEXTUAL")
+                                            and not name.startswith("TEXTUAL_SNAPSHOT")):
+            del os.environ[name]
+            textual_settings |= name.startswith("TEXTUAL") or name == "ESCDELAY"
+    constants = sys.modules.get("textual.constants")
+    if textual_settings and constants is not None:
+        # Textual read its settings when the snapshot plugin imported it, before this file
+        # ran: read them again, now without the outer ones
+        importlib.reload(constants)
 
 
 def pytest_configure(config):
@@ -19,11 +51,7 @@ def pytest_configure(config):
     # see programs that cannot be interrupted. The suite's programs get the usual disposition.
     if signal.getsignal(signal.SIGINT) == signal.SIG_IGN:
         signal.signal(signal.SIGINT, signal.default_int_handler)
-    # readline (imported by pytest's debugger support) exports the outer terminal's size as
-    # LINES and COLUMNS; Rich, Textual and any program a test starts would lay out for that
-    # terminal instead of their own, so the suite would pass only at one size.
-    for name in ("LINES", "COLUMNS"):
-        os.environ.pop(name, None)
+    pin_terminal_environment()
     if hasattr(config, "workerinput"):
         return  # an xdist worker: the controller already set the directories
     base = tempfile.mkdtemp(prefix="cubelab-test-")

@@ -5,6 +5,7 @@ import os
 import signal
 import subprocess
 import sys
+import time
 
 from rich.console import Console
 
@@ -164,3 +165,59 @@ def test_ctrl_c_stops_a_search_and_the_repl_goes_on(search_kernels):
     assert proc.wait(timeout=30) == 0
     assert "cancelled after length" in rest
     assert "order        4" in rest                      # the next line still ran
+
+
+SLOW_BUILD_REPL = """
+import sys
+import time
+from rich.console import Console
+from cubelab.solvers.fake import FakeRegistry
+from cubelab.tui.repl import Repl
+registry = FakeRegistry(step_seconds=0.01, tables_built=False, store_build=True,
+                        build_steps=60, build_seconds=float(sys.argv[1]))
+repl = Repl(Console(), registry=registry, time_limit=5, show_net=False)
+for number, line in enumerate(sys.stdin, start=1):
+    repl.handle(number, line.rstrip("\\n"))
+"""
+
+
+def test_ctrl_c_stops_a_table_build_before_the_repl_goes_on(tmp_path):
+    """Ctrl-C while a solver's tables build: the REPL goes on only once the build has
+    stopped (the fake build stops 2 s after its flag, as a real one does that is inside a
+    numba compile): its lock released, no temporary file, nothing built."""
+    env = dict(os.environ, PYTHONUNBUFFERED="1", CUBELAB_DATA_DIR=str(tmp_path / "data"))
+    proc = subprocess.Popen([sys.executable, "-c", SLOW_BUILD_REPL, "2"], env=env,
+                            stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True)
+    tables = tmp_path / "data" / "tables"
+    try:
+        proc.stdin.write("R U\n:solve fake\n")
+        proc.stdin.flush()
+        for line in proc.stderr:                         # the build is announced
+            if "building the tables of fake" in line:
+                break
+        deadline = time.monotonic() + 60
+        while not list(tables.rglob("*.lock")):          # and under way, holding its lock
+            assert time.monotonic() < deadline and proc.poll() is None
+            time.sleep(0.05)
+        proc.send_signal(signal.SIGINT)
+        proc.stdin.write("R\n")
+        proc.stdin.close()
+        out = []
+        for line in proc.stdout:
+            out.append(line)
+            if line.startswith("alg          R U R"):  # the next line's facts
+                # the REPL went on: nothing may be building behind it
+                assert not list(tables.rglob("*.lock")), "the build still holds its lock"
+                assert not list(tables.rglob("*.tmp"))
+                break
+        else:
+            raise AssertionError("".join(out))
+        assert proc.wait(timeout=60) == 0
+        assert "fake: cancelled" in "".join(out)
+        assert "stopping its table build" in proc.stderr.read()
+        assert not list(tables.rglob("*.npt"))           # nothing half-built left as built
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()

@@ -11,7 +11,6 @@ Below the cube, one list at a time: the solvers' comparison table or the results
 
 from __future__ import annotations
 
-import os
 import sys
 from typing import Iterable
 
@@ -145,16 +144,6 @@ class CubeLabApp(App):
         self.line.focus()
         if type(self._driver).__name__ == "WebDriver":
             self.net.served = True              # no animation: every frame crosses the link
-            self._parent = os.getppid()
-            self.set_interval(1.0, self._check_served)
-
-    def _check_served(self) -> None:
-        """Served to a browser: leave once the page is gone. textual-serve says "quit" when a
-        page closes, but a page closed early, or a server that died, only closes our stdin;
-        the web driver's reader then ends and the app would wait for input forever."""
-        reader = getattr(self._driver, "_key_thread", None)
-        if os.getppid() != self._parent or (reader is not None and not reader.is_alive()):
-            self.exit()
 
     # ---- showing the session --------------------------------------------------------------
     def refresh_position(self, preview=None) -> None:
@@ -489,7 +478,12 @@ def run_app(serve: bool = False, port: int = 8000, puzzle: str = "3x3",
     if serve:
         from .serve import serve as serve_app   # the origin check and session limit live there
         return serve_app(port, puzzle, tables)
-    CubeLabApp(puzzle=puzzle, tables=tables).run()
+    from textual.drivers.web_driver import WebDriver
+    app = CubeLabApp(puzzle=puzzle, tables=tables)
+    if issubclass(app.driver_class, WebDriver):     # started by `cubelab --serve` for a page
+        from .serve import end_with_server
+        end_with_server(app)
+    app.run()
     return 0
 
 

@@ -139,7 +139,8 @@ class Repl:
         for name, index in zip(names, s.open_rows(names, keep=False)):
             run = self.runner.solve(name, s.puzzle.name, state, cap=self.time_limit,
                                     options=s.solver_options(name))
-            run.wait(tick=self._building_note(run))
+            if run.wait(tick=self._building_note(run)):
+                self._until_stopped(run)
             run.fill(s.solutions[index])
             if run.result is None:
                 results.append({"solver": name, "error": run.error})
@@ -150,6 +151,25 @@ class Repl:
                 record["target"] = s.puzzle.to_facelets(target)
             results.append(record)
         return results
+
+    @staticmethod
+    def _until_stopped(run) -> None:
+        """After Ctrl-C, wait for a run whose table build has not stopped yet: a build looks at
+        its cancel flag between pieces of work, and not at all while numba compiles a kernel
+        (seconds, longer on a busy machine). The prompt then comes back with nothing running
+        behind it, the build's lock released and nothing half-written. Ctrl-C again stops the
+        waiting; the build then stops on its own, in the background."""
+        if run.done.is_set():
+            return
+        print(f"cubelab: {run.name}: stopping its table build (Ctrl-C again not to wait)",
+              file=sys.stderr, flush=True)
+        try:
+            run.done.wait()
+        except Terminated:
+            raise
+        except KeyboardInterrupt:
+            print(f"cubelab: {run.name}: its table build stops in the background",
+                  file=sys.stderr, flush=True)
 
     @staticmethod
     def _building_note(run):

@@ -122,7 +122,7 @@ def phase2_sweep(table, d, lo, hi, c_lo, c_hi, backward, cp_cls, cp_rep, cp_stab
 def _symmetric_table(ctx, nclass, size, stab0, conj, sweep) -> np.ndarray:
     """Run the driver over a 2-bit table of nclass blocks of `size` entries from the solved
     entry 0; sweep(table, d, lo, hi, c_lo, c_hi, backward) does one chunk."""
-    table = new_packed2(nclass * size)
+    table = new_packed2(nclass * size, ctx.check_cancel if ctx is not None else None)
     set2(table, 0, 0)
     initial = 1 + _fill_images(table, 0, 0, stab0, conj, 0)
     half = (nclass // 2) // 4 * 4

@@ -296,6 +296,11 @@ def layer_finish(table, lo, hi, floor):
                 table[b] = (table[b] & 15) | (floor << 4)
 
 
+SWEEP_PIECES = 64
+"""Pieces each thread's half of the table is swept in, between which a build looks at its
+cancel flag."""
+
+
 def build_layers(ctx=None, max_depth: int | None = None,
                  corners: bool = True) -> tuple[np.ndarray, LevelStats]:
     """The layer table and how the build went. max_depth (tests) stops the search there: the
@@ -313,17 +318,30 @@ def build_layers(ctx=None, max_depth: int | None = None,
     flip_move = np.asarray(load(movetables.FLIP))
     tslot_conj = conj_slots(lt.twist_conj)
     cancel = ctx.cancel if ctx is not None else np.zeros(1, np.int32)
+    check = ctx.check_cancel if ctx is not None else None
     rows = n_rows(lt.n_classes)
-    table = new_packed2(rows * SLOTS_PER_ROW)
+    table = new_packed2(rows * SLOTS_PER_ROW, check)
 
     def over_rows(kernel, *args):
-        step = -(-rows // 2)
-        threads = [threading.Thread(target=kernel, args=(table, lo, min(rows, lo + step)) + args)
-                   for lo in range(0, rows, step)]
+        # two threads, each over its half in pieces, the cancel flag looked at between pieces
+        # (a sweep of the 2.8 GB table takes seconds, longer on a busy machine)
+        half = -(-rows // 2)
+        piece = max(1, -(-half // SWEEP_PIECES))
+
+        def run(lo, hi):
+            for start in range(lo, hi, piece):
+                if cancel[0]:
+                    return
+                kernel(table, start, min(hi, start + piece), *args)
+
+        threads = [threading.Thread(target=run, args=(lo, min(rows, lo + half)))
+                   for lo in range(0, rows, half)]
         for th in threads:
             th.start()
         for th in threads:
             th.join()
+        if check is not None:
+            check()
 
     over_rows(_clear_padding)
     x = int(lt.info[_solved_layer(lt.n_csep)])

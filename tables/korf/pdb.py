@@ -170,7 +170,7 @@ def build_corners(ctx=None, max_depth: int | None = None, moves=None
     mt = move_tables(_load_of(ctx))
     cancel = _cancel_of(ctx)
     cperm, twist = move_columns(moves, mt.cperm, mt.twist)
-    table = new_packed4(N_CORNERS)
+    table = new_packed4(N_CORNERS, ctx.check_cancel if ctx is not None else None)
     set4(table, 0, 0)
     stats = run_levels(
         ctx, n_rows=N_CPERM, total=N_CORNERS, initial=1, chunk_rows=256, max_depth=max_depth,
@@ -190,7 +190,7 @@ def build_edges(first: int, ctx=None, max_depth: int | None = None
     """The database of the six edges first..first+5 (4-bit, exact)."""
     mt = move_tables(_load_of(ctx))
     cancel = _cancel_of(ctx)
-    table = new_packed4(N_EDGE6)
+    table = new_packed4(N_EDGE6, ctx.check_cancel if ctx is not None else None)
     set4(table, edge6_goal(first), 0)
     stats = run_levels(
         ctx, n_rows=N_PLACE6, total=N_EDGE6, initial=1, chunk_rows=4096, max_depth=max_depth,

@@ -183,7 +183,7 @@ def build_phase(ctx=None, max_depth: int | None = None, moves=None
         raise AssertionError(f"{st.n_classes} sorted-slice classes, the layout says "
                              f"{PHASE_CLASSES}")
     cancel = ctx.cancel if ctx is not None else np.zeros(1, np.int32)
-    table = new_packed2(n_rows() * ROW)
+    table = new_packed2(n_rows() * ROW, ctx.check_cancel if ctx is not None else None)
     ss, f, t = solved_coords()
     j = phase_entry(ss, f, t, st.ss_cls, st.ss_sym, st.ss_fmask, st.flip_conj, st.twist_conj)
     row = j // ROW

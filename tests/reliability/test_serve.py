@@ -44,7 +44,7 @@ def test_a_cross_origin_websocket_is_refused_by_the_running_server(tmp_path):
         port = _free_port()
         server = make_server(port)
         # the session must never start: make it obvious if it does
-        server.command = "false"
+        server.argv = ["false"]
         app = await server._make_app()
         test_server = TestServer(app, host="127.0.0.1", port=port)
         await test_server.start_server()
