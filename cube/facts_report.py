@@ -69,6 +69,10 @@ def format_facts(record: dict) -> str:
     else:
         lines.append(f"3-cycles     {record['corner_3cycles'] or '-'}")
     lines.append(f"in centre    {'yes' if record['in_centre'] else 'no'}")
+    if "memo" in record:
+        m = record["memo"]
+        buffers = " ".join(m[k] for k in ("corner_buffer", "edge_buffer") if k in m)
+        lines.append(f"memo         {m['text']}  ({m['letter_scheme']}, buffers {buffers})")
     if "symmetry" in record:
         lines.append(f"symmetry     {symmetry_text(record)}")
     if "coordinates" in record:

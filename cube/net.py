@@ -4,30 +4,27 @@ Stickers are twice as wide as they are tall in character cells, so they look squ
 `scale` makes them larger (2: four cells by two lines). In colour a grid runs between the
 stickers, as on the cube itself: a blank column between neighbours, and between rows a line
 under each sticker (scale 1) or a blank line (larger scales); without colour the letters stand
-apart already. Exact xterm-256 colours, so truecolor and 256-colour terminals look alike;
-letters instead of colour where colour cannot tell the faces apart (16 colours, NO_COLOR,
-output to a pipe), or on request. The one layout draws the 3x3x3 from its 54 stickers and the
+apart already. The colours are the scheme's (cube/colour_scheme.py: Western by default), in
+exact xterm-256 colours, so truecolor and 256-colour terminals look alike; letters instead of
+colour where colour cannot tell the faces apart (16 colours, NO_COLOR, output to a pipe), or
+on request. The one layout draws the 3x3x3 from its 54 stickers and the
 2x2x2 from its 24 (n = 3 or 2 stickers a side).
 """
 
 from __future__ import annotations
 
-from rich.color import Color
 from rich.console import Console, ConsoleOptions, RenderResult
 from rich.measure import Measurement
 from rich.segment import Segment
 from rich.style import Style
 
-from .pieces import COLOUR_OF_FACE, FACES
+from .colour_scheme import WESTERN, ColourScheme
+from .pieces import FACES
 from .puzzles import CUBE3, puzzle_of
-
-XTERM_256 = {"U": 231, "R": 196, "F": 40, "D": 226, "L": 208, "B": 21}
-"""xterm-256 colour of each face's colour: white, red, green, yellow, orange, blue."""
 
 WIDTH = 35
 HEIGHT = 9
 """Size of the 3x3x3 net in colour, in character cells (`net_size(2)` gives the 2x2x2's)."""
-_UNPAINTED_BG = 240
 
 
 def _layout(n: int) -> dict[str, tuple[int, int]]:
@@ -50,19 +47,6 @@ def side_of(stickers: int) -> int:
         if stickers == 6 * n * n:
             return n
     raise ValueError(f"no cube has {stickers} stickers")
-
-
-def sticker_style(face: int, cursor: bool = False, plain_fg: bool = False) -> Style:
-    """The style of one sticker: its exact xterm-256 colour as background, a readable letter
-    colour on top (dark on the light colours; dark on all with `plain_fg`, when no letter is
-    drawn and the colour only draws the grid line), bold when under the cursor."""
-    if face < 0:
-        return Style(color=Color.from_ansi(16 if plain_fg else 231),
-                     bgcolor=Color.from_ansi(_UNPAINTED_BG), bold=cursor)
-    letter = FACES[face]
-    fg = 16 if letter in "UDFR" or plain_fg else 231
-    return Style(color=Color.from_ansi(fg), bgcolor=Color.from_ansi(XTERM_256[letter]),
-                 bold=cursor)
 
 
 def net_position(index: int, n: int = 3) -> tuple[int, int]:
@@ -94,18 +78,21 @@ def is_centre(index: int, n: int = 3) -> bool:
 
 class Net:
     """Renderable net of a state of either cube (a CubeState or a PocketState; the solved
-    3x3x3 by default). `letters`: None = automatic, True = always, False = never; `scheme`:
-    'face' shows face letters (U R F D L B), 'colour' colour letters (W R G Y O B); `cursor`: a
-    facelet index to highlight (paint mode); `colours`: face ids (-1 for a sticker not painted
-    yet) instead of a state, 54 for a 3x3x3 or 24 for a 2x2x2."""
+    3x3x3 by default). `letters`: None = automatic, True = always, False = never; `labels`:
+    'face' shows face letters (U R F D L B), 'colour' the colours' letters (W R G Y O B in the
+    Western scheme); `scheme`: the colour scheme; `cursor`: a facelet index to highlight (paint
+    mode); `colours`: face ids (-1 for a sticker not painted yet) instead of a state, 54 for a
+    3x3x3 or 24 for a 2x2x2."""
 
     def __init__(self, state=None, *, colours=None, letters: bool | None = None,
-                 scheme: str = "face", cursor: int | None = None, scale: int = 1):
+                 labels: str = "face", cursor: int | None = None, scale: int = 1,
+                 scheme: ColourScheme = WESTERN):
         if colours is None:
             state = CUBE3.identity() if state is None else state
             colours = puzzle_of(state).colours(state)
         self.colours = list(colours)
         self.letters = letters
+        self.labels = labels
         self.scheme = scheme
         self.cursor = cursor
         self.n = side_of(len(self.colours))
@@ -126,8 +113,7 @@ class Net:
     def _letter(self, face: int) -> str:
         if face < 0:
             return "?"
-        f = FACES[face]
-        return COLOUR_OF_FACE[f] if self.scheme == "colour" else f
+        return self.scheme.letter(face) if self.labels == "colour" else FACES[face]
 
     def _use_letters(self, console: Console) -> bool:
         if self.letters is not None:
@@ -167,7 +153,7 @@ class Net:
                     face = self.colours[idx]
                     cursor = idx == self.cursor
                     text = self._cell_text(face, letters, cursor) if line == 0 else ""
-                    style = sticker_style(face, cursor=cursor, plain_fg=not letters)
+                    style = self.scheme.style(face, cursor=cursor, plain_fg=not letters)
                     if s == 1:
                         style += Style(underline=True)      # the line between sticker rows
                     yield Segment(text.ljust(width) if not cursor or line else

@@ -1,28 +1,25 @@
 """The net of either cube as an SVG picture: the same layout as the terminal's net, to save or share.
 
-Drawn from the stickers' colours (puzzles.py gives them for either cube) with net.py's layout,
-so the file shows exactly what the workbench shows; plain SVG 1.1 that any browser opens.
+Drawn from the stickers' colours (puzzles.py gives them for either cube) with net.py's layout
+and the colour scheme's colours (Western by default), so the file shows exactly what the
+workbench shows; plain SVG 1.1 that any browser opens.
 """
 
 from __future__ import annotations
 
 from xml.sax.saxutils import escape
 
+from .colour_scheme import WESTERN, ColourScheme
 from .net import net_position, side_of
-from .pieces import FACES
 from .puzzles import puzzle_of
-
-HEX = {"U": "#ffffff", "R": "#d00000", "F": "#00a040", "D": "#ffd500", "L": "#ff8000",
-       "B": "#0040d0"}
-"""The colour scheme's colours (white U, red R, green F, yellow D, orange L, blue B)."""
 
 STICKER = 30
 """Size of a sticker in SVG units."""
 _GAP = 2
 
 
-def net_svg(state, title: str = "") -> str:
-    """The SVG document of the state's net (a CubeState or a PocketState)."""
+def net_svg(state, title: str = "", scheme: ColourScheme = WESTERN) -> str:
+    """The SVG document of the state's net (a CubeState or a PocketState) in a colour scheme."""
     colours = puzzle_of(state).colours(state)
     n = side_of(len(colours))
     width, height = 4 * n * STICKER + 2 * _GAP, 3 * n * STICKER + 2 * _GAP
@@ -34,7 +31,7 @@ def net_svg(state, title: str = "") -> str:
         row, col = net_position(index, n)
         x, y = _GAP + col * STICKER, _GAP + row * STICKER
         out.append(f'<rect x="{x}" y="{y}" width="{STICKER}" height="{STICKER}" rx="3" '
-                   f'fill="{HEX[FACES[face]]}" stroke="#000000" stroke-width="{_GAP}"/>')
+                   f'fill="{scheme.colour(face).hex}" stroke="#000000" stroke-width="{_GAP}"/>')
     out.append("</svg>")
     return "\n".join(out) + "\n"
 

@@ -18,6 +18,7 @@ from .alg import Move
 from .facts import facts, unreachable_reason
 from .facts_report import alg_record
 from .metrics import Metric, gods_number
+from .letters import MemoOptions, memo
 from .moves import apply_moves
 from .notation import metric_lengths
 from .pocket import PocketState
@@ -123,10 +124,13 @@ class Puzzle:
         """Whether the moves take the position to solved (however the cube is then held)."""
         return self.is_solved(self.apply(state, moves))
 
-    def facts_record(self, position: Position, show_class: bool = False) -> dict:
-        """What `cubelab facts --json` prints: the state's facts, then its alg's (if any), then
+    def facts_record(self, position: Position, show_class: bool = False,
+                     memo_options: MemoOptions = MemoOptions()) -> dict:
+        """What `cubelab facts --json` prints: the state's facts, its blindfold memo (in the
+        letter scheme and from the buffers of `memo_options`), then its alg's (if any), then
         with `show_class` the facelets of the positions in its morph class."""
         record = self.facts(position.state)
+        record["memo"] = memo(position.state, memo_options).as_dict()
         record.update(alg_record(position, self.lengths))
         if show_class:
             record["class"] = [self.to_facelets(s) for s in self.morph_class(position.state)]

@@ -4,8 +4,10 @@
 build gigabytes of tables); `run_case` runs one and returns its records with what varies from
 run to run (timings, the node counts of searches on two threads, the paths of this run's data
 directory) taken out. `python tests/helpers_json_records.py OUT` writes every case's records to
-OUT; tests/data/json_records.json holds those of main just before the solver descriptions landed
-(b1d4b6c, with CFOP's rotation and merges and the tables' checkpoints), and tests/test_json_records.py compares today's with them.
+OUT; tests/data/json_records.json holds those of main just before the solver descriptions
+landed (b1d4b6c, with CFOP's rotation and merges and the tables' checkpoints; the facts' memo
+added with the 3-D view's merge, nothing else changed), and tests/test_json_records.py compares
+today's with them.
 """
 
 from __future__ import annotations

@@ -122,7 +122,10 @@ def test_cycles_and_case_commands(tmp_path):
     session = Session(saves_dir=tmp_path)
     out = session.execute(":cycles (UF UR UB) (UFR)+ (URB)-")
     assert out.changed and session.state == parse_cycles("(UF UR UB) (UFR)+ (URB)-")
-    assert session.execute(":cycles").message == "(UFR)+ (URB)- (UR UB UF)"
+    cycles, memo = session.execute(":cycles").message.splitlines()
+    assert cycles == "(UFR)+ (URB)- (UR UB UF)"
+    # and the memo: UF's sticker belongs on UB (A), UB's on UR (B); the corners twisted apart
+    assert memo == "memo (speffz, buffers UFR UF): twists UFR cw (M), URB ccw (N) · edges AB"
     assert "one corner twisted" in session.execute(":cycles (UFR)+").message
     assert session.execute(":cycles --unreachable (UFR)+").changed
     assert session.execute(":case UF UR UB").changed

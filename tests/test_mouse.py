@@ -59,9 +59,14 @@ def test_clicks_turn_faces_on_the_net_and_in_3d(tmp_path):
         assert app.session.state == alg_state("F R'")
         await pilot.press("f8")
         await pilot.pause()
-        await pilot.click("#net", offset=at(2, 5))           # the front face of the 3-D view
+        x, y = app.net._picture().sticker_centres()[22]      # F's centre in the 3-D view
+        await pilot.click("#net", offset=at(x - 1, y))
         await pilot.pause()
         assert app.session.state == alg_state("F R' F")
+        x, y = app.net._picture().sticker_centres()[4]       # U's centre, shifted
+        await pilot.click("#net", offset=at(x - 1, y), shift=True)
+        await pilot.pause()
+        assert app.session.state == alg_state("F R' F U'")
     run_app(tmp_path, body)
 
 

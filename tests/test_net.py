@@ -8,7 +8,10 @@ import re
 from rich.console import Console
 
 from cubelab.cube.moves import alg_state
-from cubelab.cube.net import HEIGHT, WIDTH, XTERM_256, Net, net_position, step_cursor
+from cubelab.cube.colour_scheme import WESTERN
+from cubelab.cube.net import HEIGHT, WIDTH, Net, net_position, step_cursor
+
+XTERM_256 = {face: colour.xterm for face, colour in zip("URFDLB", WESTERN.colours)}
 from cubelab.cube.pieces import facelet_index
 
 
@@ -83,7 +86,7 @@ def test_letters_automatic_on_16_colours_and_no_color():
 
 
 def test_colour_scheme_letters_and_cursor():
-    net = Net(letters=True, scheme="colour", cursor=facelet_index("F5"))
+    net = Net(letters=True, labels="colour", cursor=facelet_index("F5"))
     assert net.plain_text().splitlines()[0] == "      W W W"
     _, text = render(net, color_system=None)
     assert "G<" in text
@@ -133,5 +136,5 @@ def test_the_2x2_net_in_colour_and_in_colour_letters():
     assert "U" not in strip_ansi(text) and len(strip_ansi(text).splitlines()) == 6
     _, text = render(Net(state), color_system="standard")
     assert strip_ansi(text).splitlines()[0].rstrip() == "      U  F"    # with the grid
-    lines = Net(state, letters=True, scheme="colour").plain_text().splitlines()
+    lines = Net(state, letters=True, labels="colour").plain_text().splitlines()
     assert lines[0] == "    W G" and lines[2] == "O O G Y R R W B"

@@ -9,7 +9,10 @@ import xml.etree.ElementTree as ET
 from urllib.parse import parse_qs, urlparse
 
 from cubelab.cube.moves import alg_state
-from cubelab.cube.net_svg import HEX, net_svg
+from cubelab.cube.colour_scheme import WESTERN
+from cubelab.cube.net_svg import net_svg
+
+HEX = {face: colour.hex for face, colour in zip("URFDLB", WESTERN.colours)}
 from cubelab.cube.pocket import PocketState
 from cubelab.cube.notation import parse_moves
 from cubelab.solvers import StandIn

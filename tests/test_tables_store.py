@@ -359,9 +359,14 @@ def test_read_only_file_system_message(tables, monkeypatch):
 # ---- two processes ---------------------------------------------------------------------------
 
 def _slow_squares(ctx):
-    with open(ctx.spec.params["marker"], "a") as f:
+    marker = ctx.spec.params["marker"]
+    with open(marker, "a") as f:
         f.write(f"{os.getpid()}\n")
-    time.sleep(0.5)
+    # the build goes on once the other process is waiting for its lock (a busy machine may
+    # start the second process seconds after the first: a fixed pause would race it)
+    deadline = time.monotonic() + 120
+    while not os.path.exists(marker + ".waiting") and time.monotonic() < deadline:
+        time.sleep(0.02)
     n = ctx.spec.params["n"]
     return (np.arange(n, dtype=np.int64) ** 2).reshape(-1, 2)
 
@@ -373,7 +378,12 @@ def _process_spec(marker):
 def _build_in_child(marker, go, out):
     go.wait()
     messages = []
-    a = load_or_build(_process_spec(marker), log=messages.append)
+
+    def log(message):
+        messages.append(message)
+        if "waiting for another process" in str(message):
+            open(str(marker) + ".waiting", "w").close()
+    a = load_or_build(_process_spec(marker), log=log)
     out.put((int(a.sum()), messages))
 
 

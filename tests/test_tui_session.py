@@ -132,7 +132,7 @@ def test_save_and_load_round_trip(session):
 
 
 def test_completions(session):
-    assert session.completions(":sc") == [":scramble", ":screenshot"]
+    assert session.completions(":sc") == [":scramble", ":scheme", ":screenshot"]
     assert session.completions(":scra") == [":scramble"]
     assert session.completions(":solve k") == [":solve kociemba"]
     # the solvers not named yet, the metrics the session's solvers honour, their options

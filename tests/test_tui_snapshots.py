@@ -22,10 +22,12 @@ def app(tmp_path, monkeypatch):
 
 
 def steady(pilot) -> None:
-    """No blinking cursor (a snapshot must not depend on when it is taken), and colour without
-    letters, as on a 256-colour terminal (the headless test console counts as 16 colours)."""
+    """No blinking cursor and no moves turning (a snapshot must not depend on when it is
+    taken), and colour without letters, as on a 256-colour terminal (the headless test
+    console counts as 16 colours)."""
     pilot.app.line.cursor_blink = False
     pilot.app.net.letters = False
+    pilot.app.net.animate_allowed = False
 
 
 def test_moves_preview_80x24(snap_compare, app):
@@ -179,3 +181,17 @@ def test_a_row_longer_than_its_space_says_so_80x24(snap_compare, app):
         show_cfop_row(pilot.app)
         await pilot.pause()
     assert snap_compare(app, run_before=show, terminal_size=(80, 24))
+
+
+def test_3d_view_80x24(snap_compare, app):
+    """The cube in 3-D in the net's box: a cabinet view, its stickers apart, the memo below."""
+    assert snap_compare(app, press=[*"R U R' F2 D", "enter", "f8"], terminal_size=(80, 24),
+                        run_before=steady)
+
+
+def test_3d_view_turned_japanese_140x36(snap_compare, app):
+    """A large screen: the isometric view, turned to show D (two presses of up on the net),
+    in the Japanese colour scheme (D blue)."""
+    assert snap_compare(app, press=[*":scheme japanese", "enter", *"R U R' F2 D", "enter",
+                                    "f8", "tab", "up", "up"],
+                        terminal_size=(140, 36), run_before=steady)

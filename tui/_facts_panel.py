@@ -1,4 +1,9 @@
-"""The facts panel: the group facts of the position shown, and its move sequence with counts."""
+"""The facts panel: the group facts of the position shown, and its move sequence with counts.
+
+Rows are label and value; a value made of several facts or cycles wraps between them, never
+inside one, so a label always stays beside its value and two never run together, whatever the
+panel's width.
+"""
 
 from __future__ import annotations
 
@@ -13,38 +18,49 @@ from textual.containers import VerticalScroll
 from textual.widgets import Static
 
 from cubelab.cube.alg import Move
+from cubelab.cube.letters import MemoOptions, memo
 from cubelab.cube.notation import format_moves
 
 _CYCLE = re.compile(r"\([^()]*\)\S*")
 _NO_3CYCLES = "none: odd permutation"
 
 
-class Cycles:
-    """A list of cycles such as '(UFR DRF)+ (UBL URB)-' that wraps between cycles, never
-    inside one, so each cycle stays readable on its line (Rich would break at any space)."""
+class Items:
+    """Short texts laid out in a row with `gap` spaces between them, wrapping between items,
+    never inside one (Rich would break at any space, parting a label from its value); an item
+    wider than the column is folded on its own lines."""
 
-    def __init__(self, text: str):
-        self.items = _CYCLE.findall(text) if text.startswith("(") else []
-        self.text = text
+    def __init__(self, items, gap: int = 1):
+        self.items = [item if isinstance(item, Text) else Text(item) for item in items]
+        self.gap = gap
 
     def __rich_measure__(self, console: Console, options: ConsoleOptions) -> Measurement:
         if not self.items:
-            return Measurement.get(console, options, Text(self.text))
-        return Measurement(max(len(i) for i in self.items), len(" ".join(self.items)))
+            return Measurement(0, 0)
+        widths = [i.cell_len for i in self.items]
+        return Measurement(max(widths), sum(widths) + self.gap * (len(widths) - 1))
 
     def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
-        if not self.items:
-            yield Text(self.text)
-            return
-        lines, line = [], ""
+        lines: list[Text] = []
+        line = Text()
         for item in self.items:
-            if line and len(line) + 1 + len(item) > options.max_width:
+            if line.cell_len and line.cell_len + self.gap + item.cell_len > options.max_width:
                 lines.append(line)
-                line = item
-            else:
-                line = f"{line} {item}" if line else item
+                line = Text()
+            if line.cell_len:
+                line.append(" " * self.gap)
+            line.append_text(item)
         lines.append(line)
-        yield Text("\n".join(lines), overflow="fold")
+        yield Text("\n", end="").join(lines) if len(lines) > 1 else lines[0]
+
+
+class Cycles(Items):
+    """A list of cycles such as '(UFR DRF)+ (UBL URB)-' that wraps between cycles, so each
+    cycle stays readable on its line; any other text stays as it is."""
+
+    def __init__(self, text: str):
+        found = _CYCLE.findall(text) if text.startswith("(") else []
+        super().__init__(found or [Text(text, overflow="fold")])
 
 
 def _three_cycles(text: str):
@@ -67,11 +83,21 @@ def _trace_row(table: Table, trace: str, reachable: bool, invariants) -> None:
         table.add_row("trace", Text(f"{trace} unreachable: " + "; ".join(invariants), style="red"))
 
 
-def _head(order: int, parity: str, morph: int, centre: bool) -> Text:
-    head = Text()
-    head.append(f"{order}", style="bold")
-    head.append(f"   parity {parity}   morph {morph}   centre {'yes' if centre else 'no'}")
-    return head
+def _head(order: int, parity: str, morph: int, centre: bool) -> Items:
+    """The order, then 'parity even', 'morph 96', 'centre no': each label stays with its
+    value, three spaces apart, wrapping between them."""
+    return Items([Text(f"{order}", style="bold"), f"parity {parity}", f"morph {morph}",
+                  f"centre {'yes' if centre else 'no'}"], gap=3)
+
+
+def _memo_row(table: Table, state, options: MemoOptions | None) -> None:
+    """The blindfold memo in letters: pairs of letters, twists and flips, parity."""
+    if options is None:
+        return
+    # each part ('corners JK LM', 'twists UBL cw (E)', ...) starts a line if it does not fit
+    # after the one before; a part longer than the column wraps between its letter pairs
+    parts = memo(state, options).text().split(" · ")
+    table.add_row("memo", Items(parts, gap=3))
 
 
 def sequence_text(moves, pending=()) -> Text:
@@ -85,11 +111,11 @@ def sequence_text(moves, pending=()) -> Text:
 
 
 def facts_table(puzzle, state, moves: tuple[Move, ...] | list[Move] | None,
-                pending=()) -> Table:
+                pending=(), memo: MemoOptions | None = None) -> Table:
     """Label/value rows of the position's facts on `puzzle` (its one record shape: a 2x2x2's
     has no edges and no symmetry), compact enough for 80x24: the short rows first, then the
-    cycle lists, which wrap between cycles inside their column. `pending`: playback's moves
-    still to come."""
+    cycle lists, which wrap between cycles inside their column, and with `memo` the blindfold
+    memo. `pending`: playback's moves still to come."""
     f = puzzle.facts(state)
     table = _grid()
     table.add_row("order", _head(f["order"], f["parity"], f["morph"], f["in_centre"]))
@@ -104,9 +130,11 @@ def facts_table(puzzle, state, moves: tuple[Move, ...] | list[Move] | None,
     table.add_row("corners", Cycles(f["corner_cycles"]) if f["corner_cycles"] else "-")
     if "edge_3cycles" in f:
         table.add_row("edges", Cycles(f["edge_cycles"]) if f["edge_cycles"] else "-")
+        _memo_row(table, state, memo)
         table.add_row("3-cyc C", _three_cycles(f["corner_3cycles"]))
         table.add_row("3-cyc E", _three_cycles(f["edge_3cycles"]))
     else:
+        _memo_row(table, state, memo)
         table.add_row("3-cycles", _three_cycles(f["corner_3cycles"]))
     if "symmetry" in f:
         table.add_row("sym", f"{f['symmetry']} ({f['symmetry_order']}/48)   "
@@ -124,9 +152,11 @@ class FactsPanel(VerticalScroll):
     def compose(self) -> ComposeResult:
         yield Static(id="facts-body")
 
-    def show(self, puzzle, state, moves, pending=()) -> None:
-        """Redraw for a position of `puzzle` (the session's cube) and its moves."""
-        self.query_one("#facts-body", Static).update(facts_table(puzzle, state, moves, pending))
+    def show(self, puzzle, state, moves, pending=(), memo: MemoOptions | None = None) -> None:
+        """Redraw for a position of `puzzle` (the session's cube) and its moves; with `memo`
+        (letter scheme and buffers) its memo too."""
+        self.query_one("#facts-body", Static).update(
+            facts_table(puzzle, state, moves, pending, memo))
         self.call_after_refresh(self._mark_overflow)
 
     def _mark_overflow(self) -> None:

@@ -26,7 +26,10 @@ KEYS = (
     (("cubelab.puzzle",), "switch between the 3x3x3 and the 2x2x2 (:puzzle)"),
     (("cubelab.solve", "cubelab.compare"), "solve / compare solvers"),
     (("cubelab.lists",), "show the solver table or the search results"),
-    (("cubelab.view",), "the net, the cube in 3-D (U F R), its back (D L B), in turn (:view)"),
+    (("cubelab.view",), "the net, the cube in 3-D as last held (U F R at first), its other side, "
+                        "in turn (:view)"),
+    ("Arrows on the 3-D view", "turn the picture a quarter turn (up twice: D on top); a drag "
+                               "or the wheel does too (:view left|right|up|down|over)"),
     (("cubelab.undo", "cubelab.redo"), "undo / redo"),
     (("cubelab.cancel",), "clear the line; on an empty line: stop the solvers' searches and "
                           ":search, leave paint mode or playback (a table build goes on)"),

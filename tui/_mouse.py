@@ -14,7 +14,7 @@ from rich.segment import Segment
 from rich.style import Style
 
 from cubelab.cube.iso import IsoView
-from cubelab.cube.net import Net, net_size, sticker_style
+from cubelab.cube.net import Net, net_size
 from cubelab.cube.pieces import FACES
 
 
@@ -46,8 +46,8 @@ def sticker_at(view, x: int, y: int) -> int | None:
 
 
 class PaintBoard:
-    """The net being painted with the palette beside (3x3x3) or under (2x2x2) it; the
-    palette's current colour is marked."""
+    """The net being painted with the palette beside (3x3x3) or under (2x2x2) it, in the net's
+    colour scheme; the palette's current colour is marked."""
 
     def __init__(self, net: Net, colour: int, letters: bool):
         self.net = net
@@ -62,7 +62,7 @@ class PaintBoard:
             text = "<" if mark else " "
         if plain:
             return Segment(text)
-        return Segment(text, sticker_style(face, cursor=mark) + Style(underline=mark))
+        return Segment(text, self.net.scheme.style(face, cursor=mark) + Style(underline=mark))
 
     def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
         n = self.net.n

@@ -1,19 +1,39 @@
-"""The net widget: draws the cube, and with focus it is a keyboard cube, a paint board or a player."""
+"""The net widget: draws the cube, and with focus it is a keyboard cube, a paint board or a player.
+
+The cube is drawn as the net or in 3-D (cube/iso.py), in the session's colour scheme. In 3-D
+the arrows (or a drag of the mouse, or its wheel) turn the picture a quarter turn, so any
+three faces come to view, and a move typed or turned is shown turning in a few frames unless
+animation is off: by the user's choice, when served to a browser, or by itself when the
+frames come late (a slow link or a busy machine).
+"""
 
 from __future__ import annotations
 
-from textual.events import Click, Key, Paste
+import time
+
+from textual.events import Click, Key, MouseDown, MouseMove, MouseScrollDown, MouseScrollUp, \
+    MouseUp, Paste
 from textual.message import Message
 from textual.reactive import reactive
 from textual.widget import Widget
 
 from cubelab.cube import pieces, pocket
+from cubelab.cube.colour_scheme import WESTERN, ColourScheme
 from cubelab.cube.net import Net, is_centre, side_of, step_cursor
+from cubelab.cube.notation import invert_moves
 from cubelab.cube.pieces import FACES
+from cubelab.cube.puzzles import puzzle_of
 from cubelab.cube.state import CubeState
 
 from .bindings import BINDINGS as ALL_BINDINGS, binding
 from .keymap import CURSOR_KEYS, PAINT_KEYS
+
+FRAME_SECONDS = 1 / 30
+"""The time between two pictures of a turning move."""
+ANIMATED_MOVES = 4
+"""A change of at most this many moves is shown turning; a longer one is drawn at once."""
+VIEW_KEYS = {"left": "left", "right": "right", "up": "up", "down": "down"}
+"""Arrow key -> how the 3-D picture turns (turn mode; paint and playback keep their arrows)."""
 
 
 class NetView(Widget, can_focus=True):
@@ -49,8 +69,20 @@ class NetView(Widget, can_focus=True):
     paint_colour: reactive[int] = reactive(0)
     """The palette's colour (face id) a click paints with; a colour key also picks it."""
     view: reactive[str] = reactive("net")
-    """net | front | back: the net, or the 3-D view (cubelab.cube.iso) from either side; paint
-    mode always shows the net (its cursor moves over the net)."""
+    """net | 3d: the net, or the 3-D view (cubelab.cube.iso) held as `orientation`; paint mode
+    always shows the net (its cursor moves over the net)."""
+    orientation: reactive[str] = reactive("UFR")
+    """How the 3-D view holds the cube: the faces on top, in front and on the right."""
+    scheme: reactive[ColourScheme] = reactive(WESTERN)
+    """The colour scheme of every picture (the app sets the session's)."""
+    animate: reactive[bool] = reactive(True)
+    """Show moves turning in the 3-D view (the session's choice)."""
+    served: bool = False
+    """Shown through a browser (--serve): no animation, every frame would cross the link."""
+    animate_allowed: bool = True
+    """False once the frames could not keep up (for the rest of the session)."""
+    lag_limit: float = 4 * FRAME_SECONDS
+    """A frame this much later than the one before means the frames cannot keep up."""
 
     class Turn(Message):
         """A move key was pressed on the keyboard cube, or a face clicked (`click`)."""
@@ -82,6 +114,107 @@ class NetView(Widget, can_focus=True):
     class Commit(Message):
         """Enter: use the painting, or keep the playback position."""
 
+    class Orient(Message):
+        """The 3-D picture was turned (arrows, drag or wheel) to hold the cube `orientation`."""
+
+        def __init__(self, orientation: str) -> None:
+            super().__init__()
+            self.orientation = orientation
+
+    class AnimationOff(Message):
+        """Frames came too late twice: animation turned itself off for the session."""
+
+    def __init__(self, *args, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        self._moves: tuple = ()
+        self._frames: list = []
+        self._frame = None                  # (colours, turn) drawn now, while a move turns
+        self._timer = None
+        self._last_tick = 0.0
+        self._lagged = 0
+        self._asked_animate = True          # what the session last asked for
+        self._drag = None                   # (x, y) where a drag on the 3-D view last turned it
+        self._dragged = False
+        self.frames_drawn = 0
+        """Pictures of turning moves drawn so far (what shows that a move was animated)."""
+
+    def set_look(self, view: str, orientation: str, scheme: ColourScheme,
+                 animate: bool) -> None:
+        """Take how the session wants the cube drawn (animation asked for again after it
+        turned itself off gets another try)."""
+        if animate and not self._asked_animate:
+            self.animate_allowed, self._lagged = True, 0
+        self._asked_animate = animate
+        self.view, self.orientation, self.scheme = view, orientation, scheme
+        self.animate = animate and self.animate_allowed
+        if not self.animate:
+            self._finish()
+
+    def show(self, state, moves=()) -> None:
+        """Draw `state`, reached by `moves` (the whole sequence so far). In the 3-D view, a few
+        moves added since the last picture turn in a few frames, and moves taken back (undo,
+        playback stepping back) turn back."""
+        before, before_moves = self.state, self._moves
+        self._moves = tuple(moves)
+        frames = self._plan(before, before_moves, state, self._moves)
+        self.state = state
+        if frames:
+            self._frames = frames
+            self._last_tick = time.monotonic()
+            if self._timer is None:
+                self._timer = self.set_interval(FRAME_SECONDS, self._tick)
+            self._tick(first=True)
+
+    def _plan(self, before, old, after, new) -> list:
+        if not (self.animate and not self.served and self.view == "3d"
+                and self.mode in ("turn", "play") and type(before) is type(after)):
+            return []
+        if 0 < len(new) - len(old) <= ANIMATED_MOVES and new[:len(old)] == old:
+            moves = new[len(old):]
+        elif 0 < len(old) - len(new) <= ANIMATED_MOVES and old[:len(new)] == new:
+            moves = tuple(invert_moves(old[len(new):]))
+        else:
+            return []
+        from cubelab.cube.layer_turns import move_frames
+        try:
+            if puzzle_of(before).apply(before, moves) != after:
+                return []
+            return move_frames(before, moves)
+        except ValueError:
+            return []
+
+    def _tick(self, first: bool = False) -> None:
+        now = time.monotonic()
+        late = not first and now - self._last_tick > self.lag_limit
+        self._last_tick = now
+        if late and self._frames:
+            self._lagged += 1
+            self._frames = []
+            if self._lagged >= 2:
+                self.animate_allowed = self.animate = False
+                self.post_message(self.AnimationOff())
+        if self._frames:
+            self._frame = self._frames.pop(0)
+            self.frames_drawn += 1
+            self.refresh()
+        else:
+            self._finish()
+
+    def _finish(self) -> None:
+        """Stop turning: draw the position itself."""
+        self._frames = []
+        if self._timer is not None:
+            self._timer.stop()
+            self._timer = None
+        if self._frame is not None:
+            self._frame = None
+            self.refresh()
+
+    @property
+    def turning(self) -> bool:
+        """Whether a move is being shown turning."""
+        return self._frame is not None
+
     def focus_on_click(self) -> bool:
         """A click turns a face and leaves the keys where they were (on the move line); only
         paint mode, which takes its colours from the keys, keeps the focus on the net."""
@@ -91,17 +224,19 @@ class NetView(Widget, can_focus=True):
         if self.mode == "paint" and self.colours is not None:
             from ._mouse import PaintBoard
             net = Net(colours=self.colours, letters=self.letters, cursor=self.cursor,
-                      scale=self.scale)
+                      scale=self.scale, scheme=self.scheme)
             return PaintBoard(net, self.paint_colour, bool(self.letters))
         return self._picture()
 
     def _picture(self):
         """The net or the 3-D view of the state (what a click outside paint mode hits)."""
-        if self.view != "net":
-            from cubelab.cube.iso import IsoView, fit_scale
-            return IsoView(self.state, view=self.view, letters=self.letters,
-                           scale=fit_scale(self.content_size.width, self.content_size.height))
-        return Net(self.state, letters=self.letters, scale=self.scale)
+        if self.view == "3d":
+            from cubelab.cube.iso import IsoView
+            colours, turn = self._frame if self._frame is not None else (None, None)
+            return IsoView(self.state, colours=colours, orientation=self.orientation,
+                           scheme=self.scheme, letters=self.letters, turn=turn,
+                           width=self.content_size.width, height=self.content_size.height)
+        return Net(self.state, letters=self.letters, scale=self.scale, scheme=self.scheme)
 
     def watch_cursor(self) -> None:
         # the border names the sticker under the cursor, wherever the arrows take it
@@ -110,6 +245,7 @@ class NetView(Widget, can_focus=True):
             self.border_title = title.split(" · paint ")[0] + f" · paint {self.sticker_name()}"
 
     def watch_view(self) -> None:
+        self._finish()
         self._fit()
 
     def watch_mode(self) -> None:
@@ -140,27 +276,41 @@ class NetView(Widget, can_focus=True):
         else:
             self.fit_iso()
 
-    def fit_iso(self, room: tuple[int, int] | None = None) -> None:
+    def fit_iso(self, room: tuple[int, int] | None = None) -> int | None:
         """Size the box for the 3-D view in a terminal of `room` (width, height; else the
-        app's size); nothing to do for the net."""
+        app's size); nothing to do for the net: the net's box on a small screen, and on a
+        large one as much as the facts and the lists can spare (half the width, all the
+        height but the facts' dozen lines). Returns the box's width when it wants more than
+        the net's (the app widens the column holding it)."""
         if self.mode == "paint" or self.view == "net":
-            return
-        from cubelab.cube.iso import fit_scale, size
+            return None
+        from cubelab.cube.projections import fit_size
         width, height = room if room is not None else self.app.size
-        # leave the facts panel and the lists their share of a large screen
-        scale = fit_scale(width // 2 - 4, height - 14)
-        width, height = size(scale)
-        self.styles.width, self.styles.height = max(28, width + 4), max(11, height + 2)
+        if width < 120:
+            return None
+        width, height = fit_size(width // 2 - 4, height - 14)
+        box = max(self.styles.width.value if self.styles.width else 0, width + 4)
+        self.styles.width = box
+        self.styles.height = max(11, height + 2)
+        return int(box)
 
     def action_commit(self) -> None:
         if self.mode in ("paint", "play"):
             self.post_message(self.Commit())
 
     def on_key(self, event: Key) -> None:
-        handled = {"paint": self._paint_key, "play": self._play_key}.get(self.mode)
+        handled = {"turn": self._view_key, "paint": self._paint_key,
+                   "play": self._play_key}.get(self.mode)
         if handled is not None and handled(event):
             event.stop()
             event.prevent_default()
+
+    def _view_key(self, event: Key) -> bool:
+        """Turn mode: in 3-D the arrows turn the picture (the cube's own keys are bindings)."""
+        if self.view == "3d" and event.key in VIEW_KEYS:
+            self.turn_view(VIEW_KEYS[event.key])
+            return True
+        return False
 
     def check_action(self, action: str, parameters: tuple) -> bool | None:
         # the keyboard cube's keys turn it only in turn mode (paint mode takes the letters
@@ -187,6 +337,9 @@ class NetView(Widget, can_focus=True):
             index = sticker_at(Net(colours=self.colours, scale=self.scale), at.x, at.y)
             if index is not None:
                 self._set(index, self.paint_colour, index)
+            return
+        if self._dragged:
+            self._dragged = False           # the end of a drag that turned the picture
             return
         picture = self._picture()
         index = sticker_at(picture, at.x, at.y)
@@ -218,7 +371,7 @@ class NetView(Widget, can_focus=True):
             self.colours = colours
             self.post_message(self.Paint(-1, -1, self.cursor, everything=True))
         else:
-            face = PAINT_KEYS.get((event.character or "").lower())
+            face = self.scheme.paint_keys().get((event.character or "").lower())
             if face is None:
                 return False
             self.paint_next(face)
@@ -246,8 +399,9 @@ class NetView(Widget, can_focus=True):
         if self.mode != "paint" or self.colours is None:
             return
         event.stop()
+        keys = self.scheme.paint_keys()
         for character in event.text:
-            face = PAINT_KEYS.get(character.lower())
+            face = keys.get(character.lower())
             if face is not None:
                 self.paint_next(face)
 
@@ -264,3 +418,44 @@ class NetView(Widget, can_focus=True):
             return False
         self.post_message(self.Step(steps[event.key]))
         return True
+
+    # ---- turning the 3-D picture ------------------------------------------------------------
+    def turn_view(self, how: str) -> None:
+        """Turn the 3-D picture a quarter turn (left, right, up, down) or over to the other
+        side; the app makes it the session's."""
+        from cubelab.cube.holding import turned
+        self.post_message(self.Orient(turned(self.orientation, how)))
+
+    def on_mouse_down(self, event: MouseDown) -> None:
+        if self.view == "3d" and self.mode == "turn":
+            self._drag = (event.screen_x, event.screen_y)
+            self._dragged = False
+            self.capture_mouse()
+
+    def on_mouse_move(self, event: MouseMove) -> None:
+        """Dragging across the 3-D view turns the picture, a quarter turn every few cells."""
+        if self._drag is None or not event.button:
+            return
+        dx, dy = event.screen_x - self._drag[0], event.screen_y - self._drag[1]
+        if abs(dx) >= 6 or abs(dy) >= 3:
+            if abs(dx) * 1 >= abs(dy) * 2:
+                self.turn_view("right" if dx > 0 else "left")
+            else:
+                self.turn_view("down" if dy > 0 else "up")
+            self._drag = (event.screen_x, event.screen_y)
+            self._dragged = True
+
+    def on_mouse_up(self, event: MouseUp) -> None:
+        if self._drag is not None:
+            self._drag = None
+            self.release_mouse()
+
+    def on_mouse_scroll_down(self, event: MouseScrollDown) -> None:
+        if self.view == "3d" and self.mode == "turn":
+            event.stop()
+            self.turn_view("right")
+
+    def on_mouse_scroll_up(self, event: MouseScrollUp) -> None:
+        if self.view == "3d" and self.mode == "turn":
+            event.stop()
+            self.turn_view("left")

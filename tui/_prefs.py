@@ -25,6 +25,8 @@ class Preferences:
         self.keeper = SessionKeeper(self, store, self.settings.get("workbench.restore"))
         self.session.default_solver = self.settings.solver("workbench")
         self.session.default_metric = self.settings.default_metric()
+        from .look_commands import look_from_settings
+        self.look_problems = look_from_settings(self.session, self.settings)
 
     def apply_settings(self) -> None:
         """On mount: the keys and the theme."""
@@ -46,7 +48,7 @@ class Preferences:
         """The first message: a bad setting (the first, and how to see the others), the kept
         session (offered or restored), or how to begin."""
         kept, problem = self.keeper.start()
-        problems = self.settings.problems
+        problems = self.settings.problems + [f"settings: {p}" for p in self.look_problems]
         if problems:
             more = (f" (and {len(problems) - 1} more: cubelab config validate)"
                     if len(problems) > 1 else "")

@@ -120,7 +120,8 @@ class CubeLabApp(Preferences, App):
         not move the layout."""
         from cubelab.cube.net import net_size
         width, height = size if size is not None else self.size
-        scale = self.sticker_scale(width, height)
+        # the session's choice (:stickers), else the settings' (or auto)
+        scale = self.session.sticker_size or self.sticker_scale(width, height)
         net = self.net
         net.scale = scale
         w3, h3 = net_size(3, scale)
@@ -128,14 +129,15 @@ class CubeLabApp(Preferences, App):
         palette = 2 if net.mode == "paint" and not net.has_class("-pocket") else 0
         net.styles.width = w3 + 4 + palette          # padding and border (and the palette)
         net.styles.height = h3 + 2
-        if net.has_class("-pocket"):
+        if net.has_class("-pocket") and (net.view == "net" or net.mode == "paint"):
             net.styles.padding = ((h3 - h2) // 2, 1 + (w3 - w2) // 2)
         else:
             net.styles.padding = (0, 1)
         wide = width >= 120
         self.query_one("#top").styles.height = "1fr" if wide else h3 + 2
         self.query_one("#facts").styles.height = "1fr" if wide else h3 + 2
-        net.fit_iso((width, height))
+        wants = net.fit_iso((width, height))   # the 3-D view of a large screen widens its column
+        self.query_one("#cube-area").styles.width = max(65, wants) if wide and wants else None
 
     def on_resize(self, event) -> None:
         # the event's size: the app's own may still be the old one while the event is handled
@@ -153,12 +155,15 @@ class CubeLabApp(Preferences, App):
         self.refresh_position()
         self.greet()
         self.line.focus()
+        if type(self._driver).__name__ == "WebDriver":
+            self.net.served = True              # no animation: every frame crosses the link
 
     # ---- showing the session --------------------------------------------------------------
     def refresh_position(self, preview=None) -> None:
         """Draw the net and the facts for the session (or for a preview of the typed line)."""
         s = self.session
         net = self.net
+        net.set_look(s.view, s.orientation, s.scheme, s.animate)
         self._follow_puzzle()
         name = "net" if s.puzzle is DEFAULT_PUZZLE else f"net {s.puzzle.title}"
         if s.painting is not None:
@@ -170,7 +175,8 @@ class CubeLabApp(Preferences, App):
                 net.mode = "paint"
             net.border_title = f"{name} · paint {net.sticker_name()}"
             if s.painting.verdict()[0]:
-                self.query_one(FactsPanel).show(s.puzzle, s.painting.state(), ())
+                self.query_one(FactsPanel).show(s.puzzle, s.painting.state(), (),
+                                                memo=s.memo_options)
             return
         pending = ()
         if preview is not None:
@@ -183,10 +189,9 @@ class CubeLabApp(Preferences, App):
         else:
             state, moves, title = s.state, s.moves, name
         net.mode = "play" if s.playback is not None else "turn"
-        net.view = s.view
-        net.state = state
+        net.show(state, moves)
         net.border_title = title
-        self.query_one(FactsPanel).show(s.puzzle, state, moves, pending)
+        self.query_one(FactsPanel).show(s.puzzle, state, moves, pending, memo=s.memo_options)
 
     def _follow_puzzle(self) -> None:
         """After a switch of cube (a command, undo or redo): the old cube's solver runs stop
@@ -306,6 +311,14 @@ class CubeLabApp(Preferences, App):
         self._say_verdict()
         self.refresh_position()
 
+    def on_net_view_orient(self, event: NetView.Orient) -> None:
+        """The 3-D picture was turned on the net (arrows, drag, wheel): as :view would."""
+        self.handle(self.session.execute(f":view {event.orientation}"))
+
+    def on_net_view_animation_off(self, event: NetView.AnimationOff) -> None:
+        self.session.animate = False
+        self.say("animation off: its frames came too late (:animate on tries again)")
+
     def on_net_view_step(self, event: NetView.Step) -> None:
         if self.session.step(event.delta):
             self.say(self.session.playback.describe())
@@ -380,7 +393,7 @@ class CubeLabApp(Preferences, App):
             self.push_screen(HelpScreen({t: d for t, d in solvers.items() if d}, self.keymap))
 
     def action_view(self) -> None:
-        """F8: the net, the 3-D view (U F R), the 3-D view from the back (D L B), in turn."""
+        """F8: the net, the 3-D view as last held (U F R at first), its other side, in turn."""
         self.handle(self.session.execute(":view"))
 
     def action_letters(self) -> None:

@@ -15,7 +15,7 @@ from typing import Callable
 from cubelab.cube.notation import format_moves, invert_moves
 
 from cubelab.cube.puzzles import PUZZLES, puzzle_named
-from . import position_commands, recording, share, solve_commands, table_commands
+from . import look_commands, position_commands, recording, share, solve_commands, table_commands
 from .help_text import SEARCH_PREDICATES, help_text
 from .records import HelpRequest, Outcome, Painting, PaintRequest, SearchRequest
 from .saves import SaveError, read_save, save_names, write_save
@@ -159,22 +159,6 @@ def _invert(session, args, rest) -> Outcome:
 _take(solve_commands.TABLE)      # :solve and :compare, in the help's order
 
 
-VIEWS = {"net": "net", "3d": "front", "front": "front", "back": "back"}
-"""What `:view` takes, and the view each word names."""
-
-
-@_command("view", "[net|3d|back]",
-          "draw the cube as the net or in 3-D (3d: U F R; back: D L B); alone, the next one")
-def _view(session, args, rest) -> Outcome:
-    if len(args) > 1 or (args and args[0].lower() not in VIEWS):
-        return Outcome("give one of net, 3d, back", error=True)
-    order = ("net", "front", "back")
-    session.view = (VIEWS[args[0].lower()] if args
-                    else order[(order.index(session.view) + 1) % len(order)])
-    shown = {"net": "the net", "front": "3-D, U F R in view", "back": "3-D, D L B in view"}
-    return Outcome(f"view: {shown[session.view]}", changed=True)
-
-
 def _pick(session, args, default_best: bool) -> tuple[int | None, Outcome | None]:
     """The row of the list on show that `:apply N` / `:play [N]` name (search results arrive
     shortest first; the shortest solution is picked among the rows that have one)."""
@@ -295,7 +279,8 @@ def _puzzle(session, args, rest) -> Outcome:
 @_command("paint", "", "paint stickers to enter a real cube's position")
 def _paint(session, args, rest) -> Outcome:
     session.painting = Painting.of(session.state)
-    return Outcome("paint in facelet order U1..U9 R F D L B (centres stay): W R G Y O B (or "
+    keys = " ".join(k.upper() or "-" for k in session.scheme.keys())
+    return Outcome(f"paint in facelet order U1..U9 R F D L B (centres stay): {keys} (or "
                    "U R F D L B, 1-6) paint and step on, arrows/Home/End move, Backspace and "
                    "Delete blank, Ctrl+U blanks all, Enter uses it, Esc leaves",
                    request=PaintRequest())
@@ -353,4 +338,5 @@ def _gather(*tables) -> None:
     COMMANDS["help"] = help_entry
 
 
-_gather(position_commands.TABLE, share.TABLE, recording.TABLE, table_commands.TABLE)
+_gather(position_commands.TABLE, look_commands.TABLE, share.TABLE, recording.TABLE,
+        table_commands.TABLE)

@@ -16,7 +16,23 @@ def register(sub) -> None:
     p.add_argument("--link", action="store_true",
                    help="also print links that open the position in the cubing.js player")
     p.add_argument("--svg", metavar="FILE", help="also write the net as an SVG picture")
+    p.add_argument("--letters", metavar="SCHEME", default="speffz",
+                   help="the blindfold memo's letter scheme: speffz (default), or 24 letters "
+                        "for both kinds of sticker, or 24 corner and 24 edge letters (quoted)")
+    p.add_argument("--buffers", nargs=2, metavar=("CORNER", "EDGE"), default=("UFR", "UF"),
+                   help="the memo's buffers: UFR or UBL, then UF or DF (default UFR UF)")
     p.set_defaults(func=run)
+
+
+def memo_options(args):
+    """The memo's letter scheme and buffers from --letters and --buffers; InputError."""
+    from cubelab.cube.letters import MemoOptions, letter_scheme_from_text
+    from .errors import InputError
+    try:
+        corner, edge = (b.upper() for b in args.buffers)
+        return MemoOptions(letter_scheme_from_text(args.letters), corner, edge)
+    except ValueError as e:
+        raise InputError(f"--letters/--buffers: {e}") from None
 
 
 def run(args) -> int:
@@ -24,13 +40,14 @@ def run(args) -> int:
     from .record_writer import RecordWriter, write_file_records
     given = PositionInput.from_args(args)
     puzzle = given.puzzle
+    options = memo_options(args)
     if given.file:
         return write_file_records(
-            given.lines(), lambda position: (puzzle.facts_record(position, args.show_class),
-                                             None),
+            given.lines(),
+            lambda position: (puzzle.facts_record(position, args.show_class, options), None),
             RecordWriter(args.json, format_facts))
     position = given.single()
-    record = puzzle.facts_record(position, args.show_class)
+    record = puzzle.facts_record(position, args.show_class, options)
     if args.link or args.svg:
         from .share import share_record
         record.update(share_record(puzzle, position, link=args.link, svg=args.svg))

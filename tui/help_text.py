@@ -33,6 +33,15 @@ HELP_NOTES = (
     "'+'/'-' for a piece coming home turned; :case UF UR UB is a 3-cycle, :case UFR URB a "
     "twisted pair. Targets for :solve --to B: an alg, facelets: ..., cycles: ..., a save or a "
     "pattern name (:patterns).",
+    "Blindfold: :cycles alone also says the memo, traced from the buffers (:buffers UFR|UBL "
+    "UF|DF) in Speffz or your own letters (:letters: 24 letters, or 24 for corners and 24 for "
+    "edges, in Speffz's order: U L F R B D, each face clockwise from its top-left sticker); "
+    "pieces twisted or flipped in place are listed apart, and an odd number of corner letters "
+    "means parity.",
+    "The look: :scheme western|japanese or six colours (U R F D L B) colours every picture and "
+    "the paint keys (each colour's initial); facelet strings stay URFDLB. :view turns the 3-D "
+    "view; :animate on|off shows moves turning there (off by itself when served to a browser "
+    "or when frames come late); :stickers auto|1|2 sizes the net.",
 )
 """What the command table cannot say in one line: paragraphs for :help and the help screen."""
 

@@ -6,7 +6,9 @@ and says its optimal length and symmetry; `:patterns` lists the gallery.
 `:cycles` reads the Singmaster cycle notation the facts panel prints (cube/cycle_notation.py),
 so a blindfold case is set up by its pieces instead of its moves; `:case` is the short form for
 one 3-cycle or a pair of twisted corners or flipped edges. These describe 3x3x3 positions: on
-the 2x2x2 they switch cubes first (one undo step, like any change).
+the 2x2x2 they switch cubes first (one undo step, like any change). Alone, `:cycles` says the
+position's cycles and its blindfold memo (cube/letters.py), written in the letter scheme and
+from the buffers that `:letters` and `:buffers` choose.
 """
 
 from __future__ import annotations
@@ -14,6 +16,8 @@ from __future__ import annotations
 import re
 
 from cubelab.cube.cycle_notation import corner_and_edge_text
+from cubelab.cube.letters import (CORNER_BUFFERS, EDGE_BUFFERS, LETTER_SCHEMES, MemoOptions,
+                                  letter_scheme_from_text, memo)
 from cubelab.cube.notation import parse
 from cubelab.cube.patterns import PATTERNS, optimal_text, pattern_named
 from cubelab.cube.position_symmetry import symmetry_record
@@ -58,8 +62,51 @@ def _cycles(session, args, rest) -> Outcome:
             cube = next(p for p in PUZZLES.values() if p.cycle_notation)
             return Outcome(f"cycles describe {cube.title} positions here (the facts panel "
                            f"lists the {session.puzzle.title}'s corners)", error=True)
-        return Outcome(corner_and_edge_text(session.state) or "solved: no cycles")
+        return Outcome((corner_and_edge_text(session.state) or "solved: no cycles") + "\n"
+                       + memo_line(session))
     return _set_cycles(session, text, unreachable, f":cycles {text}")
+
+
+def memo_line(session) -> str:
+    """'memo (speffz, buffers UFR UF): corners KW Q · edges BJ VT B · parity'."""
+    options = session.memo_options
+    return f"memo ({options.describe()}): {memo(session.shown_state(), options).text()}"
+
+
+@TABLE.command("letters", "[speffz|LETTERS|CORNERS EDGES]",
+               "the blindfold memo's letter scheme: Speffz, or your own 24 letters (both "
+               "kinds) or 24 for corners and 24 for edges, in Speffz's order; alone, the one "
+               "in use and the memo", complete=lambda session, words: list(LETTER_SCHEMES))
+def _letters(session, args, rest) -> Outcome:
+    if not rest:
+        return Outcome(f"letters {session.memo_options.letters.describe()}\n"
+                       + memo_line(session))
+    try:
+        letters = letter_scheme_from_text(rest)
+    except ValueError as e:
+        return Outcome(str(e), error=True)
+    o = session.memo_options
+    session.memo_options = MemoOptions(letters, o.corner_buffer, o.edge_buffer)
+    return Outcome(f"letters {letters.describe()}\n" + memo_line(session), changed=True)
+
+
+@TABLE.command("buffers", "[UFR|UBL] [UF|DF]",
+               "the memo's buffers: the corner one (UFR or UBL) and the edge one (UF or DF)",
+               complete=lambda session, words: [*CORNER_BUFFERS, *EDGE_BUFFERS])
+def _buffers(session, args, rest) -> Outcome:
+    o = session.memo_options
+    corner, edge = o.corner_buffer, o.edge_buffer
+    for word in args:
+        word = word.upper()
+        if word in CORNER_BUFFERS:
+            corner = word
+        elif word in EDGE_BUFFERS:
+            edge = word
+        else:
+            return Outcome(f"{word}: the buffers are {' or '.join(CORNER_BUFFERS)} for corners, "
+                           f"{' or '.join(EDGE_BUFFERS)} for edges", error=True)
+    session.memo_options = MemoOptions(o.letters, corner, edge)
+    return Outcome(memo_line(session), changed=bool(args))
 
 
 _CASE_WORD = re.compile(r"^([A-Za-z]{2,3})([+-]?)$")

@@ -103,7 +103,8 @@ class Repl:
         from cubelab.cube.notation import format_moves
         from cubelab.cube.positions import Position
         s = self.session
-        return s.puzzle.facts_record(Position(s.state, tuple(s.moves), format_moves(s.moves)))
+        return s.puzzle.facts_record(Position(s.state, tuple(s.moves), format_moves(s.moves)),
+                                     memo_options=s.memo_options)
 
     def _search(self, request) -> dict:
         """Run the search, printing each class as it is found (text mode); Ctrl-C stops it."""
@@ -235,11 +236,12 @@ class Repl:
         if "facelets" in record:
             from cubelab.cube.facts_report import format_facts
             from cubelab.cube.net import Net
-            net = Net(self.session.shown_state(), letters=True if self.letters else None)
-            if self.session.view != "net":
+            s = self.session
+            net = Net(s.shown_state(), letters=True if self.letters else None, scheme=s.scheme)
+            if s.view != "net":
                 from cubelab.cube.iso import IsoView
-                net = IsoView(self.session.shown_state(), view=self.session.view,
-                              letters=True if self.letters else None)
+                net = IsoView(s.shown_state(), orientation=s.orientation, scheme=s.scheme,
+                              letters=True if self.letters else None, width=40, height=14)
             if self.show_net:
                 self.console.print(net)
             self.console.print(format_facts(record), highlight=False, markup=False)
@@ -343,6 +345,9 @@ def run(args) -> int:
                 time_limit=time_limit, puzzle=args.puzzle, tables=tables)
     repl.session.default_solver = settings.solver("repl")
     repl.session.default_metric = settings.default_metric()
+    from .look_commands import look_from_settings
+    for problem in look_from_settings(repl.session, settings):
+        print(f"cubelab: settings: {problem}", file=sys.stderr)
     store = SessionStore()
     if args.restore or settings.get("repl.restore"):
         _restore(repl, store, interactive)

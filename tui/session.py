@@ -13,6 +13,8 @@ from __future__ import annotations
 from typing import Callable, Iterable
 
 from cubelab.cube.alg import Move, NotationError
+from cubelab.cube.colour_scheme import WESTERN
+from cubelab.cube.letters import MemoOptions
 from cubelab.cube.notation import format_moves, parse
 from cubelab.cube.pieces import FACES
 from cubelab.cube.puzzles import PUZZLES, puzzle_named
@@ -55,8 +57,21 @@ class Session:
         """What the search results answer: the search's "caption" and "metric"."""
         self.listing = "solutions"          # which list :apply N and :play N pick from
         self.playback: Playback | None = None
+        # how the cube looks (look_commands.py); a settings file may set these too
         self.view = "net"
-        """How the cube is drawn: "net", or in 3-D "front" (U F R) or "back" (D L B)."""
+        """How the cube is drawn: "net", or "3d" (held as `orientation`)."""
+        self.orientation = "UFR"
+        """How the 3-D view holds the cube: the faces on top, in front and on the right."""
+        self.view_flipped = False
+        """Whether F8 has shown the 3-D view's other side (the next F8 goes to the net)."""
+        self.scheme = WESTERN
+        """The colour scheme of every picture of the cube (cube/colour_scheme.py)."""
+        self.animate = True
+        """Whether the 3-D view shows a move turning in a few frames."""
+        self.sticker_size: int | None = None
+        """The net's sticker size: 1, 2, or None to fit the terminal."""
+        self.memo_options = MemoOptions()
+        """The blindfold letter scheme and buffers the memo is written with (:letters)."""
         self.painting: Painting | None = None
         self.recorder = None                # a recording.Recorder while :record runs
         self.table_sets: dict[str, str] = dict(table_sets or {})

@@ -18,6 +18,7 @@ from pathlib import Path
 from urllib.parse import quote, urlencode
 
 from cubelab.cube.alg import Move
+from cubelab.cube.colour_scheme import WESTERN, ColourScheme
 from cubelab.cube.net_svg import net_svg
 from cubelab.cube.puzzles import PUZZLES
 from cubelab.cube.notation import format_moves, invert_moves
@@ -79,12 +80,13 @@ def links(puzzle: str, setup, alg) -> dict[str, str]:
             "alg_cubing_net": ALG_CUBING + "?" + urlencode(acn, quote_via=quote)}
 
 
-def write_svg(path: str, state, title: str = "") -> Path:
-    """Write the state's net as SVG; OSError says why it could not be written."""
+def write_svg(path: str, state, title: str = "", scheme: ColourScheme = WESTERN) -> Path:
+    """Write the state's net as SVG in a colour scheme; OSError says why it could not be
+    written."""
     target = Path(path).expanduser()
     if target.suffix.lower() != ".svg":
         target = target.with_name(target.name + ".svg")
-    target.write_text(net_svg(state, title), encoding="utf-8")
+    target.write_text(net_svg(state, title, scheme), encoding="utf-8")
     return target
 
 
@@ -172,7 +174,7 @@ def _svg(session, args, rest) -> Outcome:
     if not rest:
         return Outcome("give a file name, e.g. :svg cube.svg", error=True)
     try:
-        path = write_svg(rest, session.state, session.entry.label)
+        path = write_svg(rest, session.state, session.entry.label, session.scheme)
     except OSError as e:
         return Outcome(f"cannot write {rest}: {e.strerror}", error=True)
     return Outcome(f"wrote {path}")

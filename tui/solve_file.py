@@ -51,6 +51,7 @@ def solve_file(task) -> int:
         out = _open_output(task.output) if task.output else None
     bar = Progress(len(good))
     writer = RecordWriter(task.as_json, lambda record: "", out)
+    solved = None
     try:
         solved = _results(task, good, bar)
 
@@ -65,6 +66,10 @@ def solve_file(task) -> int:
         bar.close()
         if out is not None:
             out.close()
+        if hasattr(solved, "close"):
+            # ended here, not when collected: a cluster shuts down now, and a Ctrl-C during
+            # that ends the command as interrupted (in a collected generator it was lost)
+            solved.close()
     if out is not None:
         note = f"; {len(skipped)} lines were already there" if skipped else ""
         if earlier is not None and earlier.internal:

@@ -39,8 +39,10 @@ def test_a_killed_builds_lock_file_is_tidied_and_a_live_ones_never(fresh_dirs):
         held = [f for f in stray_files(data) if f.endswith(".lock")]
         status = run_cubelab(["tables", "status"])
         assert status.returncode == 0 and "Traceback" not in status.stderr
-        if p.poll() is None:
-            assert all(os.path.exists(f) for f in held), status.stderr
+        # a lock is let go (and its file removed) when its table is built: a builder still
+        # building holds its lock file, whatever status did meanwhile
+        for f in held:
+            assert os.path.exists(f) or os.path.exists(f.removesuffix(".lock")), status.stderr
         p.send_signal(signal.SIGKILL)
         p.wait(30)
         left = [f for f in stray_files(data) if f.endswith(".lock")]
