@@ -46,7 +46,7 @@ def busy_session() -> Session:
         "length": {"htm": 4, "qtm": 4}, "sequences": {"4": 8},
         "corner_cycles": "(UFR UBR) (UFL DFR)", "edge_cycles": "(UF UL UR)"})])
     s.found_by = {"caption": "only UF UR UB; up to 5 HTM", "metric": "htm"}
-    s.view = "front"
+    s.view, s.orientation = "3d", "BDL"      # the 3-D view turned to show B, D and L
     s.table_sets = {"korf": "layers"}
     return s
 
@@ -68,7 +68,8 @@ def test_a_session_comes_back_as_it_was():
                                 for r in s.solutions]
     assert back.found[0].moves == moves("R U R' U'") and back.found[0].length == 4
     assert back.found[0].as_dict()["order"] == 6 and back.found_by == s.found_by
-    assert back.view == "front" and back.table_sets == {"korf": "layers"}
+    assert (back.view, back.orientation) == ("3d", "BDL")
+    assert back.table_sets == {"korf": "layers"}
 
 
 def test_a_row_still_running_comes_back_stopped():
@@ -197,7 +198,7 @@ def test_quit_and_start_again_offers_the_session_and_ctrl_r_brings_it_back(tmp_p
             await type_line(pilot, "D")                  # the row is now of the old position
             await type_line(pilot, "B")
             await type_line(pilot, ":undo")              # B can be redone
-            await type_line(pilot, ":view 3d")
+            await type_line(pilot, ":view db")           # the 3-D view, D on top, B in front
             await pilot.press("ctrl+q")
         return app.session
 
@@ -213,7 +214,7 @@ def test_quit_and_start_again_offers_the_session_and_ctrl_r_brings_it_back(tmp_p
                         "the restore")
             table = app.query_one("#solutions")
             assert "(old)" in str(table.get_row_at(0)[2])
-            assert app.net.view == "front"
+            assert app.net.view == "3d" and app.session.orientation[:2] == "DB"
             await type_line(pilot, ":redo")
             assert app.session.moves == tuple(moves("R U F' D B"))
         return app.session
@@ -293,3 +294,14 @@ def test_the_repl_restores_the_last_session(fresh_dirs):
     assert records[1]["message"].startswith("applied search result 1")
     # piped lines are a script's: the session kept is still the one restored
     assert SessionStore(store.path).load()[0]["cursor"] == s.history.cursor - 1
+
+
+def test_a_session_kept_by_the_earlier_views_comes_back_in_3d():
+    """A file written before the 3-D view could be turned says "front" or "back"."""
+    for word, held in (("front", "UFR"), ("back", "DLB")):
+        record = json.loads(json.dumps(snapshot(Session())))
+        record["view"] = word
+        del record["orientation"]
+        back = Session()
+        restore(back, record)
+        assert (back.view, back.orientation) == ("3d", held)

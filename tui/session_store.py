@@ -22,6 +22,7 @@ from pathlib import Path
 from cubelab.cube.files import FileProblem, read_small_file, write_small_file
 from cubelab.cube.notation import format_moves, parse
 from cubelab.cube.paths import state_dir
+from cubelab.cube.holding import orientation_named
 from cubelab.cube.puzzles import PUZZLES
 
 from .records import SolutionRow
@@ -84,6 +85,7 @@ def snapshot(session) -> dict:
         "cursor": history.cursor - first,
         "history": [_entry(e) for e in entries],
         "view": session.view,
+        "orientation": session.orientation,
         "listing": session.listing,
         "table_sets": dict(session.table_sets),
         "solutions": [_row(r) for r in session.solutions],
@@ -151,8 +153,12 @@ def restore(session, record: dict) -> None:
         view = record.get("view", "net")
         listing = record.get("listing", "solutions")
         table_sets = record.get("table_sets", {})
-        if view not in ("net", "front", "back") or listing not in ("solutions", "search"):
+        if view not in ("net", "3d", "front", "back") or listing not in ("solutions", "search"):
             raise SessionDamaged("unknown view or list")
+        # the 3-D view as it was held (a file of an earlier version says front or back)
+        orientation = orientation_named(
+            view if view in ("front", "back") else _text(record, "orientation", "UFR"))
+        view = "net" if view == "net" else "3d"
         if not isinstance(table_sets, dict) or not all(
                 isinstance(k, str) and isinstance(v, str) for k, v in table_sets.items()):
             raise SessionDamaged("the table sets are not names")
@@ -167,6 +173,7 @@ def restore(session, record: dict) -> None:
     session.found = found
     session.found_by = found_by
     session.view = view
+    session.orientation = orientation
     session.listing = listing
     session.table_sets = dict(table_sets)
     session.playback = None
