@@ -23,7 +23,7 @@ from cubelab.cube.files import FileProblem, read_small_file, write_small_file
 from cubelab.cube.notation import format_moves, parse
 from cubelab.cube.paths import state_dir
 from cubelab.cube.holding import orientation_named
-from cubelab.cube.puzzles import PUZZLES
+from cubelab.cube.puzzles import DEFAULT_PUZZLE, PUZZLES, puzzle_of
 
 from .records import SolutionRow
 from .undo import Entry, UndoHistory
@@ -101,7 +101,7 @@ def _entry(entry: Entry) -> dict:
 
 
 def _row(row: SolutionRow) -> dict:
-    puzzle = PUZZLES["2x2" if PUZZLES["2x2"].owns(row.for_state) else "3x3"]
+    puzzle = puzzle_of(row.for_state)
     return {"solver": row.solver, "for": puzzle.to_facelets(row.for_state),
             "puzzle": puzzle.name,
             "moves": None if row.moves is None else format_moves(row.moves),
@@ -270,8 +270,9 @@ def describe(record: dict) -> str:
     moves = len(str(current.get("moves", "")).split())
     label = str(current.get("label", ""))
     parts.append(f"{moves} move{'s' if moves != 1 else ''}" if moves else (label or "solved"))
-    if current.get("puzzle") == "2x2":
-        parts.append("2x2x2")
+    puzzle = PUZZLES.get(current.get("puzzle"))
+    if puzzle is not None and puzzle is not DEFAULT_PUZZLE:
+        parts.append(puzzle.title)
     steps = len(history) - 1
     if steps:
         parts.append(f"{steps} undo step{'s' if steps != 1 else ''}")
