@@ -105,33 +105,3 @@ def test_run_interruptible_on_ctrl_c_raises_the_flag_and_carries_the_partial_res
     assert cancel[0] == 1 and stopped.value.partial == "best so far"
 
 
-@pytest.mark.parametrize("sig, status, said", [(signal.SIGINT, 130, "cubelab: interrupted"),
-                                               (signal.SIGTERM, 143, "cubelab: terminated")])
-def test_a_signal_that_comes_back_as_another_error_still_ends_as_the_signal(
-        monkeypatch, capsys, sig, status, said):
-    """A Ctrl-C landing in a C extension's import (numpy's, on a slow machine) surfaces as an
-    ImportError; the command still ends as interrupted, not as an internal error."""
-    from cubelab.tui import cli, interrupts
-
-    def import_hit_by_the_signal(argv=None):
-        interrupts.received.append(sig)
-        raise ImportError("PyCapsule_Import could not import module \"datetime\"")
-
-    monkeypatch.setattr(interrupts, "received", [])
-    monkeypatch.setattr(cli, "build_parser", lambda: type("P", (), {
-        "parse_args": staticmethod(import_hit_by_the_signal)})())
-    previous = signal.getsignal(signal.SIGINT), signal.getsignal(signal.SIGTERM)
-    try:
-        assert cli.main(["facts", "R"]) == status
-    finally:
-        signal.signal(signal.SIGINT, previous[0])
-        signal.signal(signal.SIGTERM, previous[1])
-    assert capsys.readouterr().err.strip() == said
-    interrupts.received.clear()
-    monkeypatch.setattr(cli, "build_parser", lambda: type("P", (), {
-        "parse_args": staticmethod(lambda argv=None: (_ for _ in ()).throw(ImportError("x")))})())
-    try:
-        assert cli.main(["facts", "R"]) == 1          # with no signal it is an internal error
-    finally:
-        signal.signal(signal.SIGINT, previous[0])
-        signal.signal(signal.SIGTERM, previous[1])

@@ -155,7 +155,8 @@ class CubeLabApp(Preferences, App):
         self.refresh_position()
         self.greet()
         self.line.focus()
-        if type(self._driver).__name__ == "WebDriver":
+        from textual.drivers.web_driver import WebDriver
+        if issubclass(self.driver_class, WebDriver):
             self.net.served = True              # no animation: every frame crosses the link
 
     # ---- showing the session --------------------------------------------------------------
