@@ -29,13 +29,14 @@ from cubelab.solvers.protocol import (
     LOWER_BOUND, NODES, Deadline, Answer, Parts, PhaseLengths, Solution, SolveJob, SolverBase,
     Status, new_cancel, new_counters,
 )
-from cubelab.tables.cubies import face_turn_arrays
+from cubelab.tables.cubies import face_turn_arrays, symmetry_rows
 from cubelab.tables.kociemba.specs import PHASE2_MOVES, SPECS, load_tables
 from cubelab.tables.memory import resident
 from cubelab.tables.ranks import BINOM
 from cubelab.tables.udsym import axis_symmetries
 
 from . import prove as kp
+from . import roots as kr
 from . import search as ks
 from .about import TWO_PHASE
 
@@ -51,6 +52,7 @@ MAX_LENGTH = ks.MAX_DEPTH - 1
 """The longest solution the search looks for; two-phase never needs more than 30 moves."""
 
 _AXIS_NAMES = ("UD", "RL", "FB")
+_FACE_OF = {str(m.family): i for i, m in enumerate(FACE_MOVES[::3])}
 _WARM_UP = "R U F' L2 D B R' U2 F D' L B2 U R2 F'"
 
 
@@ -103,6 +105,9 @@ class KociembaSolver(SolverBase):
         self._root_tables = (BINOM, kt[1], kt[0], kt[2], kt[7], kt[5], kt[9])
         from cubelab.cube.symmetry import move_conjugation, symmetry_inverse_index
         self._axes = axis_symmetries()
+        self._axes_array = np.array(self._axes, np.int64)
+        self._symmetry_rows = symmetry_rows()
+        self._turn_arrays = face_turn_arrays()
         mc, inv = move_conjugation(), symmetry_inverse_index()
         # a move found in the frame of symmetry k, seen on the cube itself
         self._unconjugate = {k: np.asarray(mc[inv[k]], dtype=np.int64) for k in self._axes}
@@ -150,21 +155,37 @@ class KociembaSolver(SolverBase):
         budgeted = job.max_length is None and job.time_limit is None and self.budget is not None
         return self._run(job, limited=self.search_seconds(job) is not None, settle=budgeted)
 
-    def _roots(self, normal: CubeState):
-        """The distinct search directions: (symmetry k, inverse?, S_k Q S_k^-1) where Q is the
-        state or its inverse."""
-        from cubelab.cube.symmetry import conjugate
-        inverse = normal.inverse()
-        chosen, seen = [], set()
-        order = [(k, False) for k in self._axes] + [(k, True) for k in self._axes]
-        for k, inv in order[:self.directions]:
-            base = inverse if inv else normal
-            s = base if k == 0 else conjugate(base, k)
-            if s.key() in seen:
-                continue       # a symmetric cube: this direction repeats another one
-            seen.add(s.key())
-            chosen.append((k, inv, s))
-        return chosen
+    def check(self, state):
+        """The template's check, at the cost of one kernel call for a reachable position held
+        with its centres home (once prepared: the kernel is compiled with the others); anything
+        else goes the model's way, which says what is wrong."""
+        if self._tables is not None and type(state) is CubeState and \
+                kr.reachable(state.cp, state.co, state.ep, state.eo, state.cc):
+            return state
+        return super().check(state)
+
+    def verify(self, state, moves) -> None:
+        """The template's check of an answer, done on the cubie arrays when the answer is face
+        turns and the position is held with its centres home (the model's way otherwise)."""
+        index = _face_turn_indices(moves)
+        if index is None or self._tables is None or type(state) is not CubeState \
+                or not kr.reachable(state.cp, state.co, state.ep, state.eo, state.cc):
+            return super().verify(state, moves)
+        if not kr.sequence_solves(state.cp, state.co, state.ep, state.eo, index,
+                                  *self._turn_arrays):
+            raise RuntimeError(f"{self.name} produced a sequence that does not solve the cube: "
+                               f"rebuild its tables (cubelab tables clear)")
+
+    def _roots(self, normal: CubeState) -> "_Roots":
+        """The distinct search directions of the position (held with its centres home): the
+        cube turned onto each axis, and its inverse likewise; a symmetric cube repeats some,
+        and each is searched once."""
+        row = np.empty(40, np.uint8)
+        row[0:8], row[8:16], row[16:28], row[28:40] = normal.cp, normal.co, normal.ep, normal.eo
+        r = _Roots()
+        r.n = kr.directions(row, self.directions, self._axes_array, self._symmetry_rows,
+                            r.coords, r.cps, r.eps, r.dirs, r.axis_coords, *self._root_tables)
+        return r
 
     def _run(self, job: SolveJob, limited: bool, settle: bool = False) -> Answer:
         """Search job.position; `limited`: a clock runs (the template's, or the warm-up's), so
@@ -173,14 +194,8 @@ class KociembaSolver(SolverBase):
         target = DEFAULT_MAX_LENGTH if max_length is None and not limited else max_length
         limit = MAX_LENGTH if target is None else min(target, MAX_LENGTH)
         roots = self._roots(normal)
-        n = len(roots)
-        root_coords = np.zeros((n, 4), np.int64)
-        root_cp = np.zeros((n, 8), np.int64)
-        root_ep = np.zeros((n, 12), np.int64)
-        for i, (_, _, s) in enumerate(roots):
-            cp, co, ep, eo = (np.asarray(a, np.int64) for a in (s.cp, s.co, s.ep, s.eo))
-            root_coords[i] = ks.root_coordinates(cp, co, ep, eo, *self._root_tables)
-            root_cp[i], root_ep[i] = cp, ep
+        n = roots.n
+        root_coords, root_cp, root_ep = roots.coords[:n], roots.cps[:n], roots.eps[:n]
         lower = int(root_coords[:, 3].max())
         counters[LOWER_BOUND] = lower
 
@@ -192,7 +207,9 @@ class KociembaSolver(SolverBase):
         prover = None
         if target is None and self.prove:
             # improving: a second thread tries to prove the best solution optimal
-            prover = threading.Thread(target=run.prove, args=self._prover_roots(normal),
+            prover = threading.Thread(target=run.prove,
+                                      args=(roots.axis_coords, np.asarray(normal.cp, np.int64),
+                                            np.asarray(normal.ep, np.int64)),
                                       daemon=True, name="kociemba prover")
             run.proving = True      # before the clock can look
             prover.start()
@@ -232,17 +249,6 @@ class KociembaSolver(SolverBase):
         return Answer(best.moves if best else None, optimal=optimal, lower_bound=lower,
                      detail=dict(run.detail, stopped=stopped), nodes=run.nodes,
                      phases=Parts([PhaseLengths(tuple(phases))]) if phases else None)
-
-    def _prover_roots(self, normal: CubeState):
-        """The prover's arguments: the position's phase-1 coordinates in each axis's frame, and
-        its cubie permutations."""
-        from cubelab.cube.symmetry import conjugate
-        roots = np.zeros((kp.N_AXES, 4), np.int64)
-        for a, k in enumerate(self._axes):
-            s = normal if k == 0 else conjugate(normal, k)
-            cp, co, ep, eo = (np.asarray(x, np.int64) for x in (s.cp, s.co, s.ep, s.eo))
-            roots[a] = ks.root_coordinates(cp, co, ep, eo, *self._root_tables)
-        return roots, np.asarray(normal.cp, np.int64), np.asarray(normal.ep, np.int64)
 
     def _translate(self, frame, k, inv):
         """Moves found in the search frame of direction (k, inv), as moves on the cube itself,
@@ -399,7 +405,7 @@ class _Run:
                               w["out"], w["work"], root_coords, root_cp, root_ep,
                               self.counters, self.cancel, self.stop, *tables)
                 if r == ks.FOUND:
-                    k, inv, _ = self.roots[part[st[ks.S_OUTDIR]]]
+                    k, inv = self.roots.direction(part[st[ks.S_OUTDIR]], self.solver._axes)
                     self.offer(w["out"][:st[ks.S_OUTLEN]].copy(), k, inv)
                 elif r == ks.EXHAUSTED:
                     if st[ks.S_CAPPED] and st[ks.S_CAP] < MAX_LENGTH:
@@ -416,6 +422,41 @@ class _Run:
         finally:
             with self.lock:
                 self.nodes += int(w["work"][4] + w["work"][0])
+
+
+class _Roots:
+    """A position's search directions (roots.directions): n of them; coords, cps, eps, dirs
+    (0-2: the cube on axis 0-2, 3-5: its inverse) in their first n rows; axis_coords, the
+    position's coordinates on each axis (the prover's start)."""
+
+    __slots__ = ("n", "coords", "cps", "eps", "dirs", "axis_coords")
+
+    def __init__(self):
+        self.n = 0
+        self.coords = np.empty((kr.N_DIRECTIONS, 4), np.int64)
+        self.cps = np.empty((kr.N_DIRECTIONS, 8), np.int64)
+        self.eps = np.empty((kr.N_DIRECTIONS, 12), np.int64)
+        self.dirs = np.empty(kr.N_DIRECTIONS, np.int64)
+        self.axis_coords = np.empty((kp.N_AXES, 4), np.int64)
+
+    def __len__(self) -> int:
+        return self.n
+
+    def direction(self, i: int, axes) -> tuple[int, bool]:
+        """(symmetry k, inverse?) of the i-th direction."""
+        j = int(self.dirs[i])
+        return axes[j % 3], j >= 3
+
+
+def _face_turn_indices(moves) -> np.ndarray | None:
+    """The moves as indices into FACE_MOVES, or None if one is not a face turn."""
+    out = np.empty(len(moves), np.int64)
+    for i, m in enumerate(moves):
+        face = _FACE_OF.get(getattr(m, "family", None))
+        if face is None or type(m) is not type(FACE_MOVES[0]) or m.amount not in (1, 2, 3):
+            return None
+        out[i] = 3 * face + m.amount - 1
+    return out
 
 
 def _phase2_length(frame) -> int:
