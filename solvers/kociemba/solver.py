@@ -53,6 +53,8 @@ MAX_LENGTH = ks.MAX_DEPTH - 1
 
 _AXIS_NAMES = ("UD", "RL", "FB")
 _FACE_OF = {str(m.family): i for i, m in enumerate(FACE_MOVES[::3])}
+_MOVE = type(FACE_MOVES[0])
+_PHASE2 = frozenset(int(m) for m in PHASE2_MOVES)
 _WARM_UP = "R U F' L2 D B R' U2 F D' L B2 U R2 F'"
 
 
@@ -257,7 +259,7 @@ class KociembaSolver(SolverBase):
         if inv:
             idx = (idx // 3) * 3 + (2 - idx % 3)
             idx = idx[::-1]
-        moves = [FACE_MOVES[int(i)] for i in idx]
+        moves = [FACE_MOVES[i] for i in idx.tolist()]
         n1 = len(frame) - _phase2_length(frame)
         return moves, [n1, len(frame) - n1]
 
@@ -407,6 +409,8 @@ class _Run:
                 if r == ks.FOUND:
                     k, inv = self.roots.direction(part[st[ks.S_OUTDIR]], self.solver._axes)
                     self.offer(w["out"][:st[ks.S_OUTLEN]].copy(), k, inv)
+                    if self.stop[0]:
+                        return      # done (its target met): no call just to hear it
                 elif r == ks.EXHAUSTED:
                     if st[ks.S_CAPPED] and st[ks.S_CAP] < MAX_LENGTH:
                         # the cap on phase 2 may have hidden shorter solutions: search again
@@ -450,22 +454,23 @@ class _Roots:
 
 def _face_turn_indices(moves) -> np.ndarray | None:
     """The moves as indices into FACE_MOVES, or None if one is not a face turn."""
-    out = np.empty(len(moves), np.int64)
-    for i, m in enumerate(moves):
-        face = _FACE_OF.get(getattr(m, "family", None))
-        if face is None or type(m) is not type(FACE_MOVES[0]) or m.amount not in (1, 2, 3):
+    out = []
+    for m in moves:
+        if type(m) is not _MOVE:
             return None
-        out[i] = 3 * face + m.amount - 1
-    return out
+        face = _FACE_OF.get(m.family)
+        if face is None:
+            return None
+        out.append(3 * face + m.amount - 1)     # a Move's amount is 1, 2 or 3
+    return np.array(out, np.int64)
 
 
 def _phase2_length(frame) -> int:
     """How many of the last moves belong to phase 2: phase 1 never ends with a phase-2 move,
     so phase 2 is the longest suffix of phase-2 moves."""
-    phase2 = set(int(m) for m in PHASE2_MOVES)
     n = 0
-    for m in frame[::-1]:
-        if int(m) not in phase2:
+    for m in reversed(frame.tolist()):
+        if m not in _PHASE2:
             break
         n += 1
     return n
