@@ -31,7 +31,7 @@ CAP_FROM = 20           # the phase-2 cap applies once solutions must be this sh
 
 # slots of the int64 state array `st`
 (S_DIR, S_N1, S_LVL, S_LIMIT, S_INIT, S_VALID, S_NDIR, S_OUTLEN, S_OUTDIR, S_CAP,
- S_CAPPED) = range(11)
+ S_CAPPED, S_SKIP) = range(12)
 N_STATE = 12
 # columns of the phase-1 level array `lv`
 L_NEXT, L_MOVE, L_FLIP, L_TWIST, L_SLICE, L_DIST = range(6)
@@ -299,6 +299,13 @@ def search(st, shared, lv, cps, eps, stack, out, work, roots, root_cp, root_ep, 
                     continue
                 dist = _step_dist(lv[lvl, L_DIST], _p1_value(f2, t2, s2, fs_cls, twist_conj, p1))
                 if dist > togo:
+                    continue
+                if dist < togo and dist + togo < 5 and st[S_SKIP] != 0:
+                    # a few moves left and slack: the path would reach the subgroup early and
+                    # leave it again; such phase-1 paths rarely lead anywhere new (Rokicki).
+                    # Skipped while seeking a short solution fast; S_CAPPED has a proof
+                    # search again without the skip
+                    st[S_CAPPED] = 1
                     continue
             lv[lvl, L_MOVE] = m
             if st[S_VALID] > lvl:
