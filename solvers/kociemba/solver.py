@@ -411,7 +411,7 @@ class _Run:
         tables = self.solver._kernel_tables
         try:
             while True:
-                r = ks.search(st, self.shared, w["lv"], w["cps"], w["eps"], w["stack"],
+                r = ks.search(st, self.shared, w["lv"], w["kids"], w["cps"], w["eps"], w["stack"],
                               w["out"], w["work"], root_coords, root_cp, root_ep,
                               self.counters, self.cancel, self.stop, *tables)
                 if r == ks.FOUND:
