@@ -237,6 +237,9 @@ def _list_children(lvl, togo, lv, kids, work, twist_move, flip_move, slice_move,
     flip-slice class, then its entry) are issued for all children together, so the cache misses
     of a level overlap instead of following one another. The moves tried count as nodes."""
     prev = lv[lvl - 1, L_MOVE] // 3 if lvl > 0 else -1
+    # a child is at most one move further than its parent: with that much slack every child
+    # passes the small tables' bounds, which need not be read
+    slack = lv[lvl, L_DIST] + 1 <= togo
     f = lv[lvl, L_FLIP]
     t = lv[lvl, L_TWIST]
     s = lv[lvl, L_SLICE]
@@ -262,7 +265,7 @@ def _list_children(lvl, togo, lv, kids, work, twist_move, flip_move, slice_move,
             # two small tables that stay in cache turn most children away before the big
             # table is read
             comb = s2 // 24
-            if ts[t2 * 495 + comb] > togo or fsl[f2 * 495 + comb] > togo:
+            if not slack and (ts[t2 * 495 + comb] > togo or fsl[f2 * 495 + comb] > togo):
                 continue
             kids[lvl, n, K_PROBE] = comb * N_FLIP + f2
             prefetch(fs_cls, comb * N_FLIP + f2)
