@@ -194,6 +194,19 @@ def test_fast_checks_agree_with_the_model(solver):
                 solver.verify(state, wrong)
 
 
+@pytest.mark.parametrize("alg", ["R U2 F' L D2", "F R' U B2 L' D", "U R2 F B' L2 D' R"])
+def test_max_length_finds_within_the_optimum_and_not_below(solver, alg):
+    # a search for the first solution within a length skips redundant phase-1 tails: before it
+    # says "not found" it must have searched again without them
+    state = alg_state(alg)
+    best = solver.solve(state)
+    assert best.optimal
+    n = len(best.moves)
+    assert len(solver.solve(state, max_length=n).moves) <= n
+    below = solver.solve(state, max_length=n - 1)
+    assert not below.found and below.status == "not found"
+
+
 def test_a_tiny_time_limit_alone_still_returns_a_solution(solver):
     state = random_state(13)
     result = solver.solve(state, time_limit=1e-6)
