@@ -131,6 +131,83 @@ def test_symmetric_cube_searches_each_direction_once(solver):
     assert result.verified and len(result.moves) <= 24
 
 
+def _model_directions(solver, state):
+    """The search directions the slow way: the model's conjugation, one kernel call each."""
+    import numpy as np
+
+    from cubelab.cube.symmetry import conjugate
+    from cubelab.solvers.kociemba import search as ks
+    out, seen = [], set()
+    for inv in (False, True):
+        for k in solver._axes:
+            s = conjugate(state.inverse() if inv else state, k)
+            coords = ks.root_coordinates(*(np.asarray(a, np.int64)
+                                           for a in (s.cp, s.co, s.ep, s.eo)),
+                                         *solver._root_tables)
+            if s.key() not in seen:
+                seen.add(s.key())
+                out.append((k, inv, tuple(int(c) for c in coords), list(s.cp), list(s.ep)))
+    return out
+
+
+@pytest.mark.parametrize("state", [random_state(s) for s in range(12)] + [
+    CubeState(range(8), [0] * 8, range(12), [1] * 12), alg_state("U2 D2 F2 B2 L2 R2"),
+    alg_state("R U R' U'"), alg_state("F2"), CubeState.identity()])
+def test_directions_kernel_matches_the_model(solver, state):
+    roots = solver._roots(state)
+    got = []
+    for i in range(len(roots)):
+        k, inv = roots.direction(i, solver._axes)
+        got.append((k, inv, tuple(int(c) for c in roots.coords[i]), list(roots.cps[i]),
+                    list(roots.eps[i])))
+    assert got == _model_directions(solver, state)
+    import numpy as np
+
+    from cubelab.cube.symmetry import conjugate
+    from cubelab.solvers.kociemba import search as ks
+    for a, k in enumerate(solver._axes):     # the prover's start: every axis, repeated or not
+        s = conjugate(state, k)
+        expected = ks.root_coordinates(*(np.asarray(x, np.int64) for x in (s.cp, s.co, s.ep, s.eo)),
+                                       *solver._root_tables)
+        assert tuple(int(c) for c in roots.axis_coords[a]) == tuple(int(c) for c in expected)
+
+
+def test_fast_checks_agree_with_the_model(solver):
+    import numpy as np
+
+    from cubelab.cube.facts import is_reachable
+    from cubelab.cube.notation import parse_moves
+    from cubelab.solvers.kociemba import roots as kr
+    rng = np.random.default_rng(7)
+    for _ in range(300):       # random assemblies: a quarter of them reachable
+        s = CubeState(rng.permutation(8), rng.integers(0, 3, 8), rng.permutation(12),
+                      rng.integers(0, 2, 12))
+        assert kr.reachable(s.cp, s.co, s.ep, s.eo, s.cc) == is_reachable(s)
+    bad = CubeState([0, 0, 2, 3, 4, 5, 6, 7], [0] * 8, range(12), [0] * 12)
+    assert not kr.reachable(bad.cp, bad.co, bad.ep, bad.eo, bad.cc)
+    for seed in range(20):
+        state = random_state(seed)
+        moves = solver.solve(state, max_length=20).moves
+        solver.verify(state, moves)                     # the kernel's check passes
+        wrong = moves[:-1] + parse_moves("U")
+        if not verify(state, wrong):
+            with pytest.raises(RuntimeError, match="does not solve"):
+                solver.verify(state, wrong)
+
+
+@pytest.mark.parametrize("alg", ["R U2 F' L D2", "F R' U B2 L' D", "U R2 F B' L2 D' R"])
+def test_max_length_finds_within_the_optimum_and_not_below(solver, alg):
+    # a search for the first solution within a length skips redundant phase-1 tails: before it
+    # says "not found" it must have searched again without them
+    state = alg_state(alg)
+    best = solver.solve(state)
+    assert best.optimal
+    n = len(best.moves)
+    assert len(solver.solve(state, max_length=n).moves) <= n
+    below = solver.solve(state, max_length=n - 1)
+    assert not below.found and below.status == "not found"
+
+
 def test_a_tiny_time_limit_alone_still_returns_a_solution(solver):
     state = random_state(13)
     result = solver.solve(state, time_limit=1e-6)

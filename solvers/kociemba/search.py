@@ -20,6 +20,7 @@ import numpy as np
 
 from cubelab.tables.cubies import allowed_after
 from cubelab.tables.jit import inline_kernel, kernel
+from cubelab.tables.memory import prefetch
 from cubelab.tables.packed import get2
 from cubelab.tables.ranks import N_FLIP, N_PERM8, N_TWIST, flip_of, rank_perm, slice_sorted_of, \
     twist_of
@@ -31,10 +32,14 @@ CAP_FROM = 20           # the phase-2 cap applies once solutions must be this sh
 
 # slots of the int64 state array `st`
 (S_DIR, S_N1, S_LVL, S_LIMIT, S_INIT, S_VALID, S_NDIR, S_OUTLEN, S_OUTDIR, S_CAP,
- S_CAPPED) = range(11)
+ S_CAPPED, S_SKIP) = range(12)
 N_STATE = 12
-# columns of the phase-1 level array `lv`
-L_NEXT, L_MOVE, L_FLIP, L_TWIST, L_SLICE, L_DIST = range(6)
+# columns of the phase-1 level array `lv` (L_NEXT: the next of the level's children to try,
+# L_COUNT: how many it has, -1 before they are listed)
+L_NEXT, L_MOVE, L_FLIP, L_TWIST, L_SLICE, L_DIST, L_COUNT = range(7)
+# columns of a phase-1 level's children, listed in `kids` (the move, its coordinates, and the
+# index of its entry in the phase-1 table)
+K_MOVE, K_FLIP, K_TWIST, K_SLICE, K_PROBE = range(5)
 # columns of the phase-2 level array
 P_NEXT, P_MOVE, P_CP, P_E8, P_SP, P_DIST = range(6)
 # slots of the host counters array written here (cubelab.solvers.protocol)
@@ -225,8 +230,65 @@ def _next_direction(st):
 
 
 @kernel
-def search(st, shared, lv, cps, eps, stack, out, work, roots, root_cp, root_ep, counters, cancel,
-           stop, twist_move, flip_move, slice_move, corner_move, edge8_move, twist_conj,
+def _list_children(lvl, togo, lv, kids, work, twist_move, flip_move, slice_move, twist_conj,
+                   fs_cls, p1, ts, fsl):
+    """List the children of level lvl that the cheap tests let through into kids[lvl], and
+    start loading their phase-1 table entries: each child's two dependent probes (its
+    flip-slice class, then its entry) are issued for all children together, so the cache misses
+    of a level overlap instead of following one another. The moves tried count as nodes."""
+    prev = lv[lvl - 1, L_MOVE] // 3 if lvl > 0 else -1
+    # a child is at most one move further than its parent: with that much slack every child
+    # passes the small tables' bounds, which need not be read
+    slack = lv[lvl, L_DIST] + 1 <= togo
+    f = lv[lvl, L_FLIP]
+    t = lv[lvl, L_TWIST]
+    s = lv[lvl, L_SLICE]
+    n = 0
+    tried = 0
+    for m in range(18):
+        if not allowed_after(m // 3, prev):
+            continue
+        tried += 1
+        if togo == 0 and (m == 4 or m == 7 or m == 13 or m == 16 or m < 3
+                          or (m >= 9 and m < 12)):
+            # ending phase 1 with a phase-2 move means the path was in the subgroup one
+            # move earlier: that shorter phase-1 path was tried already
+            continue
+        f2 = flip_move[f, m]
+        t2 = twist_move[t, m]
+        s2 = slice_move[s, m]
+        if togo == 0:
+            # the last move must land in the subgroup: no table needed to see that
+            if f2 != 0 or t2 != 0 or s2 >= 24:
+                continue
+        else:
+            # two small tables that stay in cache turn most children away before the big
+            # table is read
+            comb = s2 // 24
+            if not slack and (ts[t2 * 495 + comb] > togo or fsl[f2 * 495 + comb] > togo):
+                continue
+            kids[lvl, n, K_PROBE] = comb * N_FLIP + f2
+            prefetch(fs_cls, comb * N_FLIP + f2)
+        kids[lvl, n, K_MOVE] = m
+        kids[lvl, n, K_FLIP] = f2
+        kids[lvl, n, K_TWIST] = t2
+        kids[lvl, n, K_SLICE] = s2
+        n += 1
+    if togo > 0:
+        for i in range(n):
+            v = fs_cls[kids[lvl, i, K_PROBE]]
+            j = (v >> 4) * N_TWIST + twist_conj[kids[lvl, i, K_TWIST], v & 15]
+            kids[lvl, i, K_PROBE] = j
+            prefetch(p1, j >> 2)
+    # every move tried is a node; the children are counted (and the flags heard) one by one as
+    # they are tried, the ones turned away here at once
+    work[0] += tried - n
+    lv[lvl, L_COUNT] = n
+
+
+@kernel
+def search(st, shared, lv, kids, cps, eps, stack, out, work, roots, root_cp, root_ep, counters,
+           cancel, stop, twist_move, flip_move, slice_move, corner_move, edge8_move, twist_conj,
            edge8_conj, fs_cls, cp_cls, p1, ts, fsl, p2, cs, es, mcp, mep, p2moves):
     """Run until the next improvement (FOUND), exhaustion (EXHAUSTED) or a flag (STOPPED)."""
     while True:
@@ -244,6 +306,7 @@ def search(st, shared, lv, cps, eps, stack, out, work, roots, root_cp, root_ep, 
                 _next_direction(st)
                 continue
             lv[0, L_NEXT] = 0
+            lv[0, L_COUNT] = -1
             lv[0, L_FLIP] = roots[d, 0]
             lv[0, L_TWIST] = roots[d, 1]
             lv[0, L_SLICE] = roots[d, 2]
@@ -265,40 +328,35 @@ def search(st, shared, lv, cps, eps, stack, out, work, roots, root_cp, root_ep, 
                 continue
         lvl = st[S_LVL]
         while lvl >= 0:
-            m = lv[lvl, L_NEXT]
-            if m == 18:
+            togo = n1 - lvl - 1
+            if lv[lvl, L_COUNT] < 0:
+                _list_children(lvl, togo, lv, kids, work, twist_move, flip_move, slice_move,
+                               twist_conj, fs_cls, p1, ts, fsl)
+            i = lv[lvl, L_NEXT]
+            if i >= lv[lvl, L_COUNT]:
                 lvl -= 1
                 continue
-            lv[lvl, L_NEXT] = m + 1
-            prev = lv[lvl - 1, L_MOVE] // 3 if lvl > 0 else -1
-            if not allowed_after(m // 3, prev):
-                continue
+            lv[lvl, L_NEXT] = i + 1
             if _tick(work, counters, cancel, stop, 1, n1):
-                lv[lvl, L_NEXT] = m     # a resumed search tries this move again
+                lv[lvl, L_NEXT] = i     # a resumed search tries this child again
                 st[S_LVL] = lvl
                 return STOPPED
-            togo = n1 - lvl - 1
-            if togo == 0 and (m == 4 or m == 7 or m == 13 or m == 16 or m < 3
-                              or (m >= 9 and m < 12)):
-                # ending phase 1 with a phase-2 move means the path was in the subgroup one
-                # move earlier: that shorter phase-1 path was tried already
-                continue
-            f2 = flip_move[lv[lvl, L_FLIP], m]
-            t2 = twist_move[lv[lvl, L_TWIST], m]
-            s2 = slice_move[lv[lvl, L_SLICE], m]
+            m = kids[lvl, i, K_MOVE]
+            f2 = kids[lvl, i, K_FLIP]
+            t2 = kids[lvl, i, K_TWIST]
+            s2 = kids[lvl, i, K_SLICE]
             if togo == 0:
-                # the last move must land in the subgroup: no table needed to see that
-                if f2 != 0 or t2 != 0 or s2 >= 24:
-                    continue
                 dist = 0
             else:
-                # two small tables that stay in cache turn most children away before the
-                # big table is read
-                comb = s2 // 24
-                if ts[t2 * 495 + comb] > togo or fsl[f2 * 495 + comb] > togo:
-                    continue
-                dist = _step_dist(lv[lvl, L_DIST], _p1_value(f2, t2, s2, fs_cls, twist_conj, p1))
+                dist = _step_dist(lv[lvl, L_DIST], get2(p1, kids[lvl, i, K_PROBE]))
                 if dist > togo:
+                    continue
+                if dist < togo and dist + togo < 5 and st[S_SKIP] != 0:
+                    # a few moves left and slack: the path would reach the subgroup early and
+                    # leave it again; such phase-1 paths rarely lead anywhere new (Rokicki).
+                    # Skipped while seeking a short solution fast; S_CAPPED has a proof
+                    # search again without the skip
+                    st[S_CAPPED] = 1
                     continue
             lv[lvl, L_MOVE] = m
             if st[S_VALID] > lvl:
@@ -308,13 +366,14 @@ def search(st, shared, lv, cps, eps, stack, out, work, roots, root_cp, root_ep, 
                           stop, mcp, mep, corner_move, edge8_move, slice_move, cp_cls, edge8_conj,
                           p2, cs, es, p2moves)
                 if r == STOPPED:
-                    lv[lvl, L_NEXT] = m     # the interrupted phase 2 is redone on resume
+                    lv[lvl, L_NEXT] = i     # the interrupted phase 2 is redone on resume
                 if r != EXHAUSTED:
                     st[S_LVL] = lvl
                     return r
                 continue
             lvl += 1
             lv[lvl, L_NEXT] = 0
+            lv[lvl, L_COUNT] = -1
             lv[lvl, L_FLIP] = f2
             lv[lvl, L_TWIST] = t2
             lv[lvl, L_SLICE] = s2
@@ -337,7 +396,8 @@ def new_work_arrays():
     """The per-search arrays `search` keeps its state in."""
     return {
         "st": np.zeros(N_STATE, np.int64),
-        "lv": np.zeros((MAX_DEPTH + 1, 6), np.int64),
+        "lv": np.zeros((MAX_DEPTH + 1, 7), np.int64),
+        "kids": np.zeros((MAX_DEPTH + 1, 18, 5), np.int64),
         "cps": np.zeros((MAX_DEPTH + 1, 8), np.int64),
         "eps": np.zeros((MAX_DEPTH + 1, 12), np.int64),
         "stack": np.zeros((MAX_DEPTH + 1, 6), np.int64),

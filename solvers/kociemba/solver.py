@@ -11,8 +11,9 @@ Stopping rules:
 - both: stop at the first solution within max_length, or when the time is up.
 Every improvement goes to on_solution as it is found. The search runs in six directions (the
 cube conjugated onto each of its three axes, and its inverse likewise) as min2phase does. While
-it improves, a second thread tries to prove the best solution optimal (prove.py): short
-positions, those of 12 moves or so, come back optimal and marked so well within the budget.
+it improves (given PROVE_FROM seconds or more), a second thread tries to prove the best solution
+optimal (prove.py): short positions, those of 12 moves or so, come back optimal and marked so
+well within the budget.
 Loading or building the tables never counts against a time limit or a budget.
 """
 
@@ -29,13 +30,14 @@ from cubelab.solvers.protocol import (
     LOWER_BOUND, NODES, Deadline, Answer, Parts, PhaseLengths, Solution, SolveJob, SolverBase,
     Status, new_cancel, new_counters,
 )
-from cubelab.tables.cubies import face_turn_arrays
+from cubelab.tables.cubies import face_turn_arrays, symmetry_rows
 from cubelab.tables.kociemba.specs import PHASE2_MOVES, SPECS, load_tables
 from cubelab.tables.memory import resident
 from cubelab.tables.ranks import BINOM
 from cubelab.tables.udsym import axis_symmetries
 
 from . import prove as kp
+from . import roots as kr
 from . import search as ks
 from .about import TWO_PHASE
 
@@ -47,10 +49,23 @@ SETTLED_UP_TO = 12
 """A budgeted solve does not stop for its budget before the prover has settled every length up
 to this: a position of 12 moves or fewer always comes back optimal, however busy the machine
 (settling them takes milliseconds on a random position, a tenth of a second on a 12-mover)."""
+FIRST_PHASE2_CAP = 12
+"""Phase-2 moves a search for the first solution within a length tries at most (until it has
+searched everything so): on random states as fast as no cap (median phase-1 nodes to the first
+of <= 20 moves 5,243 either way, 9,771 with a cap of 10), and easy positions keep their short
+answers (a 7-move scramble: 16 moves, not the 19 an uncapped phase 2 reaches first)."""
+PROVE_FROM = 0.05
+"""Seconds: an improving solve given less time runs no optimality prover beside its search. On
+a busy two-core machine the prover's thread takes the search's time (at a 10 ms limit, 100
+random states: mean 19.81 moves with it, 19.56 without, the same states interleaved), and in
+so little time it settles only positions of a few moves."""
 MAX_LENGTH = ks.MAX_DEPTH - 1
 """The longest solution the search looks for; two-phase never needs more than 30 moves."""
 
 _AXIS_NAMES = ("UD", "RL", "FB")
+_FACE_OF = {str(m.family): i for i, m in enumerate(FACE_MOVES[::3])}
+_MOVE = type(FACE_MOVES[0])
+_PHASE2 = frozenset(int(m) for m in PHASE2_MOVES)
 _WARM_UP = "R U F' L2 D B R' U2 F D' L B2 U R2 F'"
 
 
@@ -70,8 +85,9 @@ class KociembaSolver(SolverBase):
         """Search threads (the directions are shared out among them); the kernels release the
         GIL, so two threads use two cores."""
         self.phase2_cap = phase2_cap
-        """Once solutions of 20 moves or less are sought, phase 2 is tried with at most this many
-        moves (lifted again to prove optimality)."""
+        """Once an improving solve seeks solutions of 20 moves or less, phase 2 is tried with at
+        most this many moves (lifted again to prove optimality); a solve for the first solution
+        within a length, with at least FIRST_PHASE2_CAP."""
         if first:
             budget = None
         if budget is not None and not budget > 0:
@@ -103,6 +119,9 @@ class KociembaSolver(SolverBase):
         self._root_tables = (BINOM, kt[1], kt[0], kt[2], kt[7], kt[5], kt[9])
         from cubelab.cube.symmetry import move_conjugation, symmetry_inverse_index
         self._axes = axis_symmetries()
+        self._axes_array = np.array(self._axes, np.int64)
+        self._symmetry_rows = symmetry_rows()
+        self._turn_arrays = face_turn_arrays()
         mc, inv = move_conjugation(), symmetry_inverse_index()
         # a move found in the frame of symmetry k, seen on the cube itself
         self._unconjugate = {k: np.asarray(mc[inv[k]], dtype=np.int64) for k in self._axes}
@@ -150,21 +169,37 @@ class KociembaSolver(SolverBase):
         budgeted = job.max_length is None and job.time_limit is None and self.budget is not None
         return self._run(job, limited=self.search_seconds(job) is not None, settle=budgeted)
 
-    def _roots(self, normal: CubeState):
-        """The distinct search directions: (symmetry k, inverse?, S_k Q S_k^-1) where Q is the
-        state or its inverse."""
-        from cubelab.cube.symmetry import conjugate
-        inverse = normal.inverse()
-        chosen, seen = [], set()
-        order = [(k, False) for k in self._axes] + [(k, True) for k in self._axes]
-        for k, inv in order[:self.directions]:
-            base = inverse if inv else normal
-            s = base if k == 0 else conjugate(base, k)
-            if s.key() in seen:
-                continue       # a symmetric cube: this direction repeats another one
-            seen.add(s.key())
-            chosen.append((k, inv, s))
-        return chosen
+    def check(self, state):
+        """The template's check, at the cost of one kernel call for a reachable position held
+        with its centres home (once prepared: the kernel is compiled with the others); anything
+        else goes the model's way, which says what is wrong."""
+        if self._tables is not None and type(state) is CubeState and \
+                kr.reachable(state.cp, state.co, state.ep, state.eo, state.cc):
+            return state
+        return super().check(state)
+
+    def verify(self, state, moves) -> None:
+        """The template's check of an answer, done on the cubie arrays when the answer is face
+        turns and the position is held with its centres home (the model's way otherwise)."""
+        index = _face_turn_indices(moves)
+        if index is None or self._tables is None or type(state) is not CubeState \
+                or not kr.reachable(state.cp, state.co, state.ep, state.eo, state.cc):
+            return super().verify(state, moves)
+        if not kr.sequence_solves(state.cp, state.co, state.ep, state.eo, index,
+                                  *self._turn_arrays):
+            raise RuntimeError(f"{self.name} produced a sequence that does not solve the cube: "
+                               f"rebuild its tables (cubelab tables clear)")
+
+    def _roots(self, normal: CubeState) -> "_Roots":
+        """The distinct search directions of the position (held with its centres home): the
+        cube turned onto each axis, and its inverse likewise; a symmetric cube repeats some,
+        and each is searched once."""
+        row = np.empty(40, np.uint8)
+        row[0:8], row[8:16], row[16:28], row[28:40] = normal.cp, normal.co, normal.ep, normal.eo
+        r = _Roots()
+        r.n = kr.directions(row, self.directions, self._axes_array, self._symmetry_rows,
+                            r.coords, r.cps, r.eps, r.dirs, r.axis_coords, *self._root_tables)
+        return r
 
     def _run(self, job: SolveJob, limited: bool, settle: bool = False) -> Answer:
         """Search job.position; `limited`: a clock runs (the template's, or the warm-up's), so
@@ -173,14 +208,8 @@ class KociembaSolver(SolverBase):
         target = DEFAULT_MAX_LENGTH if max_length is None and not limited else max_length
         limit = MAX_LENGTH if target is None else min(target, MAX_LENGTH)
         roots = self._roots(normal)
-        n = len(roots)
-        root_coords = np.zeros((n, 4), np.int64)
-        root_cp = np.zeros((n, 8), np.int64)
-        root_ep = np.zeros((n, 12), np.int64)
-        for i, (_, _, s) in enumerate(roots):
-            cp, co, ep, eo = (np.asarray(a, np.int64) for a in (s.cp, s.co, s.ep, s.eo))
-            root_coords[i] = ks.root_coordinates(cp, co, ep, eo, *self._root_tables)
-            root_cp[i], root_ep[i] = cp, ep
+        n = roots.n
+        root_coords, root_cp, root_ep = roots.coords[:n], roots.cps[:n], roots.eps[:n]
         lower = int(root_coords[:, 3].max())
         counters[LOWER_BOUND] = lower
 
@@ -190,9 +219,12 @@ class KociembaSolver(SolverBase):
         nthreads = max(1, min(self.threads, n))
         parts = [list(range(i, n, nthreads)) for i in range(nthreads)]
         prover = None
-        if target is None and self.prove:
+        seconds = self.search_seconds(job)
+        if target is None and self.prove and (seconds is None or seconds >= PROVE_FROM):
             # improving: a second thread tries to prove the best solution optimal
-            prover = threading.Thread(target=run.prove, args=self._prover_roots(normal),
+            prover = threading.Thread(target=run.prove,
+                                      args=(roots.axis_coords, np.asarray(normal.cp, np.int64),
+                                            np.asarray(normal.ep, np.int64)),
                                       daemon=True, name="kociemba prover")
             run.proving = True      # before the clock can look
             prover.start()
@@ -233,17 +265,6 @@ class KociembaSolver(SolverBase):
                      detail=dict(run.detail, stopped=stopped), nodes=run.nodes,
                      phases=Parts([PhaseLengths(tuple(phases))]) if phases else None)
 
-    def _prover_roots(self, normal: CubeState):
-        """The prover's arguments: the position's phase-1 coordinates in each axis's frame, and
-        its cubie permutations."""
-        from cubelab.cube.symmetry import conjugate
-        roots = np.zeros((kp.N_AXES, 4), np.int64)
-        for a, k in enumerate(self._axes):
-            s = normal if k == 0 else conjugate(normal, k)
-            cp, co, ep, eo = (np.asarray(x, np.int64) for x in (s.cp, s.co, s.ep, s.eo))
-            roots[a] = ks.root_coordinates(cp, co, ep, eo, *self._root_tables)
-        return roots, np.asarray(normal.cp, np.int64), np.asarray(normal.ep, np.int64)
-
     def _translate(self, frame, k, inv):
         """Moves found in the search frame of direction (k, inv), as moves on the cube itself,
         and the lengths of the two phases."""
@@ -251,7 +272,7 @@ class KociembaSolver(SolverBase):
         if inv:
             idx = (idx // 3) * 3 + (2 - idx % 3)
             idx = idx[::-1]
-        moves = [FACE_MOVES[int(i)] for i in idx]
+        moves = [FACE_MOVES[i] for i in idx.tolist()]
         n1 = len(frame) - _phase2_length(frame)
         return moves, [n1, len(frame) - n1]
 
@@ -391,22 +412,33 @@ class _Run:
         st[ks.S_LIMIT] = self.limit
         st[ks.S_NDIR] = len(part)
         st[ks.S_N1] = first_n1
-        st[ks.S_CAP] = self.solver.phase2_cap
+        if self.target is None:
+            st[ks.S_CAP] = self.solver.phase2_cap
+        else:
+            # the first solution within a target: phase 2 capped at FIRST_PHASE2_CAP (on 200
+            # random states the cap of 10 doubled the median phase-1 nodes to the first of
+            # <= 20 moves: a longer phase 1 is dearer than a longer phase 2), and the redundant
+            # phase-1 tails skipped (2-4 % fewer nodes); an exhausted search goes again
+            # without either
+            st[ks.S_CAP] = max(self.solver.phase2_cap, FIRST_PHASE2_CAP)
+            st[ks.S_SKIP] = 1
         tables = self.solver._kernel_tables
         try:
             while True:
-                r = ks.search(st, self.shared, w["lv"], w["cps"], w["eps"], w["stack"],
+                r = ks.search(st, self.shared, w["lv"], w["kids"], w["cps"], w["eps"], w["stack"],
                               w["out"], w["work"], root_coords, root_cp, root_ep,
                               self.counters, self.cancel, self.stop, *tables)
                 if r == ks.FOUND:
-                    k, inv, _ = self.roots[part[st[ks.S_OUTDIR]]]
+                    k, inv = self.roots.direction(part[st[ks.S_OUTDIR]], self.solver._axes)
                     self.offer(w["out"][:st[ks.S_OUTLEN]].copy(), k, inv)
+                    if self.stop[0]:
+                        return      # done (its target met): no call just to hear it
                 elif r == ks.EXHAUSTED:
-                    if st[ks.S_CAPPED] and st[ks.S_CAP] < MAX_LENGTH:
+                    if st[ks.S_CAPPED] and (st[ks.S_CAP] < MAX_LENGTH or st[ks.S_SKIP]):
                         # the cap on phase 2 may have hidden shorter solutions: search again
                         # without it, which proves optimality when it ends
                         st[ks.S_DIR], st[ks.S_N1], st[ks.S_INIT] = 0, first_n1, 0
-                        st[ks.S_CAP], st[ks.S_CAPPED] = MAX_LENGTH, 0
+                        st[ks.S_CAP], st[ks.S_CAPPED], st[ks.S_SKIP] = MAX_LENGTH, 0, 0
                         continue
                     with self.lock:
                         self._finish("exhausted")   # one direction searched out is a proof
@@ -418,13 +450,49 @@ class _Run:
                 self.nodes += int(w["work"][4] + w["work"][0])
 
 
+class _Roots:
+    """A position's search directions (roots.directions): n of them; coords, cps, eps, dirs
+    (0-2: the cube on axis 0-2, 3-5: its inverse) in their first n rows; axis_coords, the
+    position's coordinates on each axis (the prover's start)."""
+
+    __slots__ = ("n", "coords", "cps", "eps", "dirs", "axis_coords")
+
+    def __init__(self):
+        self.n = 0
+        self.coords = np.empty((kr.N_DIRECTIONS, 4), np.int64)
+        self.cps = np.empty((kr.N_DIRECTIONS, 8), np.int64)
+        self.eps = np.empty((kr.N_DIRECTIONS, 12), np.int64)
+        self.dirs = np.empty(kr.N_DIRECTIONS, np.int64)
+        self.axis_coords = np.empty((kp.N_AXES, 4), np.int64)
+
+    def __len__(self) -> int:
+        return self.n
+
+    def direction(self, i: int, axes) -> tuple[int, bool]:
+        """(symmetry k, inverse?) of the i-th direction."""
+        j = int(self.dirs[i])
+        return axes[j % 3], j >= 3
+
+
+def _face_turn_indices(moves) -> np.ndarray | None:
+    """The moves as indices into FACE_MOVES, or None if one is not a face turn."""
+    out = []
+    for m in moves:
+        if type(m) is not _MOVE:
+            return None
+        face = _FACE_OF.get(m.family)
+        if face is None:
+            return None
+        out.append(3 * face + m.amount - 1)     # a Move's amount is 1, 2 or 3
+    return np.array(out, np.int64)
+
+
 def _phase2_length(frame) -> int:
     """How many of the last moves belong to phase 2: phase 1 never ends with a phase-2 move,
     so phase 2 is the longest suffix of phase-2 moves."""
-    phase2 = set(int(m) for m in PHASE2_MOVES)
     n = 0
-    for m in frame[::-1]:
-        if int(m) not in phase2:
+    for m in reversed(frame.tolist()):
+        if m not in _PHASE2:
             break
         n += 1
     return n

@@ -1,0 +1,180 @@
+"""Where a two-phase solve starts, and the check of what it found, each in one kernel call.
+
+A solve's fixed cost is what it pays before its first node and after its last: checking the
+position, turning it onto the three axes (and its inverse likewise), finding each direction's
+phase-1 coordinates and exact distance, and verifying the answer. Done with the model's
+CubeState products these cost about a millisecond, many times an easy position's search; here
+each is one call on the cubie arrays (a position as a 40-byte row: cp, co, ep, eo, as
+tables/cubies.py lays it out).
+
+- `reachable`: the position is an assembly the face turns reach (permutations, equal parities,
+  twist and flip sums zero) with its centres home; the solver's fast check, the model's slower
+  one saying why when it is not.
+- `directions`: the distinct search directions S_k Q S_k^-1 (Q the position or its inverse,
+  S_k the axis rotations), their phase-1 coordinates, and the three axes' coordinates of the
+  position itself (what the optimality prover starts from).
+- `sequence_solves`: whether face turns (indices into FACE_MOVES) take the position to solved.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from cubelab.tables.cubies import conjugate_into, invert
+from cubelab.tables.jit import kernel
+from cubelab.tables.ranks import flip_of, slice_sorted_of, twist_of
+
+from .search import phase1_depth
+
+N_DIRECTIONS = 6
+# columns of a direction's coordinates (search.root_coordinates' order)
+R_FLIP, R_TWIST, R_SLICE, R_DIST = range(4)
+
+
+@kernel
+def _is_permutation(p, start, n):
+    seen = 0
+    for i in range(n):
+        v = p[start + i]
+        if v >= n or (seen >> v) & 1:
+            return False
+        seen |= 1 << v
+    return True
+
+
+@kernel
+def _parity(p, start, n):
+    """0 for an even permutation of p[start:start + n], 1 for an odd one (inversions)."""
+    odd = 0
+    for i in range(n):
+        for j in range(i + 1, n):
+            if p[start + i] > p[start + j]:
+                odd ^= 1
+    return odd
+
+
+@kernel
+def reachable(cp, co, ep, eo, cc):
+    """Whether the cubie arrays are a position of the 3x3x3 reachable by face turns, held with
+    its centres home (anything else takes the model's slower path, which says why)."""
+    for i in range(6):
+        if cc[i] != i:
+            return False
+    if not _is_permutation(cp, 0, 8) or not _is_permutation(ep, 0, 12):
+        return False
+    twist = 0
+    for i in range(8):
+        if co[i] > 2:
+            return False
+        twist += co[i]
+    flip = 0
+    for i in range(12):
+        if eo[i] > 1:
+            return False
+        flip += eo[i]
+    return twist % 3 == 0 and flip % 2 == 0 and _parity(cp, 0, 8) == _parity(ep, 0, 12)
+
+
+@kernel
+def _coordinates(row, out, binom, flip_move, twist_move, slice_move, fs_cls, twist_conj, p1):
+    """One direction's (flip, twist, sorted slice, phase-1 distance) into out."""
+    flip = flip_of(row[28:40])
+    twist = twist_of(row[8:16])
+    ss = slice_sorted_of(row[16:28], binom)
+    out[R_FLIP] = flip
+    out[R_TWIST] = twist
+    out[R_SLICE] = ss
+    out[R_DIST] = phase1_depth(flip, twist, ss, flip_move, twist_move, slice_move, fs_cls,
+                               twist_conj, p1)
+
+
+@kernel
+def directions(row, n_dirs, axes, sym, coords, cps, eps, dirs, axis_coords, binom, flip_move,
+               twist_move, slice_move, fs_cls, twist_conj, p1):
+    """The distinct directions among the first n_dirs of (axis 0, 1, 2 of the position, then of
+    its inverse): their coordinates (coords[i]), corner and edge permutations (cps[i], eps[i])
+    and which of the six each is (dirs[i]); returns how many. A symmetric position repeats
+    directions; each is searched once. axis_coords[a]: the coordinates of the position on axis a
+    (all three, whatever n_dirs)."""
+    inverse = np.empty(40, np.uint8)
+    invert(row, inverse)
+    seen = np.empty((N_DIRECTIONS, 40), np.uint8)
+    one = np.empty(40, np.uint8)
+    n = 0
+    for j in range(N_DIRECTIONS):
+        if j >= n_dirs and j >= 3:
+            break
+        base = inverse if j >= 3 else row
+        k = axes[j % 3]
+        if k == 0:
+            one[:] = base
+        else:
+            conjugate_into(base, sym, k, one)
+        if j < 3:
+            _coordinates(one, axis_coords[j], binom, flip_move, twist_move, slice_move, fs_cls,
+                         twist_conj, p1)
+        if j >= n_dirs:
+            continue
+        repeated = False
+        for i in range(n):
+            same = True
+            for b in range(40):
+                if seen[i, b] != one[b]:
+                    same = False
+                    break
+            if same:
+                repeated = True
+                break
+        if repeated:
+            continue
+        seen[n, :] = one
+        if j < 3:
+            coords[n, :] = axis_coords[j]
+        else:
+            _coordinates(one, coords[n], binom, flip_move, twist_move, slice_move, fs_cls,
+                         twist_conj, p1)
+        for i in range(8):
+            cps[n, i] = one[i]
+        for i in range(12):
+            eps[n, i] = one[16 + i]
+        dirs[n] = j
+        n += 1
+    return n
+
+
+@kernel
+def sequence_solves(cp, co, ep, eo, moves, mcp, mco, mep, meo):
+    """Whether the face turns `moves` (indices into FACE_MOVES) take the position (cubie arrays,
+    centres home) to solved; mcp..meo are the face turns' arrays (tables.cubies)."""
+    c = np.empty(8, np.int64)
+    t = np.empty(8, np.int64)
+    e = np.empty(12, np.int64)
+    f = np.empty(12, np.int64)
+    nc = np.empty(8, np.int64)
+    nt = np.empty(8, np.int64)
+    ne = np.empty(12, np.int64)
+    nf = np.empty(12, np.int64)
+    for i in range(8):
+        c[i] = cp[i]
+        t[i] = co[i]
+    for i in range(12):
+        e[i] = ep[i]
+        f[i] = eo[i]
+    for m in moves:
+        for i in range(8):
+            nc[i] = c[mcp[m, i]]
+            nt[i] = (t[mcp[m, i]] + mco[m, i]) % 3
+        for i in range(12):
+            ne[i] = e[mep[m, i]]
+            nf[i] = (f[mep[m, i]] + meo[m, i]) & 1
+        c[:] = nc
+        t[:] = nt
+        e[:] = ne
+        f[:] = nf
+    for i in range(8):
+        if c[i] != i or t[i] != 0:
+            return False
+    for i in range(12):
+        if e[i] != i or f[i] != 0:
+            return False
+    return True
