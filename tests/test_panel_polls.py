@@ -26,7 +26,8 @@ def test_a_run_ending_right_after_its_row_was_filled_is_reported_solved(tmp_path
             assert run.done.wait(120), "the fake solve did not end"
 
     monkeypatch.setattr(SolverRun, "fill", fill_then_end)
-    app = CubeLabApp(solvers=StandIn(step_seconds=0.05, improvements=0),
+    # long enough in its search for a poll to see it there (0.05 s could end between polls)
+    app = CubeLabApp(solvers=StandIn(step_seconds=1.0, improvements=0),
                      history=InputHistory(tmp_path / "h"), compare_time_limit=None)
 
     async def body():

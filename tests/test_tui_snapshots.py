@@ -152,6 +152,11 @@ def test_the_focus_on_the_net_shows_80x24(snap_compare, app):
 def test_cancelling_a_build_asks_first_80x24(snap_compare, tmp_path, monkeypatch):
     """F9 while tables are built: the question, over the progress bar."""
     monkeypatch.delenv("NO_COLOR", raising=False)
+    # the bar's time left and the machine's load vary from run to run: fixed words here
+    from cubelab.tui import build_progress
+    monkeypatch.setattr(build_progress, "busy", lambda load: "")
+    monkeypatch.setattr(build_progress, "duration", lambda seconds: "about a minute")
+    monkeypatch.setattr(build_progress, "so_far", lambda seconds: "a moment")
     app = CubeLabApp(solvers=StandIn(tables_built=False, build_steps=1, build_seconds=60),
                      history=InputHistory(tmp_path / "history"), compare_time_limit=None)
 
