@@ -1,7 +1,8 @@
-"""Where cubelab keeps its data (tables), cache (numba's compiled code) and state (history, saves).
+"""Where cubelab keeps its data (tables), cache (numba's compiled code), state (history, saves)
+and the user's own settings (config: goals.toml).
 
 Each directory comes from platformdirs and can be overridden by an environment variable:
-CUBELAB_DATA_DIR, CUBELAB_CACHE_DIR, CUBELAB_STATE_DIR.
+CUBELAB_DATA_DIR, CUBELAB_CACHE_DIR, CUBELAB_STATE_DIR, CUBELAB_CONFIG_DIR.
 """
 
 from __future__ import annotations
@@ -61,3 +62,8 @@ def configure_numba_cache() -> Path:
     if "NUMBA_CACHE_DIR" not in os.environ:
         os.environ["NUMBA_CACHE_DIR"] = str(path)
     return Path(os.environ["NUMBA_CACHE_DIR"])
+
+
+def config_dir() -> Path:
+    """Where users keep settings the program reads (goals.toml); CUBELAB_CONFIG_DIR overrides."""
+    return _dir("CUBELAB_CONFIG_DIR", lambda: platformdirs.user_config_path(APP))
