@@ -1,0 +1,246 @@
+"""One goal search set up: a start position, a turned goal, a move set and a cost model made
+into the arrays the kernel reads, and the kernel's rows read back as moves.
+
+The start is a CubeState (its centres may show a rotation: the search starts in that frame) or
+masked facelets (cubelab.cube.masked_facelets), whose goal is what they show unless a named
+goal is given. Pre-AUF gives four starts (the start, then after each turn of the goal's AUF face
+as held); post-AUF turns the solved tuples by the same turns. Tables come from the store
+(tables.goals.plan); a start that a component never reaches is refused: the goal cannot be met
+with these moves.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from cubelab.cube.alg import Move
+from cubelab.cube.costs import CostModel, metric_cost
+from cubelab.cube.goal_codes import items_of, start_codes, targets
+from cubelab.cube.goals import NAMES, Goal, GoalError, TurnedGoal, turned_back
+from cubelab.cube.masked_facelets import MaskedPosition, require_known
+from cubelab.cube.move_actions import actions
+from cubelab.cube.moves import FACE_MOVES, move_state
+from cubelab.cube.movesets import MoveSet
+from cubelab.cube.state import CubeState, rotation_with_centres
+from cubelab.tables.goals.ball import MAX_COMPONENTS
+from cubelab.tables.goals.components import KeyIndex
+from cubelab.tables.goals.plan import MAX_PAIRS, element_costs, finish, make_plan
+from cubelab.tables.store import load_or_build
+
+from .kernel import MAX_DEPTH, NO_BOUND, UNREACHABLE, search_bound
+
+AUF_MODES = ("none", "pre", "post", "both")
+
+
+class Unreachable(GoalError):
+    """The goal cannot be met from this position with these moves (one-line reason)."""
+
+
+@dataclass(frozen=True)
+class Row:
+    """A solution as the kernel found it: moves (indices), the start, the frame at the end."""
+
+    moves: tuple[int, ...]
+    start: int
+    frame: int
+    cost: int
+
+
+def _held_move(w: CubeState, element: CubeState) -> Move | None:
+    """The face turn m held in a frame with (Y X) = w that acts as `element` (w m w^-1)."""
+    want = w.inverse() * element * w
+    for m in FACE_MOVES:
+        if move_state(m) == want:
+            return m
+    return None
+
+
+class Problem:
+    """A goal search's arrays and tables, for one turned goal."""
+
+    def __init__(self, start, goal: TurnedGoal, moveset: MoveSet, costs: CostModel,
+                 auf: str = "none", progress=None, cancel=None, log=None):
+        if auf not in AUF_MODES:
+            raise GoalError(f"unknown AUF mode {auf!r} (choose {', '.join(AUF_MODES)})")
+        self.label = goal.label or goal.goal.name
+        if isinstance(start, MaskedPosition):
+            state = start.state
+            if goal.goal.name == "shown stickers":
+                pass
+            else:
+                require_known(goal.goal, start, self.label)
+        else:
+            state = start
+        self.state = state
+        self.turned = goal
+        self.goal: Goal = goal.goal
+        self.moveset = moveset
+        self.costs = costs
+        costs.check_moves(moveset.moves)
+        x0 = rotation_with_centres(state.cc)
+        self.act = actions(moveset, goal.rotation, x0)
+        self.moves = self.act.moves
+        self.auf = auf
+        if auf != "none" and self.goal.auf is None:
+            raise GoalError(f"goal {self.label} has no AUF face (AUF is for last-layer goals)")
+        self.items = items_of(self.goal)
+        auf_turn = move_state(Move(self.goal.auf, 1)) if self.goal.auf else None
+        post = range(4) if auf in ("post", "both") else range(1)
+        turns = [z * (auf_turn.power(-k) if auf_turn else CubeState.identity())
+                 for z in self.goal.rotations for k in post]
+        self.targets = targets(self.goal, self.items, turns)
+        self.pre_moves = self._pre_moves(auf_turn, x0)
+        context = f"{self.goal.name} in {moveset.text} {costs.metric}"
+        base_costs = [metric_cost(m, costs.metric) for m in self.moves]
+        plan = make_plan(self.items, self.act.elements, element_costs(self.act, base_costs),
+                         self.targets, context)
+        comps = [load_or_build(c.spec, progress=progress, cancel=cancel, log=log)
+                 for c in plan.components]
+        plan = finish(plan, self.items, self.targets, [t.shape[0] for t in comps], context)
+        self.plan = plan
+        self.tables = comps
+        self.singles = [load_or_build(s, progress=progress, cancel=cancel, log=log)
+                        for s in plan.singles]
+        self.pair_tables = [load_or_build(s, progress=progress, cancel=cancel, log=log)
+                            for _, _, s in plan.pairs]
+        self.ball = (load_or_build(plan.ball, progress=progress, cancel=cancel, log=log)
+                     if plan.ball is not None else _readonly(np.zeros(1, np.uint8)))
+        self.index = [KeyIndex(t) for t in comps]
+        self.target_coords = self._coords_of(self.targets, check=False)
+        self.starts, self.start_frames = self._starts()
+        self._arrays()
+
+    # ---- setting up -----------------------------------------------------------------------
+    def _pre_moves(self, auf_turn, x0) -> list[Move | None]:
+        if self.auf not in ("pre", "both"):
+            return [None]
+        w = self.turned.rotation * x0
+        out: list[Move | None] = [None]
+        for k in (1, 2, 3):
+            m = _held_move(w, auf_turn.power(k))
+            if m is None:
+                raise GoalError(f"no face turn is the AUF of {self.label} here")
+            out.append(m)
+        return out
+
+    def _coords_of(self, tuples, check: bool = True) -> np.ndarray:
+        out = np.zeros((len(tuples), len(self.plan.components)), np.int64)
+        for k, comp in enumerate(self.plan.components):
+            sub = [self.items[i] for i in comp.items]
+            from cubelab.cube.goal_codes import canonical
+            for r, t in enumerate(tuples):
+                codes = canonical(sub, [t[i] for i in comp.items])
+                c = self.index[k].index(codes)
+                if c < 0:
+                    if check:
+                        raise Unreachable(self._unreachable(comp))
+                    continue
+                out[r, k] = c
+        return out
+
+    def _unreachable(self, comp) -> str:
+        names = " ".join(NAMES[self.items[i].orbit][self.items[i].piece] for i in comp.items)
+        return (f"{self.label} cannot be reached with {self.moveset.text}: those moves never "
+                f"bring {names} to the goal from here")
+
+    def _starts(self):
+        rows, frames = [], []
+        for pre in self.pre_moves:
+            s = self.state if pre is None else self.state * move_state(pre)
+            u = self.turned.rotation * turned_back(s) * self.turned.rotation.inverse()
+            rows.append(start_codes(self.items, u))
+            frames.append(0)
+        coords = self._coords_of(rows)
+        return coords, np.array(frames, np.int64)
+
+    def _arrays(self) -> None:
+        dummy_t = _readonly(np.zeros((1, 3), np.int32))
+        dummy_u = _readonly(np.zeros(1, np.uint8))
+        k = len(self.tables)
+        self.k_tables = tuple(self.tables + [dummy_t] * (MAX_COMPONENTS - k))
+        self.k_singles = tuple(self.singles + [dummy_u] * (MAX_COMPONENTS - k))
+        npairs = len(self.pair_tables)
+        self.k_pairs = tuple(self.pair_tables + [dummy_u] * (MAX_PAIRS - npairs))
+        self.pair_a = np.array([a for a, _, _ in self.plan.pairs] + [0] * (MAX_PAIRS - npairs),
+                               np.int64)
+        self.pair_b = np.array([b for _, b, _ in self.plan.pairs] + [0] * (MAX_PAIRS - npairs),
+                               np.int64)
+        self.move_cost = np.array([self.costs.units(m) for m in self.moves], np.int64)
+        hw = self.costs.bound_table(self.moves, 256)
+        hw[UNREACHABLE] = int(NO_BOUND)
+        self.hw = np.array(hw, np.int64)
+        order = np.lexsort(self.target_coords.T[::-1]) if len(self.target_coords) else []
+        self.k_targets = np.ascontiguousarray(self.target_coords[order])
+
+    # ---- searching ------------------------------------------------------------------------
+    def lower_bound(self) -> int:
+        """The least bound over the starts (cost units); NO_BOUND when none can reach."""
+        best = int(NO_BOUND)
+        for s in range(self.starts.shape[0]):
+            best = min(best, int(self.hw[self._h(self.starts[s])]))
+        return best
+
+    def _h(self, c) -> int:
+        h = 0
+        for k in range(len(self.tables)):
+            h = max(h, int(self.singles[k][c[k]]))
+        for p, (a, b, _) in enumerate(self.plan.pairs):
+            h = max(h, int(self.pair_tables[p][c[a] * self.tables[b].shape[0] + c[b]]))
+        return h
+
+    def run(self, bound: int, floor: int, out, counters, cancel) -> tuple[int, int]:
+        """One kernel iteration into `out` (SolutionBuffer); (status, next bound)."""
+        return search_bound(bound, floor, self.starts, self.start_frames, self.k_tables,
+                            len(self.tables), self.k_singles, self.k_pairs, self.pair_a,
+                            self.pair_b, len(self.pair_tables), self.ball, self.plan.radius,
+                            self.act.element, self.act.next_frame, self.move_cost,
+                            self.act.fsm, self.hw, self.k_targets, out.moves, out.length,
+                            out.start, out.frame, out.cost, out.count, counters, cancel)
+
+    def read(self, out, i: int) -> Row:
+        n = int(out.length[i])
+        return Row(tuple(int(m) for m in out.moves[i, :n]), int(out.start[i]),
+                   int(out.frame[i]), int(out.cost[i]))
+
+    def moves_of(self, row: Row) -> list[Move]:
+        return [self.moves[m] for m in row.moves]
+
+    def post_auf(self, moves: list[Move], pre: Move | None) -> tuple[bool, Move | None]:
+        """(met, the post-AUF turn) of a solution: the held turn of the AUF face after it
+        (None when none is needed), verified on the start position."""
+        s = self.state if pre is None else self.state * move_state(pre)
+        for m in moves:
+            s = s * move_state(m)
+        if self.turned.is_met(s):
+            return True, None
+        if self.auf not in ("post", "both"):
+            return False, None
+        w = self.turned.rotation * rotation_with_centres(s.cc)
+        for k in (1, 2, 3):
+            m = _held_move(w, move_state(Move(self.goal.auf, k)))
+            if m is not None and self.turned.is_met(s * move_state(m)):
+                return True, m
+        return False, None
+
+
+def _readonly(a: np.ndarray) -> np.ndarray:
+    """Stand-ins for absent tables look like the store's (read-only) ones to numba."""
+    a.flags.writeable = False
+    return a
+
+
+class SolutionBuffer:
+    """Arrays the kernel writes solutions into (`capacity` rows)."""
+
+    def __init__(self, capacity: int):
+        self.moves = np.zeros((capacity, MAX_DEPTH), np.int64)
+        self.length = np.zeros(capacity, np.int64)
+        self.start = np.zeros(capacity, np.int64)
+        self.frame = np.zeros(capacity, np.int64)
+        self.cost = np.zeros(capacity, np.int64)
+        self.count = np.zeros(1, np.int64)
+
+    def clear(self) -> None:
+        self.count[0] = 0
