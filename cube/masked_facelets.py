@@ -27,7 +27,9 @@ import numpy as np
 
 from .completion import Impossible, complete, raw_trace
 from .facelets import FaceletError
-from .goals import N_CORNERS, N_EDGES, STICKERS, Condition, Goal, GoalError, solved_codes
+from .goals import (
+    N_CORNERS, N_EDGES, STICKERS, Condition, Goal, GoalError, TurnedGoal, solved_codes,
+)
 from .goals import face_of_code
 from .moves import rotations
 from .pieces import (
@@ -117,6 +119,24 @@ def _allowed(colours, orbit: str) -> np.ndarray:
     return a
 
 
+def _pin(a: np.ndarray) -> np.ndarray:
+    """A piece that is the only candidate of some slot is nowhere else (repeated until
+    nothing changes): what the stickers pin down, pinned."""
+    changed = True
+    while changed:
+        changed = False
+        for s in range(a.shape[1]):
+            pieces = np.nonzero(a[:, s, :].any(axis=1))[0]
+            if len(pieces) != 1:
+                continue
+            p = int(pieces[0])
+            others = [t for t in range(a.shape[1]) if t != s and a[p, t].any()]
+            for t in others:
+                a[p, t, :] = False
+                changed = True
+    return a
+
+
 def _where(stickers) -> str:
     return " ".join(facelet_name(f) for f in stickers)
 
@@ -147,7 +167,7 @@ def read_masked(text: str) -> MaskedPosition:
         if counts[face] > 9:
             raise FaceletError(f"colour {FACES[face]} appears {counts[face]} times (at most 9)")
     rotation, centres = _centres(colours)
-    allowed = {"c": _allowed(colours, "c"), "e": _allowed(colours, "e")}
+    allowed = {"c": _pin(_allowed(colours, "c")), "e": _pin(_allowed(colours, "e"))}
     try:
         state = complete(allowed["c"], allowed["e"], rotation.cc, raw_trace(rotation))
     except Impossible as why:
@@ -202,15 +222,19 @@ def _explain(why: Impossible) -> str:
     return "the stickers shown are too loosely pinned to check (give more of them)"
 
 
-def require_known(goal: Goal, masked: MaskedPosition, label: str) -> None:
+def require_known(goal: TurnedGoal, masked: MaskedPosition) -> None:
     """GoalError when a goal tracks a piece the stickers do not pin down (its place, and its
     orientation where the goal reads it): the goal then contradicts what is shown."""
+    y = goal.rotation
     for orbit in "ce":
         _, _, names, kind = _PARTS[orbit]
-        for piece in goal.tracked(orbit):
-            known = masked.known(orbit, piece)
-            cond = goal.conditions(orbit)[piece]
+        perm = y.cp if orbit == "c" else y.ep
+        for piece in goal.goal.tracked(orbit):
+            # the goal reads Y T Y^-1: its piece p is the piece q of T with Y.perm[q] == p
+            held = int(np.nonzero(np.asarray(perm) == piece)[0][0])
+            known = masked.known(orbit, held)
+            cond = goal.goal.conditions(orbit)[piece]
             needs_ori = cond is None or cond.kind == "full"
             if known is None or (needs_ori and len(known[1]) != 1):
-                raise GoalError(f"goal {label} needs the {kind} {names[piece]}, which the "
+                raise GoalError(f"goal {goal.name} needs the {kind} {names[held]}, which the "
                                 "stickers shown do not pin down (grey where it would show)")

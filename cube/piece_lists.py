@@ -26,7 +26,7 @@ import re
 from .goals import (
     N_CORNERS, N_EDGES, SLICES, STICKERS, TETRADS, Condition, Goal, GoalError, solved_codes,
 )
-from .pieces import CORNER_KOCIEMBA, EDGE_NAMES, FACES, corner_slot, edge_slot
+from .pieces import CORNER_KOCIEMBA, CORNER_NAMES, EDGE_NAMES, FACES, corner_slot, edge_slot
 
 _TOKEN = re.compile(r"[^\s,]+")
 ATTRS = "posi"
@@ -132,7 +132,7 @@ def describe(goal: Goal) -> str:
     """The goal back as a piece list (conditions that a role makes; others as 'sticker')."""
     out = []
     for orbit, conds in (("c", goal.corners), ("e", goal.edges)):
-        names = CORNER_KOCIEMBA if orbit == "c" else EDGE_NAMES
+        names = CORNER_NAMES if orbit == "c" else EDGE_NAMES
         for p, cond in enumerate(conds):
             if cond is None:
                 continue

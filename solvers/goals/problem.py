@@ -67,10 +67,8 @@ class Problem:
         self.label = goal.label or goal.goal.name
         if isinstance(start, MaskedPosition):
             state = start.state
-            if goal.goal.name == "shown stickers":
-                pass
-            else:
-                require_known(goal.goal, start, self.label)
+            if goal.goal is not start.goal:
+                require_known(goal, start)
         else:
             state = start
         self.state = state
@@ -229,6 +227,30 @@ def _readonly(a: np.ndarray) -> np.ndarray:
     """Stand-ins for absent tables look like the store's (read-only) ones to numba."""
     a.flags.writeable = False
     return a
+
+
+def table_specs(problems_args) -> tuple:
+    """The tables a goal search will read, without building any: the components, and the
+    distance tables once the components are built (their sizes choose them)."""
+    from cubelab.tables.store import table_status
+    out = []
+    for state, goal, moveset, costs, auf in problems_args:
+        x0 = rotation_with_centres(state.cc)
+        act = actions(moveset, goal.rotation, x0)
+        items = items_of(goal.goal)
+        auf_turn = move_state(Move(goal.goal.auf, 1)) if goal.goal.auf else None
+        post = range(4) if auf in ("post", "both") else range(1)
+        turns = [z * (auf_turn.power(-k) if auf_turn else CubeState.identity())
+                 for z in goal.goal.rotations for k in post]
+        tuples = targets(goal.goal, items, turns)
+        context = f"{goal.goal.name} in {moveset.text} {costs.metric}"
+        base = [metric_cost(m, costs.metric) for m in act.moves]
+        plan = make_plan(items, act.elements, element_costs(act, base), tuples, context)
+        out += [c.spec for c in plan.components]
+        if all(table_status(c.spec)["built"] for c in plan.components):
+            sizes = [load_or_build(c.spec).shape[0] for c in plan.components]
+            out += finish(plan, items, tuples, sizes, context).specs()[len(plan.components):]
+    return tuple(dict.fromkeys(out))
 
 
 class SolutionBuffer:

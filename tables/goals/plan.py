@@ -119,11 +119,11 @@ def _slot(item: Item, code: int) -> int:
     return code // STICKERS[item.orbit] if item.kind == "full" else code
 
 
-def _partition(items, orbit, active, turns, targets) -> list[list[int]]:
+def _partition(items, orbit, active, turns, targets, cap) -> list[list[int]]:
     idx = [i for i, it in enumerate(items) if it.orbit == orbit]
     if not idx:
         return []
-    if _estimate(items, idx, active, turns, targets) <= COMPONENT_CAP:
+    if _estimate(items, idx, active, turns, targets) <= cap:
         return [idx]
     groups: list[list[int]] = []
     for i in idx:
@@ -139,7 +139,7 @@ def _partition(items, orbit, active, turns, targets) -> list[list[int]]:
     current: list[int] = [i for g in still for i in g]
     for g in moving:
         trial = current + g
-        if current and _estimate(items, trial, active, turns, targets) > COMPONENT_CAP and \
+        if current and _estimate(items, trial, active, turns, targets) > cap and \
                 any(_slot(items[i], targets[0][i]) in active for i in current):
             parts.append(current)
             current = list(g)
@@ -172,23 +172,28 @@ def make_plan(items: list[Item], elements, costs, targets, context: str = "") ->
             [code_map(orbit, "full", e).tolist() for e in cols],
             [code_map(orbit, "slot", e).tolist() for e in cols])
     components: list[Component] = []
-    for orbit in "ce":
-        active, turns = _active(cols, orbit)
-        for idx in _partition(items, orbit, active, turns, targets):
-            groups, renumber = [], {}
-            for i in idx:
-                groups.append(renumber.setdefault(items[i].group, len(renumber)))
-            params = {
-                "kind": "component", "orbit": orbit,
-                "kinds": [0 if items[i].kind == "full" else 1 for i in idx],
-                "groups": groups, "fullmap": maps[orbit][0], "slotmap": maps[orbit][1],
-                "seeds": [list(s) for s in _project(items, idx, targets)],
-                "about": f"{context}: {_names(items, idx)}",
-            }
-            est = _estimate(items, idx, active, turns, targets)
-            components.append(Component(orbit, tuple(idx), spec_for(params), est))
-    if len(components) > MAX_COMPONENTS:
-        raise ValueError(f"{len(components)} components (at most {MAX_COMPONENTS})")
+    activity = {orbit: _active(cols, orbit) for orbit in "ce"}
+    cap = COMPONENT_CAP
+    while True:
+        parts = [(orbit, idx) for orbit in "ce"
+                 for idx in _partition(items, orbit, *activity[orbit], targets, cap)]
+        if len(parts) <= MAX_COMPONENTS:
+            break
+        cap *= 2      # fewer, larger components rather than more than the kernel takes
+    for orbit, idx in parts:
+        active, turns = activity[orbit]
+        groups, renumber = [], {}
+        for i in idx:
+            groups.append(renumber.setdefault(items[i].group, len(renumber)))
+        params = {
+            "kind": "component", "orbit": orbit,
+            "kinds": [0 if items[i].kind == "full" else 1 for i in idx],
+            "groups": groups, "fullmap": maps[orbit][0], "slotmap": maps[orbit][1],
+            "seeds": [list(s) for s in _project(items, idx, targets)],
+            "about": f"{context}: {_names(items, idx)}",
+        }
+        est = _estimate(items, idx, active, turns, targets)
+        components.append(Component(orbit, tuple(idx), spec_for(params), est))
     return Plan(tuple(cols), col_costs, inverse, components, [], [], None, -1)
 
 
