@@ -87,7 +87,22 @@ def canonical(items: list[Item], codes) -> tuple[int, ...]:
 
 def start_codes(items: list[Item], state: CubeState) -> tuple[int, ...]:
     """The canonical codes of the items in a state (read as the goal reads it)."""
-    return canonical(items, [code_of(state, it) for it in items])
+    where = {}
+    for orbit, perm, ori in (("c", state.cp, state.co), ("e", state.ep, state.eo)):
+        slots = [0] * len(perm)
+        for slot, piece in enumerate(perm.tolist()):
+            slots[piece] = slot
+        where[orbit] = (slots, ori.tolist())
+    codes = []
+    for it in items:
+        slots, ori = where[it.orbit]
+        slot = slots[it.piece]
+        if it.kind == "slot":
+            codes.append(slot)
+        else:
+            n = STICKERS[it.orbit]
+            codes.append(slot * n + (it.sticker + ori[slot]) % n)
+    return canonical(items, codes)
 
 
 def code_map(orbit: str, kind: str, element: CubeState) -> np.ndarray:

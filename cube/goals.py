@@ -210,6 +210,8 @@ class TurnedGoal:
     def read(self, state: CubeState) -> CubeState:
         """The position as the goal reads it: turned back, then through the rotation."""
         y = self.rotation
+        if y.is_identity():
+            return turned_back(state)
         return y * turned_back(state) * y.inverse()
 
     def is_met(self, state: CubeState) -> bool:
