@@ -15,7 +15,12 @@ and the time since each finger last moved. Ours keeps its two main ideas and dro
        B E S     1.9 2.2 2.2      half 2.8 3.0 3.0
        x y z     3.0 (any power)  anything else 2.0 (3.0 a half turn)
 
-2. Each hand's wrist has three positions: home, turned once forward, turned once back. R
+2. Fingers that flick: U with the right index, U' with the left, F with the right index
+   (from above) and F' with the left, D and B with the right ring finger, D' and B' with the
+   left, M and S with the left ring finger. A finger flicking again right after it flicked
+   (*overwork*, MCC's word) costs +0.6, one move later +0.3: R U R U is easy, F U F U is not.
+
+3. Each hand's wrist has three positions: home, turned once forward, turned once back. R
    (or r) turns the right wrist forward, R' back, a half turn across home (from forward to
    back); L and l the left wrist likewise. A wrist turn that would leave those positions
    needs a *regrip* first (+1.2, the wrist back home). A half turn from home is done, then
@@ -36,6 +41,15 @@ _QUARTER = {"R": 1.0, "L": 1.1, "r": 1.1, "Rw": 1.1, "l": 1.2, "Lw": 1.2, "U": 1
 _HALF = {"R": 1.6, "L": 1.7, "r": 1.7, "Rw": 1.7, "l": 1.8, "Lw": 1.8, "U": 1.5, "F": 2.1,
          "D": 2.0, "M": 1.8, "B": 2.8, "E": 3.0, "S": 3.0}
 ROTATION = 3.0
+OVERWORK = (0.6, 0.3)
+"""Extra cost of a finger flicking again one move, or two moves, after it flicked."""
+_FINGER = {("U", True): "right index", ("U", False): "left index",
+           ("F", True): "right index", ("F", False): "left index",
+           ("D", True): "right ring", ("D", False): "left ring",
+           ("B", True): "right ring", ("B", False): "left ring",
+           ("M", True): "left ring", ("M", False): "left ring",
+           ("S", True): "left ring", ("S", False): "left ring",
+           ("E", True): "left ring", ("E", False): "left ring"}
 OTHER_QUARTER, OTHER_HALF = 2.0, 3.0
 REGRIP = 1.2
 HALF_FROM_HOME = 0.4
@@ -71,9 +85,17 @@ def cost(moves) -> float:
     """The finger-trick cost of a sequence (see the module docstring)."""
     right = left = 0
     total = 0.0
+    recent: list = []          # the fingers of the last two moves, most recent last
     for m in moves:
         total += base(m)
         fam = m.family
+        finger = _FINGER.get((fam, m.amount != 3))
+        if finger is not None:
+            for distance, extra in zip((1, 2), OVERWORK):
+                if len(recent) >= distance and recent[-distance] == finger:
+                    total += extra
+                    break
+        recent = (recent + [finger])[-2:]
         if fam in _RIGHT:
             right, extra = _wrist(right, m, True)
             total += extra

@@ -31,7 +31,7 @@ OPTIONS = {
     # a small budget: a random position is refused within a second or two
     "greedy": {"max_nodes": 5_000},
 }
-OPTIMAL = {"korf", "korf-qtm", "bfs", "astar", "idastar", "pocket-htm", "pocket-qtm", "fake"}
+OPTIMAL = {"korf", "korf-qtm", "bfs", "astar", "idastar", "pocket-htm", "pocket-qtm", "fake", "goal"}
 """Solvers whose every solution is proven optimal (the fake's last one is)."""
 REFUSES_DEEP = {"bfs", "astar", "idastar", "greedy", "fake"}
 """Solvers that refuse, by design, positions deeper than their bound."""

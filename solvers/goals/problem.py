@@ -105,7 +105,7 @@ class Problem:
                             for _, _, s in plan.pairs]
         self.ball = (load_or_build(plan.ball, progress=progress, cancel=cancel, log=log)
                      if plan.ball is not None else _readonly(np.zeros(1, np.uint8)))
-        self.index = [KeyIndex(t) for t in comps]
+        self.index = [_key_index(c.spec.name, t) for c, t in zip(plan.components, comps)]
         self.target_coords = self._coords_of(self.targets, check=False)
         self.starts, self.start_frames = self._starts()
         self._arrays()
@@ -221,6 +221,19 @@ class Problem:
             if m is not None and self.turned.is_met(s * move_state(m)):
                 return True, m
         return False, None
+
+
+_INDEXES: dict = {}
+
+
+def _key_index(name: str, table: np.ndarray) -> KeyIndex:
+    """One sorted key index per component table in this process (a case set's searches share
+    the tables; sorting a million keys once is enough)."""
+    hit = _INDEXES.get(name)
+    if hit is None or hit[0] is not table:
+        hit = (table, KeyIndex(table))
+        _INDEXES[name] = hit
+    return hit[1]
 
 
 def _readonly(a: np.ndarray) -> np.ndarray:

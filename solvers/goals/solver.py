@@ -32,6 +32,8 @@ class GoalSolver(PrepareOnce):
                    "and metric: optimal, every optimal solution or the N best, ranked by "
                    "finger-trick cost.")
     puzzle = "3x3"
+    metrics = ("htm",)
+    """The default; an instance honours the metric it is made with (`metrics` = (metric,))."""
 
     def __init__(self, goal: str = "solved", moves: str = "all", metric: str = "htm",
                  weights: str | None = None, auf: str = "none", all: bool = False,
