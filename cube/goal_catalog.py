@@ -108,7 +108,7 @@ def half_turn_corners() -> Joint:
     return Joint("c", tuple(range(8)), frozenset(targets), "corners in a half-turn position")
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class Catalog:
     goals: dict
     movesets: dict
@@ -254,10 +254,21 @@ def _rotation(constraints: list[tuple[str, str]], start: CubeState | None) -> Cu
 def resolve_goal(text: str, start: CubeState | None = None) -> list[TurnedGoal]:
     """The goals a name (`cross`, `cross:U`, `eo:any`) or a piece list stands for, turned for
     the start position's held orientation; GoalError with the reason (and close names)."""
+    held = None if start is None or start.centres_home() else start.cc.tobytes()
+    return list(_resolve(text, held, catalog()))
+
+
+@lru_cache(maxsize=256)
+def _resolve(text, held, cat) -> tuple:
+    start = None if held is None else CubeState(range(8), [0] * 8, range(12), [0] * 12,
+                                                list(held))
+    return tuple(_resolve_goal(text, start, cat))
+
+
+def _resolve_goal(text: str, start, cat) -> list[TurnedGoal]:
     if text is None or not text.strip():
         raise GoalError("empty goal (a name such as cross, or a piece list)")
     text = text.strip()
-    cat = catalog()
     name, sep, arg = text.partition(":")
     if name in cat.goals and " " not in text:
         entry = cat.goals[name]

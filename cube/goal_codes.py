@@ -141,50 +141,55 @@ def targets(goal: Goal, items: list[Item], elements: list[CubeState]) -> list[tu
             groups[-1].append(i)
         else:
             groups.append([i])
-    choices = []
-    joint_done = set()
+    parts = []          # (indices, list of value tuples)
+    joints_done = set()
     for g in groups:
         first = items[g[0]]
         if not first.accept:            # a joint condition's pieces
             joint = next(j for j in goal.joints if j.orbit == first.orbit
                          and first.piece in j.pieces)
-            if id(joint) in joint_done:
-                choices.append([None])
+            if id(joint) in joints_done:
                 continue
-            joint_done.add(id(joint))
+            joints_done.add(id(joint))
             idx = [i for i, it in enumerate(items) if it.orbit == joint.orbit
                    and it.piece in joint.pieces]
             order = [joint.pieces.index(items[i].piece) for i in idx]
-            choices.append([("joint", idx, tuple(t[o] for o in order))
-                            for t in sorted(joint.targets)])
+            parts.append((idx, [tuple(t[o] for o in order) for t in sorted(joint.targets)]))
             continue
-        combos = [c for c in itertools.combinations(first.accept, len(g))
-                  if len({_slot(first, x) for x in c}) == len(g)]
-        if not combos:
-            raise GoalError(f"no position meets the goal {goal.name}: {len(g)} pieces must "
-                            f"take {len(first.accept)} places")
-        choices.append([("group", g, c) for c in combos])
-    total = 1
-    for c in choices:
-        total *= len(c)
-    if total > MAX_TARGETS:
-        raise GoalError(f"the goal {goal.name} is met by too many arrangements of its pieces "
-                        f"({total:,} > {MAX_TARGETS:,}): track fewer pieces or fix more")
-    base = []
-    for combo in itertools.product(*choices):
-        codes = [0] * len(items)
-        for part in combo:
-            if part is None:
+        parts.append((g, None))
+    # the most constrained parts first: what they take narrows the others' choices
+    parts.sort(key=lambda p: len(p[1]) if p[1] is not None else
+               _count(len(items[p[0][0]].accept), len(p[0])))
+    base: list[tuple] = []
+    codes = [0] * len(items)
+    used = {"c": set(), "e": set()}
+
+    def place(k: int) -> None:
+        if len(base) > MAX_TARGETS:
+            return
+        if k == len(parts):
+            base.append(canonical(items, codes))
+            return
+        idx, values = parts[k]
+        orbit = items[idx[0]].orbit
+        if values is None:
+            first = items[idx[0]]
+            free = [c for c in first.accept if _slot(first, c) not in used[orbit]]
+            values = itertools.combinations(free, len(idx))
+        for vals in values:
+            slots = [_slot(items[i], v) for i, v in zip(idx, vals)]
+            if len(set(slots)) != len(slots) or used[orbit] & set(slots):
                 continue
-            _, idx, vals = part
             for i, v in zip(idx, vals):
                 codes[i] = v
-        for orbit in "ce":
-            slots = [_slot(it, c) for it, c in zip(items, codes) if it.orbit == orbit]
-            if len(slots) != len(set(slots)):
-                break
-        else:
-            base.append(canonical(items, codes))
+            used[orbit].update(slots)
+            place(k + 1)
+            used[orbit].difference_update(slots)
+
+    place(0)
+    if len(base) > MAX_TARGETS:
+        raise GoalError(f"the goal {goal.name} is met by too many arrangements of its pieces "
+                        f"(more than {MAX_TARGETS:,}): track fewer pieces or fix more")
     if not base:
         raise GoalError(f"no position meets the goal {goal.name}: its pieces cannot all "
                         "have places at once")
@@ -196,3 +201,8 @@ def targets(goal: Goal, items: list[Item], elements: list[CubeState]) -> list[tu
         raise GoalError(f"the goal {goal.name} is met by too many arrangements of its pieces "
                         f"({len(out):,}): track fewer pieces or fix more")
     return sorted(out)
+
+
+def _count(n: int, k: int) -> int:
+    from math import comb
+    return comb(n, k)

@@ -143,22 +143,32 @@ class Goal:
 
     def meets(self, turned: CubeState) -> bool:
         """Whether a position with its centres home meets the conditions as it is."""
-        for orbit in "ce":
+        for orbit, perm, ori in (("c", turned.cp, turned.co), ("e", turned.ep, turned.eo)):
+            n = STICKERS[orbit]
+            slots = [0] * len(perm)
+            for slot, piece in enumerate(perm.tolist()):
+                slots[piece] = slot
+            ori = ori.tolist()
             for p, cond in enumerate(self.conditions(orbit)):
-                if cond is not None and code_of(turned, orbit, p, cond) not in cond.accept:
+                if cond is None:
+                    continue
+                s = slots[p]
+                code = s if cond.kind == "slot" else s * n + (cond.sticker + ori[s]) % n
+                if code not in cond.accept:
                     return False
-        for j in self.joints:
-            full = Condition("full", ())
-            codes = tuple(code_of(turned, j.orbit, p, full) for p in j.pieces)
-            if codes not in j.targets:
-                return False
+            for j in self.joints:
+                if j.orbit == orbit and tuple(slots[p] * n + ori[slots[p]] % n
+                                              for p in j.pieces) not in j.targets:
+                    return False
         return True
 
     def is_met(self, state: CubeState) -> bool:
         """Whether the position meets the goal (relative to its centres, up to the rotations
         that keep the centres that count)."""
         t = turned_back(state)
-        return any(self.meets(t * z.inverse()) for z in self.rotations)
+        if self.meets(t):
+            return True
+        return any(self.meets(t * zi) for zi in _inverses(self.centres)[1:])
 
     def unmet(self, state: CubeState) -> list[str]:
         """The pieces whose conditions fail (empty when the goal is met), for messages."""
@@ -185,6 +195,11 @@ def turned_back(state: CubeState) -> CubeState:
     if state.centres_home():
         return state
     return state * rotation_with_centres(state.cc).inverse()
+
+
+@lru_cache(maxsize=64)
+def _inverses(centres: frozenset) -> tuple[CubeState, ...]:
+    return tuple(z.inverse() for z in stabiliser(centres))
 
 
 @lru_cache(maxsize=64)

@@ -51,9 +51,25 @@ def move_state(move: Move) -> CubeState:
 
 
 def apply_moves(state: CubeState, moves) -> CubeState:
+    """The state after the moves (products on plain lists: numpy is slow on 8 entries)."""
+    moves = list(moves)
+    if len(moves) < 3:
+        for m in moves:
+            state = state * _move_state(m.family, m.amount)
+        return state
+    cp, co, ep, eo, cc = (a.tolist() for a in (state.cp, state.co, state.ep, state.eo, state.cc))
     for m in moves:
-        state = state * _move_state(m.family, m.amount)
-    return state
+        bcp, bco, bep, beo, bcc = _move_lists(m.family, m.amount)
+        cp, co = [cp[j] for j in bcp], [(co[j] + t) % 3 for j, t in zip(bcp, bco)]
+        ep, eo = [ep[j] for j in bep], [(eo[j] + f) & 1 for j, f in zip(bep, beo)]
+        cc = [cc[j] for j in bcc]
+    return CubeState(cp, co, ep, eo, cc)
+
+
+@lru_cache(maxsize=None)
+def _move_lists(family: str, amount: int) -> tuple:
+    s = _move_state(family, amount)
+    return tuple(a.tolist() for a in (s.cp, s.co, s.ep, s.eo, s.cc))
 
 
 def alg_state(text: str) -> CubeState:

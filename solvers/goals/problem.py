@@ -21,13 +21,13 @@ from cubelab.cube.goal_codes import items_of, start_codes, targets
 from cubelab.cube.goals import NAMES, Goal, GoalError, TurnedGoal, turned_back
 from cubelab.cube.masked_facelets import MaskedPosition, require_known
 from cubelab.cube.move_actions import actions
-from cubelab.cube.moves import FACE_MOVES, move_state
+from cubelab.cube.moves import FACE_MOVES, apply_moves, move_state
 from cubelab.cube.movesets import MoveSet
 from cubelab.cube.state import CubeState, rotation_with_centres
 from cubelab.tables.goals.ball import MAX_COMPONENTS
 from cubelab.tables.goals.components import KeyIndex
 from cubelab.tables.goals.plan import MAX_PAIRS, element_costs, finish, make_plan
-from cubelab.tables.store import load_or_build
+from cubelab.tables.store import load_or_build, table_status, tables_dir
 
 from .kernel import MAX_DEPTH, NO_BOUND, UNREACHABLE, search_bound
 
@@ -58,26 +58,44 @@ def _held_move(w: CubeState, element: CubeState) -> Move | None:
 
 
 class Problem:
-    """A goal search's arrays and tables, for one turned goal."""
+    """A goal search's arrays and tables, for one turned goal and one start.
+
+    Everything but the start (tables, arrays, solved tuples) depends only on the goal, the
+    move set, the costs, the AUF mode and the frame the start is held in: it is made once per
+    process and shared (a case set, a hundred crosses: each new start costs a few lookups)."""
 
     def __init__(self, start, goal: TurnedGoal, moveset: MoveSet, costs: CostModel,
                  auf: str = "none", progress=None, cancel=None, log=None):
         if auf not in AUF_MODES:
             raise GoalError(f"unknown AUF mode {auf!r} (choose {', '.join(AUF_MODES)})")
-        self.label = goal.label or goal.goal.name
         if isinstance(start, MaskedPosition):
             state = start.state
             if goal.goal is not start.goal:
                 require_known(goal, start)
         else:
             state = start
+        costs.check_moves(moveset.moves)
+        x0 = rotation_with_centres(state.cc)
+        key = (goal.goal, goal.rotation.key(), goal.label, moveset.moves, costs.metric,
+               costs.weights, auf, x0.key(), str(tables_dir()))
+        shared = _SHARED.get(key)
+        if shared is None:
+            self._setup(goal, moveset, costs, auf, x0, progress, cancel, log)
+            self._key = key
+            _SHARED[key] = {k: v for k, v in self.__dict__.items()}
+            while len(_SHARED) > MAX_SHARED:
+                _SHARED.pop(next(iter(_SHARED)))
+        else:
+            self.__dict__.update(shared)
         self.state = state
+        self.starts, self.start_frames = self._starts()
+
+    def _setup(self, goal, moveset, costs, auf, x0, progress, cancel, log) -> None:
+        self.label = goal.label or goal.goal.name
         self.turned = goal
         self.goal: Goal = goal.goal
         self.moveset = moveset
         self.costs = costs
-        costs.check_moves(moveset.moves)
-        x0 = rotation_with_centres(state.cc)
         self.act = actions(moveset, goal.rotation, x0)
         self.moves = self.act.moves
         self.auf = auf
@@ -103,11 +121,17 @@ class Problem:
                         for s in plan.singles]
         self.pair_tables = [load_or_build(s, progress=progress, cancel=cancel, log=log)
                             for _, _, s in plan.pairs]
-        self.ball = (load_or_build(plan.ball, progress=progress, cancel=cancel, log=log)
-                     if plan.ball is not None else _readonly(np.zeros(1, np.uint8)))
+        # the ball is read when it is on disk already, else built only when a search turns
+        # out long (`want_ball`): short searches do not pay for it
+        self.ball = _readonly(np.zeros(1, np.uint8))
+        self.radius = -1
+        self._key = None
+        self.spent = [0]
+        """Nodes searched with this set-up so far, by every search sharing it."""
+        if plan.ball is not None and table_status(plan.ball)["built"]:
+            self._load_ball(progress, cancel, log)
         self.index = [_key_index(c.spec.name, t) for c, t in zip(plan.components, comps)]
         self.target_coords = self._coords_of(self.targets, check=False)
-        self.starts, self.start_frames = self._starts()
         self._arrays()
 
     # ---- setting up -----------------------------------------------------------------------
@@ -172,6 +196,26 @@ class Problem:
         order = np.lexsort(self.target_coords.T[::-1]) if len(self.target_coords) else []
         self.k_targets = np.ascontiguousarray(self.target_coords[order])
 
+    def _load_ball(self, progress=None, cancel=None, log=None) -> None:
+        self.ball = load_or_build(self.plan.ball, progress=progress, cancel=cancel, log=log)
+        self.radius = self.plan.radius
+        shared = _SHARED.get(self._key)
+        if shared is not None:
+            shared["ball"], shared["radius"] = self.ball, self.radius
+
+    @property
+    def ball_pending(self) -> bool:
+        """Whether the plan has a ball this search does not read yet."""
+        return self.plan.ball is not None and self.radius < 0
+
+    def want_ball(self, nodes: int, threshold: int, progress=None, cancel=None,
+                  log=None) -> None:
+        """Count `nodes` more searched with this set-up; past `threshold` in all, read (or
+        build) the ball: the searches have proved long enough to gain from it."""
+        self.spent[0] += nodes
+        if self.ball_pending and self.spent[0] > threshold:
+            self._load_ball(progress, cancel, log)
+
     # ---- searching ------------------------------------------------------------------------
     def lower_bound(self) -> int:
         """The least bound over the starts (cost units); NO_BOUND when none can reach."""
@@ -192,7 +236,7 @@ class Problem:
         """One kernel iteration into `out` (SolutionBuffer); (status, next bound)."""
         return search_bound(bound, floor, self.starts, self.start_frames, self.k_tables,
                             len(self.tables), self.k_singles, self.k_pairs, self.pair_a,
-                            self.pair_b, len(self.pair_tables), self.ball, self.plan.radius,
+                            self.pair_b, len(self.pair_tables), self.ball, self.radius,
                             self.act.element, self.act.next_frame, self.move_cost,
                             self.act.fsm, self.hw, self.k_targets, out.moves, out.length,
                             out.start, out.frame, out.cost, out.count, counters, cancel)
@@ -208,9 +252,7 @@ class Problem:
     def post_auf(self, moves: list[Move], pre: Move | None) -> tuple[bool, Move | None]:
         """(met, the post-AUF turn) of a solution: the held turn of the AUF face after it
         (None when none is needed), verified on the start position."""
-        s = self.state if pre is None else self.state * move_state(pre)
-        for m in moves:
-            s = s * move_state(m)
+        s = apply_moves(self.state, ([pre] if pre is not None else []) + list(moves))
         if self.turned.is_met(s):
             return True, None
         if self.auf not in ("post", "both"):
@@ -224,6 +266,15 @@ class Problem:
 
 
 _INDEXES: dict = {}
+_SHARED: dict = {}
+MAX_SHARED = 64
+"""Set-ups kept per process (each holds references to its tables, no copies)."""
+
+
+def forget_setups() -> None:
+    """Drop the shared set-ups (tests that clear the store)."""
+    _SHARED.clear()
+    _INDEXES.clear()
 
 
 def _key_index(name: str, table: np.ndarray) -> KeyIndex:
@@ -245,7 +296,6 @@ def _readonly(a: np.ndarray) -> np.ndarray:
 def table_specs(problems_args) -> tuple:
     """The tables a goal search will read, without building any: the components, and the
     distance tables once the components are built (their sizes choose them)."""
-    from cubelab.tables.store import table_status
     out = []
     for state, goal, moveset, costs, auf in problems_args:
         x0 = rotation_with_centres(state.cc)

@@ -36,6 +36,9 @@ from .solutions import GoalSolution, fold as fold_classes, ranked
 
 MAX_SOLUTIONS = 10_000
 POLL = 0.02
+BALL_AFTER_NODES = 4_000_000
+"""Searches of one goal and move set that have walked this many nodes in all read the goal's
+ball (building it if needed): cheap searches never pay for it, a case set soon does."""
 
 
 @dataclass
@@ -155,7 +158,8 @@ def find(start, goal, moves, *, metric: str = "htm", weights=None, auf: str = "n
     bound = min(p.lower_bound() for p in problems)
     floor = -1
     optimum_units = None
-    buffer = SolutionBuffer(1 if first_only else max_solutions)
+    buffer = _buffer(1 if first_only else max_solutions)
+    nodes_at_start = int(counters[NODES])
     with Deadline(cancel, time_limit) as clock:
         while bound < int(NO_BOUND):
             if cap_units is not None and bound > cap_units:
@@ -192,6 +196,11 @@ def find(start, goal, moves, *, metric: str = "htm", weights=None, auf: str = "n
                 break
             floor = bound
             bound = next_bound
+            walked = int(counters[NODES]) - nodes_at_start
+            nodes_at_start += walked
+            for problem in problems:
+                problem.want_ball(walked // len(problems), BALL_AFTER_NODES, progress, cancel,
+                                  log)
         exhausted = bound >= int(NO_BOUND)
     result.seconds = time.perf_counter() - started
     result.nodes = int(counters[NODES])
@@ -217,8 +226,28 @@ def find(start, goal, moves, *, metric: str = "htm", weights=None, auf: str = "n
     return result
 
 
+_LOCAL = threading.local()
+
+
+def _buffer(capacity: int) -> SolutionBuffer:
+    """A solution buffer of this thread, reused from search to search (allocating megabytes
+    for every cross of a hundred is what made small searches slow)."""
+    cache = getattr(_LOCAL, "buffers", None)
+    if cache is None:
+        cache = _LOCAL.buffers = {}
+    buf = cache.get(capacity)
+    if buf is None:
+        buf = cache[capacity] = SolutionBuffer(capacity)
+    return buf
+
+
 def _run(problem, bound, floor, buffer, counters, cancel, collector) -> tuple[int, int]:
-    """Run one kernel iteration in a worker thread, streaming its solutions meanwhile."""
+    """Run one kernel iteration; in a worker thread, streaming its solutions meanwhile, when
+    someone listens (`on_solution`), else here (it still watches the cancel flag)."""
+    if collector.on_solution is None:
+        result = problem.run(bound, floor, buffer, counters, cancel)
+        collector.take(problem, buffer, 0)
+        return result
     outcome = {}
 
     def work():

@@ -31,6 +31,7 @@ class GoalSolution:
     nodes: int = 0
     variants: list = field(default_factory=list)
     """With folding: (relation, text) of the other members of its class."""
+    _ergonomics: float | None = field(default=None, repr=False, compare=False)
 
     @property
     def text(self) -> str:
@@ -42,7 +43,9 @@ class GoalSolution:
 
     @property
     def ergonomics(self) -> float:
-        return finger_cost(self.moves)
+        if self._ergonomics is None:
+            self._ergonomics = finger_cost(self.moves)
+        return self._ergonomics
 
     def sort_key(self):
         return (self.cost, self.ergonomics, self.text)

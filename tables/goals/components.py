@@ -19,6 +19,8 @@ import numpy as np
 import cubelab.tables  # noqa: F401  (numba cache location, before numba)
 from numba import njit
 
+from ..memory import prefetch
+
 KEY_BITS = 5
 KEY_COLUMNS = 2
 HARD_CAP = 1 << 23
@@ -33,28 +35,36 @@ def mix64(x):
     return x ^ (x >> np.uint64(31))
 
 
+@njit(cache=True, nogil=True, inline="always")
+def _home(table, key):
+    """The first slot a key probes."""
+    mask = np.int64((table.shape[0] >> 1) - 1)
+    return np.int64(mix64(np.uint64(key)) >> np.uint64(1)) & mask
+
+
 @njit(cache=True, nogil=True)
-def _find(hkeys, hvals, key):
-    """(slot, index) of a key in the hash table; index -1 when absent (slot: where it goes)."""
-    mask = np.uint64(hkeys.shape[0] - 1)
-    h = mix64(np.uint64(key)) & mask
-    stored = np.uint64(key) + np.uint64(1)
+def _find(table, key):
+    """(slot, index) of a key in the hash table; index -1 when absent (slot: where it goes).
+    The table holds (key + 1, index) pairs side by side: one probe, one cache line."""
+    mask = np.int64((table.shape[0] >> 1) - 1)
+    h = _home(table, key)
+    stored = np.int64(key) + 1
     while True:
-        k = hkeys[h]
-        if k == np.uint64(0):
-            return h, -1
+        k = table[2 * h]
+        if k == 0:
+            return h, np.int64(-1)
         if k == stored:
-            return h, hvals[h]
-        h = (h + np.uint64(1)) & mask
+            return h, table[2 * h + 1]
+        h = (h + 1) & mask
 
 
 @njit(cache=True, nogil=True)
-def rehash(keys, n, hkeys, hvals):
+def rehash(keys, n, table):
     """Fill an empty hash table with keys[:n]."""
     for i in range(n):
-        h, _ = _find(hkeys, hvals, keys[i])
-        hkeys[h] = np.uint64(keys[i]) + np.uint64(1)
-        hvals[h] = i
+        h, _ = _find(table, keys[i])
+        table[2 * h] = keys[i] + 1
+        table[2 * h + 1] = i
 
 
 @njit(cache=True, nogil=True)
@@ -80,7 +90,7 @@ def pack(codes, nitems):
 
 
 @njit(cache=True, nogil=True)
-def walk(keys, moves, row, n, hkeys, hvals, kinds, gstart, ngroups, fullmap, slotmap, cancel,
+def walk(keys, moves, row, n, table, kinds, gstart, ngroups, fullmap, slotmap, cancel,
          counters):
     """Continue the walk from `row` with n keys numbered; returns (row, n, status): status 0
     done, 1 the arrays are full (grow them and call again from `row`), 2 cancelled."""
@@ -89,6 +99,7 @@ def walk(keys, moves, row, n, hkeys, hvals, kinds, gstart, ngroups, fullmap, slo
     cap = keys.shape[0]
     codes = np.empty(nitems, np.int64)
     new = np.empty(nitems, np.int64)
+    nkeys = np.empty(ncols, np.int64)
     mask5 = np.int64((1 << KEY_BITS) - 1)
     while row < n:
         if (row & 1023) == 0:
@@ -99,6 +110,8 @@ def walk(keys, moves, row, n, hkeys, hvals, kinds, gstart, ngroups, fullmap, slo
         key = keys[row]
         for i in range(nitems):
             codes[i] = (key >> np.int64(KEY_BITS * i)) & mask5
+        # every neighbour's key first, their hash slots asked for at once: the probes that
+        # follow then wait for memory together rather than one after another
         for e in range(ncols):
             for i in range(nitems):
                 if kinds[i] == 0:
@@ -106,13 +119,16 @@ def walk(keys, moves, row, n, hkeys, hvals, kinds, gstart, ngroups, fullmap, slo
                 else:
                     new[i] = slotmap[e, codes[i]]
             _canonical(new, gstart, ngroups)
-            k = pack(new, nitems)
-            h, idx = _find(hkeys, hvals, k)
+            nkeys[e] = pack(new, nitems)
+            prefetch(table, 2 * _home(table, nkeys[e]))
+        for e in range(ncols):
+            k = nkeys[e]
+            h, idx = _find(table, k)
             if idx < 0:
                 if n >= cap:
                     return row, n, 1
-                hkeys[h] = np.uint64(k) + np.uint64(1)
-                hvals[h] = n
+                table[2 * h] = k + 1
+                table[2 * h + 1] = n
                 keys[n] = k
                 idx = n
                 n += 1
@@ -148,14 +164,13 @@ def enumerate_component(kinds, groups, fullmap, slotmap, seeds, cancel=None, cou
     cap = max(first_cap, 2 * len(seed_keys))
     keys = np.zeros(cap, np.int64)
     moves = np.full((cap, ncols), -1, np.int32)
-    hkeys = np.zeros(_hash_size(cap), np.uint64)
-    hvals = np.zeros(hkeys.shape[0], np.int64)
+    table = np.zeros(2 * _hash_size(cap), np.int64)
     keys[:len(seed_keys)] = seed_keys
     n = len(seed_keys)
-    rehash(keys, n, hkeys, hvals)
+    rehash(keys, n, table)
     row = 0
     while True:
-        row, n, status = walk(keys, moves, row, n, hkeys, hvals, kinds, gstart,
+        row, n, status = walk(keys, moves, row, n, table, kinds, gstart,
                               len(gstart) - 1, fullmap, slotmap, cancel, counters)
         if status == 0:
             break
@@ -169,9 +184,8 @@ def enumerate_component(kinds, groups, fullmap, slotmap, seeds, cancel=None, cou
         grown = np.full((cap, ncols), -1, np.int32)
         grown[:moves.shape[0]] = moves
         moves = grown
-        hkeys = np.zeros(_hash_size(cap), np.uint64)
-        hvals = np.zeros(hkeys.shape[0], np.int64)
-        rehash(keys, n, hkeys, hvals)
+        table = np.zeros(2 * _hash_size(cap), np.int64)
+        rehash(keys, n, table)
     out = np.empty((n, KEY_COLUMNS + ncols), np.int32)
     k = keys[:n].astype(np.uint64)
     out[:, 0] = (k & np.uint64(0xFFFFFFFF)).astype(np.uint32).view(np.int32)

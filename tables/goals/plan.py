@@ -28,9 +28,9 @@ from .ball import MAX_COMPONENTS, sequence_counts
 from .specs import spec_for
 
 COMPONENT_CAP = 1 << 20
-PAIR_CAP = 1 << 25
+PAIR_CAP = 1 << 24
 MAX_PAIRS = 3
-BALL_NODES = 24_000_000
+BALL_NODES = 6_000_000
 BALL_MIN_BITS, BALL_MAX_BITS = 12, 26
 MAX_RADIUS = 40
 
