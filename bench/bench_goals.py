@@ -50,7 +50,11 @@ def tws(goal) -> str:
     from cubelab.cube.alg import Move
     g = goal.goal
     lines = ["Name cubelab", "", "Set EDGE 12 2", "Set CORNER 8 3", "", "Solved"]
-    items = {(it.orbit, it.piece): it for it in items_of(g)}
+    # the goal reads Y T Y^-1: its piece p is the held piece q with Y.perm[q] == p
+    y = goal.rotation
+    held = {"c": {int(p): q for q, p in enumerate(y.cp)}, "e": {int(p): q for q, p in
+                                                                 enumerate(y.ep)}}
+    items = {(it.orbit, held[it.orbit][it.piece]): it for it in items_of(g)}
     for orbit, name, n in (("e", "EDGE", 12), ("c", "CORNER", 8)):
         ids, oris, groups = [], [], {}
         for slot in range(n):
@@ -172,9 +176,9 @@ def main(argv=None) -> int:
     forget_cache()
     forget_setups()
     todo = cases(args)
-    print(f"{'case':34} {'opt':>4} {'count':>6} | {'cold s':>8} {'warm s':>8} "
-          f"{'warm cpu':>8} | {'tws opt':>7} {'tws n':>6} {'tws s':>8} {'tws cpu':>8} | "
-          f"{'warm/tws':>8}")
+    print(f"{'case':34} {'opt':>5} {'count':>6} | {'cold s':>7} {'cold cpu':>8} {'warm s':>7} "
+          f"{'warm cpu':>8} | {'tws opt':>7} {'tws n':>6} {'tws s':>7} {'tws cpu':>7} | "
+          f"{'cold/tws':>8} {'warm/tws':>8}  (cpu ratios)")
     for label, goal, positions, moves, metric in todo:
         states = [p[1] for p in positions]
         cold = cubelab(goal, states, moves, metric)
@@ -185,7 +189,8 @@ def main(argv=None) -> int:
         wc = statistics.median(x["cpu"] for x in warm)
         opt = _summary(cold["optima"])
         count = sum(cold["counts"])
-        row = f"{label:34} {opt:>4} {count:>6} | {cold['wall']:8.3f} {w:8.3f} {wc:8.3f} |"
+        row = (f"{label:34} {opt:>5} {count:>6} | {cold['wall']:7.3f} {cold['cpu']:8.3f} "
+               f"{w:7.3f} {wc:8.3f} |")
         if args.twsearch:
             with tempfile.TemporaryDirectory() as work:
                 runs = [twsearch(args.twsearch, goal, [p[0] for p in positions],
@@ -197,7 +202,8 @@ def main(argv=None) -> int:
             topt = _summary(runs[0]["optima"] if metric != "qtm" else
                             [_qtm(r) for r in runs[0]["solutions"]])
             same = tcount == count and topt == opt
-            row += (f" {topt:>7} {tcount:>6} {ts:8.3f} {tc:8.3f} | {wc / tc if tc else 0:8.2f}"
+            row += (f" {topt:>7} {tcount:>6} {ts:7.3f} {tc:7.3f} | "
+                    f"{cold['cpu'] / tc if tc else 0:8.2f} {wc / tc if tc else 0:8.2f}"
                     + ("" if same else "  COUNTS DIFFER"))
         print(row, flush=True)
     return 0

@@ -144,6 +144,7 @@ class CostModel:
         self.weights = weights
         denominators = [w.denominator for _, w in weights.families + weights.moves]
         self.scale = math.lcm(*denominators) if denominators else 1
+        self._memo: dict = {}
 
     @property
     def weighted(self) -> bool:
@@ -155,8 +156,11 @@ class CostModel:
         return self.metric + ("+weights" if self.weighted else "")
 
     def cost(self, move: Move) -> Fraction:
-        w = self.weights.weight(move)
-        return Fraction(metric_cost(move, self.metric)) if w is None else w
+        hit = self._memo.get(move)
+        if hit is None:
+            w = self.weights.weight(move)
+            hit = self._memo[move] = Fraction(metric_cost(move, self.metric)) if w is None else w
+        return hit
 
     def units(self, move: Move) -> int:
         c = self.cost(move) * self.scale

@@ -85,17 +85,16 @@ def cost(moves) -> float:
     """The finger-trick cost of a sequence (see the module docstring)."""
     right = left = 0
     total = 0.0
-    recent: list = []          # the fingers of the last two moves, most recent last
+    last = before = None          # the fingers of the last two moves
     for m in moves:
-        total += base(m)
-        fam = m.family
-        finger = _FINGER.get((fam, m.amount != 3))
+        b, finger, fam = _facts(m)
+        total += b
         if finger is not None:
-            for distance, extra in zip((1, 2), OVERWORK):
-                if len(recent) >= distance and recent[-distance] == finger:
-                    total += extra
-                    break
-        recent = (recent + [finger])[-2:]
+            if finger == last:
+                total += OVERWORK[0]
+            elif finger == before:
+                total += OVERWORK[1]
+        before, last = last, finger
         if fam in _RIGHT:
             right, extra = _wrist(right, m, True)
             total += extra
@@ -112,3 +111,14 @@ def cost(moves) -> float:
         elif fam == "U" and m.amount == 3 and left == 1:
             total += F_AWKWARD
     return round(total, 2)
+
+
+_FACTS: dict = {}
+
+
+def _facts(m: Move) -> tuple:
+    """(base cost, flicking finger or None, family) of a move, computed once."""
+    hit = _FACTS.get(m)
+    if hit is None:
+        hit = _FACTS[m] = (base(m), _FINGER.get((m.family, m.amount != 3)), m.family)
+    return hit

@@ -203,7 +203,12 @@ def moveset_names() -> list[str]:
 
 def resolve_moveset(text: str) -> MoveSet:
     """A move set as typed, named sets included (MoveSetError for anything else)."""
-    return parse_moveset(text, catalog().movesets)
+    return _moveset(text, catalog())
+
+
+@lru_cache(maxsize=256)
+def _moveset(text: str, cat: Catalog) -> MoveSet:
+    return parse_moveset(text, cat.movesets)
 
 
 def _norm(entry: GoalEntry, value: str) -> str | None:

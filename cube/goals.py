@@ -29,7 +29,7 @@ from functools import lru_cache
 
 from .moves import rotations
 from .pieces import CORNER_FACELETS, CORNER_NAMES, EDGE_FACELETS, EDGE_NAMES, FACES
-from .state import CubeState, rotation_with_centres
+from .state import CubeState, as_lists, lists_product, rotation_with_centres
 
 N_CORNERS, N_EDGES = 8, 12
 STICKERS = {"c": 3, "e": 2}
@@ -141,14 +141,15 @@ class Goal:
         """The whole-cube rotations that keep every centre that counts (the identity first)."""
         return self._stab
 
-    def meets(self, turned: CubeState) -> bool:
-        """Whether a position with its centres home meets the conditions as it is."""
-        for orbit, perm, ori in (("c", turned.cp, turned.co), ("e", turned.ep, turned.eo)):
+    def meets(self, turned) -> bool:
+        """Whether a position with its centres home (a CubeState, or its `as_lists`) meets
+        the conditions as it is."""
+        lists = as_lists(turned) if isinstance(turned, CubeState) else turned
+        for orbit, perm, ori in (("c", lists[0], lists[1]), ("e", lists[2], lists[3])):
             n = STICKERS[orbit]
             slots = [0] * len(perm)
-            for slot, piece in enumerate(perm.tolist()):
+            for slot, piece in enumerate(perm):
                 slots[piece] = slot
-            ori = ori.tolist()
             for p, cond in enumerate(self.conditions(orbit)):
                 if cond is None:
                     continue
@@ -162,13 +163,13 @@ class Goal:
                     return False
         return True
 
-    def is_met(self, state: CubeState) -> bool:
-        """Whether the position meets the goal (relative to its centres, up to the rotations
-        that keep the centres that count)."""
-        t = turned_back(state)
+    def is_met(self, state) -> bool:
+        """Whether the position (a CubeState or its `as_lists`) meets the goal (relative to its
+        centres, up to the rotations that keep the centres that count)."""
+        t = turned_back_lists(as_lists(state) if isinstance(state, CubeState) else state)
         if self.meets(t):
             return True
-        return any(self.meets(t * zi) for zi in _inverses(self.centres)[1:])
+        return any(self.meets(lists_product(t, zi)) for zi in _inverses(self.centres)[1:])
 
     def unmet(self, state: CubeState) -> list[str]:
         """The pieces whose conditions fail (empty when the goal is met), for messages."""
@@ -198,8 +199,28 @@ def turned_back(state: CubeState) -> CubeState:
 
 
 @lru_cache(maxsize=64)
-def _inverses(centres: frozenset) -> tuple[CubeState, ...]:
-    return tuple(z.inverse() for z in stabiliser(centres))
+def _inverses(centres: frozenset) -> tuple:
+    return tuple(as_lists(z.inverse()) for z in stabiliser(centres))
+
+
+def turned_back_lists(lists: tuple) -> tuple:
+    """`turned_back` on the lists of `as_lists`."""
+    cc = lists[4]
+    if cc == [0, 1, 2, 3, 4, 5]:
+        return lists
+    return lists_product(lists, _back(tuple(cc)))
+
+
+@lru_cache(maxsize=32)
+def _back(cc: tuple) -> tuple:
+    return as_lists(rotation_with_centres(cc).inverse())
+
+
+@lru_cache(maxsize=256)
+def _rotation_lists(key: bytes, inverse: bool) -> tuple:
+    state = CubeState(*[list(key[a:b]) for a, b in ((0, 8), (8, 16), (16, 28), (28, 40),
+                                                     (40, 46))])
+    return as_lists(state.inverse() if inverse else state)
 
 
 @lru_cache(maxsize=64)
@@ -229,8 +250,15 @@ class TurnedGoal:
             return turned_back(state)
         return y * turned_back(state) * y.inverse()
 
-    def is_met(self, state: CubeState) -> bool:
-        return self.goal.is_met(self.read(state))
+    def is_met(self, state) -> bool:
+        """Whether the position (a CubeState or its `as_lists`) meets the turned goal."""
+        lists = as_lists(state) if isinstance(state, CubeState) else state
+        t = turned_back_lists(lists)
+        if not self.rotation.is_identity():
+            key = self.rotation.key()
+            t = lists_product(lists_product(_rotation_lists(key, False), t),
+                              _rotation_lists(key, True))
+        return self.goal.is_met(t)
 
     def unmet(self, state: CubeState) -> list[str]:
         return self.goal.unmet(self.read(state))

@@ -11,7 +11,7 @@ from .geometry import layer_turn
 from .alg import Move
 from .notation import parse_moves
 from .pieces import FACES
-from .state import CubeState
+from .state import CubeState, as_lists, lists_product
 
 
 def _state_from_sticker_map(target: np.ndarray) -> CubeState:
@@ -57,19 +57,19 @@ def apply_moves(state: CubeState, moves) -> CubeState:
         for m in moves:
             state = state * _move_state(m.family, m.amount)
         return state
-    cp, co, ep, eo, cc = (a.tolist() for a in (state.cp, state.co, state.ep, state.eo, state.cc))
+    return CubeState(*apply_moves_lists(as_lists(state), moves))
+
+
+def apply_moves_lists(lists: tuple, moves) -> tuple:
+    """The moves applied to a state given as `state.as_lists`, as lists."""
     for m in moves:
-        bcp, bco, bep, beo, bcc = _move_lists(m.family, m.amount)
-        cp, co = [cp[j] for j in bcp], [(co[j] + t) % 3 for j, t in zip(bcp, bco)]
-        ep, eo = [ep[j] for j in bep], [(eo[j] + f) & 1 for j, f in zip(bep, beo)]
-        cc = [cc[j] for j in bcc]
-    return CubeState(cp, co, ep, eo, cc)
+        lists = lists_product(lists, _move_lists(m.family, m.amount))
+    return lists
 
 
 @lru_cache(maxsize=None)
 def _move_lists(family: str, amount: int) -> tuple:
-    s = _move_state(family, amount)
-    return tuple(a.tolist() for a in (s.cp, s.co, s.ep, s.eo, s.cc))
+    return as_lists(_move_state(family, amount))
 
 
 def alg_state(text: str) -> CubeState:

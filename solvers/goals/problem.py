@@ -12,6 +12,7 @@ with these moves.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import lru_cache
 
 import numpy as np
 
@@ -21,15 +22,17 @@ from cubelab.cube.goal_codes import items_of, start_codes, targets
 from cubelab.cube.goals import NAMES, Goal, GoalError, TurnedGoal, turned_back
 from cubelab.cube.masked_facelets import MaskedPosition, require_known
 from cubelab.cube.move_actions import actions
-from cubelab.cube.moves import FACE_MOVES, apply_moves, move_state
+from cubelab.cube.moves import FACE_MOVES, apply_moves_lists, move_state
 from cubelab.cube.movesets import MoveSet
-from cubelab.cube.state import CubeState, rotation_with_centres
+from cubelab.cube.state import CubeState, as_lists, rotation_with_centres
 from cubelab.tables.goals.ball import MAX_COMPONENTS
 from cubelab.tables.goals.components import KeyIndex
 from cubelab.tables.goals.plan import MAX_PAIRS, element_costs, finish, make_plan
+from cubelab.tables.memory import resident
 from cubelab.tables.store import load_or_build, table_status, tables_dir
 
 from .kernel import MAX_DEPTH, NO_BOUND, UNREACHABLE, search_bound
+from .verify import Verifier
 
 AUF_MODES = ("none", "pre", "post", "both")
 
@@ -74,7 +77,6 @@ class Problem:
                 require_known(goal, start)
         else:
             state = start
-        costs.check_moves(moveset.moves)
         x0 = rotation_with_centres(state.cc)
         key = (goal.goal, goal.rotation.key(), goal.label, moveset.moves, costs.metric,
                costs.weights, auf, x0.key(), str(tables_dir()))
@@ -88,9 +90,11 @@ class Problem:
         else:
             self.__dict__.update(shared)
         self.state = state
+        self._start_lists = None
         self.starts, self.start_frames = self._starts()
 
     def _setup(self, goal, moveset, costs, auf, x0, progress, cancel, log) -> None:
+        costs.check_moves(moveset.moves)
         self.label = goal.label or goal.goal.name
         self.turned = goal
         self.goal: Goal = goal.goal
@@ -116,11 +120,13 @@ class Problem:
                  for c in plan.components]
         plan = finish(plan, self.items, self.targets, [t.shape[0] for t in comps], context)
         self.plan = plan
-        self.tables = comps
-        self.singles = [load_or_build(s, progress=progress, cancel=cancel, log=log)
+        # private copies of the tables probed at random (no page faults on a first touch of
+        # a mapping, huge pages where the kernel gives them): tables.memory.resident
+        self.tables = [resident(t) for t in comps]
+        self.singles = [resident(load_or_build(s, progress=progress, cancel=cancel, log=log))
                         for s in plan.singles]
-        self.pair_tables = [load_or_build(s, progress=progress, cancel=cancel, log=log)
-                            for _, _, s in plan.pairs]
+        self.pair_tables = [resident(load_or_build(s, progress=progress, cancel=cancel,
+                                                   log=log)) for _, _, s in plan.pairs]
         # the ball is read when it is on disk already, else built only when a search turns
         # out long (`want_ball`): short searches do not pay for it
         self.ball = _readonly(np.zeros(1, np.uint8))
@@ -128,9 +134,10 @@ class Problem:
         self._key = None
         self.spent = [0]
         """Nodes searched with this set-up so far, by every search sharing it."""
+        self._verifier = None
         if plan.ball is not None and table_status(plan.ball)["built"]:
             self._load_ball(progress, cancel, log)
-        self.index = [_key_index(c.spec.name, t) for c, t in zip(plan.components, comps)]
+        self.index = [_key_index(c.spec.name, t) for c, t in zip(plan.components, self.tables)]
         self.target_coords = self._coords_of(self.targets, check=False)
         self._arrays()
 
@@ -169,9 +176,11 @@ class Problem:
 
     def _starts(self):
         rows, frames = [], []
+        y = self.turned.rotation
+        yinv = _inverse(y)
         for pre in self.pre_moves:
             s = self.state if pre is None else self.state * move_state(pre)
-            u = self.turned.rotation * turned_back(s) * self.turned.rotation.inverse()
+            u = turned_back(s) if y.is_identity() else y * turned_back(s) * yinv
             rows.append(start_codes(self.items, u))
             frames.append(0)
         coords = self._coords_of(rows)
@@ -197,7 +206,8 @@ class Problem:
         self.k_targets = np.ascontiguousarray(self.target_coords[order])
 
     def _load_ball(self, progress=None, cancel=None, log=None) -> None:
-        self.ball = load_or_build(self.plan.ball, progress=progress, cancel=cancel, log=log)
+        self.ball = resident(load_or_build(self.plan.ball, progress=progress, cancel=cancel,
+                                           log=log))
         self.radius = self.plan.radius
         shared = _SHARED.get(self._key)
         if shared is not None:
@@ -242,27 +252,67 @@ class Problem:
                             out.start, out.frame, out.cost, out.count, counters, cancel)
 
     def read(self, out, i: int) -> Row:
-        n = int(out.length[i])
-        return Row(tuple(int(m) for m in out.moves[i, :n]), int(out.start[i]),
-                   int(out.frame[i]), int(out.cost[i]))
+        return self.read_rows(out, i, i + 1)[0]
+
+    def read_rows(self, out, lo: int, hi: int) -> list[Row]:
+        """The kernel's rows lo..hi-1 (read in bulk: numpy scalars one by one are slow)."""
+        moves = out.moves[lo:hi].tolist()
+        lengths = out.length[lo:hi].tolist()
+        starts = out.start[lo:hi].tolist()
+        frames = out.frame[lo:hi].tolist()
+        costs = out.cost[lo:hi].tolist()
+        return [Row(tuple(m[:n]), s, f, c)
+                for m, n, s, f, c in zip(moves, lengths, starts, frames, costs)]
 
     def moves_of(self, row: Row) -> list[Move]:
         return [self.moves[m] for m in row.moves]
 
+    def check(self, buffer, lo: int, hi: int) -> list[tuple[bool, Move | None]]:
+        """(met, post-AUF turn) of the kernel's rows lo..hi-1, checked on the position
+        (verify.py); where the AUF face as held changes along the way (moves turning the
+        centres, with post-AUF), one by one in Python instead."""
+        if len(self.act.frames) > 1 and self.auf in ("post", "both"):
+            return [self.post_auf(self.moves_of(r), self.pre_moves[r.start])
+                    for r in self.read_rows(buffer, lo, hi)]
+        if self._verifier is None:
+            self._verifier = self._make_verifier()
+        starts = [self.state if pre is None else self.state * move_state(pre)
+                  for pre in self.pre_moves]
+        return self._verifier.check(buffer, lo, hi, starts)
+
+    def _make_verifier(self) -> Verifier:
+        auf_moves = []
+        if self.auf in ("post", "both"):
+            w = self.turned.rotation * rotation_with_centres(self.state.cc)
+            auf_moves = [_held_move(w, move_state(Move(self.goal.auf, k))) for k in (1, 2, 3)]
+        verifier = Verifier(self.turned, self.moves, auf_moves)
+        shared = _SHARED.get(self._key)
+        if shared is not None:
+            shared["_verifier"] = verifier
+        return verifier
+
     def post_auf(self, moves: list[Move], pre: Move | None) -> tuple[bool, Move | None]:
         """(met, the post-AUF turn) of a solution: the held turn of the AUF face after it
         (None when none is needed), verified on the start position."""
-        s = apply_moves(self.state, ([pre] if pre is not None else []) + list(moves))
+        if self._start_lists is None:
+            self._start_lists = as_lists(self.state)
+        s = apply_moves_lists(self._start_lists,
+                              ([pre] if pre is not None else []) + list(moves))
         if self.turned.is_met(s):
             return True, None
         if self.auf not in ("post", "both"):
             return False, None
-        w = self.turned.rotation * rotation_with_centres(s.cc)
+        w = self.turned.rotation * rotation_with_centres(s[4])
         for k in (1, 2, 3):
             m = _held_move(w, move_state(Move(self.goal.auf, k)))
-            if m is not None and self.turned.is_met(s * move_state(m)):
+            if m is not None and self.turned.is_met(apply_moves_lists(s, [m])):
                 return True, m
         return False, None
+
+
+@lru_cache(maxsize=64)
+def _inverse(rotation: CubeState) -> CubeState:
+    return rotation.inverse()
 
 
 _INDEXES: dict = {}

@@ -104,26 +104,29 @@ class _Collector:
         self.found: list[GoalSolution] = []
 
     def take(self, problem: Problem, buffer: SolutionBuffer, done: int) -> int:
-        while done < int(buffer.count[0]):
-            self._one(problem, problem.read(buffer, done))
-            done += 1
-        return done
+        """Check and keep the rows written since `done`; returns the new count."""
+        count = int(buffer.count[0])
+        if done >= count:
+            return done
+        rows = problem.read_rows(buffer, done, count)
+        checks = problem.check(buffer, done, count)
+        for row, (met, post) in zip(rows, checks):
+            moves = problem.moves_of(row)
+            pre = problem.pre_moves[row.start]
+            if moves and problem.auf in ("pre", "both") and \
+                    problem.pre_moves[1].family == moves[0].family:
+                continue        # an AUF before an AUF: the same solution from another start
+            if not met:
+                raise RuntimeError(f"goal search produced {moves} for {problem.label}, which "
+                                   "does not meet it")
+            if post is not None and moves and moves[-1].family == post.family:
+                continue
+            self._keep(GoalSolution(tuple(moves), problem.label, self.costs.value(row.cost),
+                                    pre, post, time.perf_counter() - self.started,
+                                    int(self.counters[NODES])))
+        return count
 
-    def _one(self, problem: Problem, row) -> None:
-        moves = problem.moves_of(row)
-        pre = problem.pre_moves[row.start]
-        if moves and problem.auf in ("pre", "both") and problem.pre_moves[1].family == \
-                moves[0].family:
-            return
-        met, post = problem.post_auf(moves, pre)
-        if not met:
-            raise RuntimeError(f"goal search produced {moves} for {problem.label}, which does "
-                               "not meet it")
-        if post is not None and moves and moves[-1].family == post.family:
-            return
-        solution = GoalSolution(tuple(moves), problem.label, self.costs.value(row.cost), pre,
-                                post, time.perf_counter() - self.started,
-                                int(self.counters[NODES]))
+    def _keep(self, solution: GoalSolution) -> None:
         if solution.text in self.seen:
             return
         self.seen.add(solution.text)

@@ -32,10 +32,13 @@ class GoalSolution:
     variants: list = field(default_factory=list)
     """With folding: (relation, text) of the other members of its class."""
     _ergonomics: float | None = field(default=None, repr=False, compare=False)
+    _text: str | None = field(default=None, repr=False, compare=False)
 
     @property
     def text(self) -> str:
-        return format_moves(self.moves)
+        if self._text is None:
+            self._text = format_moves(self.moves)
+        return self._text
 
     @property
     def lengths(self) -> dict:
