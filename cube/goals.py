@@ -263,6 +263,30 @@ class TurnedGoal:
     def unmet(self, state: CubeState) -> list[str]:
         return self.goal.unmet(self.read(state))
 
+    def stickers(self, state: CubeState) -> list[int]:
+        """The facelets of the position as held that the goal reads (a net greys the rest):
+        every sticker of a piece that must be placed, only the tracked sticker of one that
+        must merely be oriented (or show a colour on its face), and the centres that count."""
+        y = self.rotation
+        out = []
+        for orbit, perm, ori, slots, n in (("c", state.cp, state.co, CORNER_FACELETS, 3),
+                                           ("e", state.ep, state.eo, EDGE_FACELETS, 2)):
+            ymap = y.cp if orbit == "c" else y.ep
+            held = {int(p): q for q, p in enumerate(ymap)}     # goal's piece -> held piece
+            where = {int(p): s for s, p in enumerate(perm)}
+            joint = {p for j in self.goal.joints if j.orbit == orbit for p in j.pieces}
+            for p in self.goal.tracked(orbit):
+                cond = self.goal.conditions(orbit)[p]
+                slot = where[held[p]]
+                whole = p in joint or cond.kind == "slot" or len(cond.accept) == 1
+                ks = range(n) if whole else [cond.sticker]
+                out += [slots[slot][(k + int(ori[slot])) % n] for k in ks]
+        for face in self.goal.centres:
+            colour = next(a for a in range(6) if int(y.cc[a]) == face)
+            pos = next(i for i in range(6) if int(state.cc[i]) == colour)
+            out.append(9 * pos + 4)
+        return sorted(out)
+
 
 def rotation_taking(pairs: dict[str, str]) -> CubeState:
     """A rotation Y with Y.cc[face] == target for each pair {face: target} (the first of the 24
