@@ -24,7 +24,7 @@ from __future__ import annotations
 import re
 
 from .goals import (
-    N_CORNERS, N_EDGES, SLICES, STICKERS, TETRADS, Condition, Goal, GoalError, solved_codes,
+    N_CORNERS, N_EDGES, SLICES, TETRADS, Condition, Goal, GoalError, solved_codes,
 )
 from .pieces import CORNER_KOCIEMBA, CORNER_NAMES, EDGE_NAMES, FACES, corner_slot, edge_slot
 
@@ -145,6 +145,3 @@ def describe(goal: Goal) -> str:
             out.append("centres:i")
     return " ".join(out)
 
-
-def n_stickers(orbit: str) -> int:
-    return STICKERS[orbit]

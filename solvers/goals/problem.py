@@ -18,7 +18,7 @@ import numpy as np
 
 from cubelab.cube.alg import Move
 from cubelab.cube.costs import CostModel, metric_cost
-from cubelab.cube.goal_codes import items_of, start_codes, targets
+from cubelab.cube.goal_codes import canonical, items_of, start_codes, targets
 from cubelab.cube.goals import NAMES, Goal, GoalError, TurnedGoal, turned_back
 from cubelab.cube.masked_facelets import MaskedPosition, require_known
 from cubelab.cube.move_actions import actions
@@ -158,7 +158,6 @@ class Problem:
         out = np.zeros((len(tuples), len(self.plan.components)), np.int64)
         for k, comp in enumerate(self.plan.components):
             sub = [self.items[i] for i in comp.items]
-            from cubelab.cube.goal_codes import canonical
             for r, t in enumerate(tuples):
                 codes = canonical(sub, [t[i] for i in comp.items])
                 c = self.index[k].index(codes)

@@ -19,9 +19,8 @@ from math import factorial, prod
 import numpy as np
 
 from cubelab.cube.goal_codes import Item, canonical, code_map
-from cubelab.cube.goals import NAMES, SLOTS, STICKERS
+from cubelab.cube.goals import NAMES, STICKERS
 from cubelab.cube.move_actions import element_fsm
-from cubelab.cube.state import CubeState
 
 from ..spec import TableSpec
 from .ball import MAX_COMPONENTS, sequence_counts
@@ -264,10 +263,3 @@ def element_costs(act, moves_cost) -> list[int]:
             out[e] = c if out[e] is None else min(out[e], c)
     return [0 if c is None else int(c) for c in out]
 
-
-def identity_like(e: CubeState) -> bool:
-    return e.is_identity()
-
-
-def slots_of(orbit: str) -> int:
-    return SLOTS[orbit]
