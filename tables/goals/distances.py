@@ -28,35 +28,9 @@ MAX_DISTANCE = 254
 
 
 @njit(cache=True, nogil=True)
-def _single_level(dist, d, table, inv_cols, costs, cancel):
+def _pair_level(dist, d, ta, tb, inv_a, inv_b, costs, cancel):
     """Entries at distance d send their predecessors to d + cost; returns (entries improved,
     whether any entry was at d)."""
-    n = dist.shape[0]
-    ncols = costs.shape[0]
-    changed = 0
-    seen = False
-    for y in range(n):
-        if (y & 65535) == 0 and cancel[0]:
-            return -1, seen
-        if dist[y] != d:
-            continue
-        seen = True
-        for j in range(ncols):
-            c = costs[j]
-            if c == 0:
-                continue
-            nd = d + c
-            if nd > 254:
-                continue
-            x = table[y, KEY_COLUMNS + inv_cols[j]]
-            if dist[x] > nd:
-                dist[x] = nd
-                changed += 1
-    return changed, seen
-
-
-@njit(cache=True, nogil=True)
-def _pair_level(dist, d, ta, tb, inv_a, inv_b, costs, cancel):
     nb = tb.shape[0]
     n = dist.shape[0]
     ncols = costs.shape[0]
@@ -135,14 +109,10 @@ def single_distances(table, inv_cols, costs, seeds, cancel=None, ctx=None) -> np
         dist = bfs_pairs(_moves(table, cols), np.zeros((1, len(cols)), np.int64),
                          np.asarray(seeds, np.int64), ctx)
         return _scaled(dist, unit)
-    n = table.shape[0]
-    dist = np.full(n, UNREACHED, np.uint8)
-    dist[np.asarray(seeds, np.int64)] = 0
-    cancel = np.zeros(1, np.int32) if cancel is None else cancel
-    inv_cols = np.asarray(inv_cols, np.int64)
-    costs = np.asarray(costs, np.int64)
-    _levels(lambda d: _single_level(dist, d, table, inv_cols, costs, cancel), dist, cancel, ctx)
-    return dist
+    # a pair with a one-entry second component: every move keeps it at 0
+    one = np.zeros((1, table.shape[1]), np.int32)
+    seeds = [(int(x), 0) for x in np.asarray(seeds, np.int64).reshape(-1)]
+    return pair_distances(table, one, inv_cols, inv_cols, costs, seeds, cancel, ctx)
 
 
 def pair_distances(ta, tb, inv_a, inv_b, costs, seeds, cancel=None, ctx=None) -> np.ndarray:
