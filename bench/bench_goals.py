@@ -170,8 +170,14 @@ def main(argv=None) -> int:
     from cubelab.cube.moves import alg_state
     from cubelab.solvers.goals.problem import forget_setups
     from cubelab.tables.store import forget_cache
-    # compile every kernel on a small problem whose tables are thrown away
+    # compile every kernel on small problems whose tables are thrown away (HTM: the shared
+    # BFS driver; QTM: the bucketed levels; a ball)
     cubelab(resolve_goal("f2l-pair:FR")[0], [alg_state("R U F")], "U,R,F,D,L,B", "htm")
+    cubelab(resolve_goal("f2l-pair:FR")[0], [alg_state("R U F")], "U,R,F,D,L,B", "qtm")
+    from cubelab.solvers.goals.search import problems_for
+    from cubelab.cube.costs import CostModel
+    for p in problems_for(alg_state("R U F"), "solved", "R,U", CostModel("htm")):
+        p.want_ball(1, 0)
     os.environ["CUBELAB_DATA_DIR"] = cold_dir
     forget_cache()
     forget_setups()
