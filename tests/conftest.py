@@ -56,7 +56,7 @@ def pytest_configure(config):
         return  # an xdist worker: the controller already set the directories
     base = tempfile.mkdtemp(prefix="cubelab-test-")
     config._cubelab_tmp = base
-    for name in ("DATA", "CACHE", "STATE"):
+    for name in ("DATA", "CACHE", "STATE", "CONFIG"):
         os.environ[f"CUBELAB_{name}_DIR"] = os.path.join(base, name.lower())
     os.environ.pop("NUMBA_CACHE_DIR", None)
     os.environ.setdefault("HYPOTHESIS_PROFILE", "ci")
@@ -81,7 +81,7 @@ except ImportError:  # pragma: no cover
 @pytest.fixture
 def fresh_dirs(tmp_path, monkeypatch):
     """Private data/cache/state directories for one test."""
-    for name in ("DATA", "CACHE", "STATE"):
+    for name in ("DATA", "CACHE", "STATE", "CONFIG"):
         d = tmp_path / name.lower()
         monkeypatch.setenv(f"CUBELAB_{name}_DIR", str(d))
     return tmp_path

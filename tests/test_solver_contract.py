@@ -34,7 +34,7 @@ OPTIONS = {
     "greedy": {"max_nodes": 5_000},
 }
 OPTIMAL = {"korf", "korf-qtm", "bfs", "astar", "idastar", "pocket-htm", "pocket-qtm", "fake",
-           "tiny"}
+           "tiny", "goal"}
 """Solvers whose every solution is proven optimal (the fake's last one is)."""
 REFUSES_DEEP = {"bfs", "astar", "idastar", "greedy", "fake", "tiny"}
 """Solvers that refuse, by design, positions deeper than their bound."""
