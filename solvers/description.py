@@ -43,10 +43,17 @@ class Option:
     default: Any = None
     choices: tuple[str, ...] = ()
     metavar: str = ""
+    aliases: tuple[str, ...] = ()
+    """Other spellings of its flag (`-n` for --n, `--mirror` for --fold)."""
 
     @property
     def flag(self) -> str:
         return "--" + self.name.replace("_", "-")
+
+    @property
+    def flags(self) -> tuple[str, ...]:
+        """Its flag and its other spellings."""
+        return (self.flag, *self.aliases)
 
     @property
     def switch(self) -> bool:

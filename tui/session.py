@@ -89,8 +89,9 @@ class Session:
     def solver_options(self, name: str, asked: dict | None = None) -> dict:
         """What solver `name` is made with in this session: the options asked for this solve
         (`:solve NAME --OPTION VALUE`), and the table set chosen for it."""
+        from .solve_commands import own_options
         options = {"tables": self.table_sets[name]} if name in self.table_sets else {}
-        options.update(asked or {})
+        options.update(own_options(self.registry.describe(name), asked or {}))
         return options
 
     def saves_dir(self):

@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 
 from .errors import InputError
 from .inputs import PositionInput
-from .solver_flags import options_given
+from .solver_flags import given_by_command, options_given
 
 
 @dataclass(frozen=True)
@@ -50,7 +50,9 @@ class SolveTask:
         _check_file_flags(args)
         name = _solver_name(args, given.puzzle.name, registry)
         try:
-            options = registry.check_options(name, given.puzzle.name, options_given(args))
+            options = registry.check_options(
+                name, given.puzzle.name,
+                {**options_given(args), **given_by_command(registry.describe(name), args)})
         except OptionError as e:
             raise InputError(str(e)) from None
         except KeyError as e:
@@ -111,9 +113,29 @@ def _solver_name(args, puzzle: str, registry) -> str:
     a solver that cannot honour --metric: it is refused, never ignored."""
     try:
         if args.solver is None:
+            asked = options_given(args)
+            if asked:       # options one solver alone takes name it
+                taker = _taking(registry, puzzle, asked, args.metric)
+                if taker is not None:
+                    return taker
             return registry.default_solver(puzzle, args.metric)
         if args.metric is None:
             return args.solver      # checked with its options (an unknown name is refused)
         return registry.metric_variant(args.solver, args.metric, puzzle)
     except KeyError as e:
         raise InputError(e.args[0]) from None
+
+
+def _taking(registry, puzzle: str, asked: dict, metric) -> str | None:
+    """The solver the options given name when no --solver does: options that one solver alone
+    declares (`cubelab solve --goal cross` is the goal solver's), made for `metric`; None when
+    they are shared (--tables, --heuristic: the default solver then refuses them in one
+    line)."""
+    owners = {name for name in registry.solver_names(puzzle)
+              if any(registry.describe(name).option(k) is not None for k in asked)}
+    if len(owners) != 1:
+        return None
+    (name,) = owners
+    if not all(registry.describe(name).option(k) is not None for k in asked):
+        return None
+    return name if metric is None else registry.metric_variant(name, metric, puzzle)
