@@ -174,3 +174,59 @@ def test_a_solve_in_the_session_lists_the_solutions():
     optimum, expected = brute_force("cross", alg_state(SCRAMBLE), "URFDLB", 3)
     assert {s["solution"] for s in record["solutions"]} == expected
     assert metric_lengths(run.result.moves)["htm"] == optimum
+
+
+# ---- grey stickers ---------------------------------------------------------------------------
+
+SUNE = "R U R' U R U2 R'"
+
+
+def oll_view(alg: str) -> str:
+    """The facelets of the case `alg` solves, the last layer greyed but for its U stickers."""
+    from cubelab.cube.facelets import to_facelets
+    f = to_facelets(alg_state(alg).inverse())
+    return "".join(ch if i % 9 == 4 or i % 9 >= 3 and i >= 9 or ch == "U" else "*"
+                   for i, ch in enumerate(f))
+
+
+def test_grey_stickers_are_solved_as_shown(capsys):
+    from cubelab.cube.masked_facelets import read_masked
+    shown = oll_view(SUNE)
+    assert "*" in shown
+    record = _record(capsys, "--facelets", shown, "--moves", "RU", "--auf", "pre", "--all")
+    assert record["solver"] == "goal" and record["goal"] == "shown stickers"
+    assert record["optimal"] and record["lower_bound"] == 7
+    # an independent search: every (pre-AUF, <R,U> sequence of 7 not starting with U) that
+    # shows the U face solved
+    masked = read_masked(shown)
+    expected = set()
+    for pre in ("", "U", "U2", "U'"):
+        start = apply_moves(masked.state, parse_moves(pre))
+        for seq in itertools.product([Move(f, p) for f in "RU" for p in (1, 2, 3)], repeat=7):
+            if seq[0].family == "U" and pre or any(a.family == b.family
+                                                   for a, b in zip(seq, seq[1:])):
+                continue
+            if masked.goal.is_met(apply_moves(start, seq)):
+                expected.add(((pre or None), " ".join(map(str, seq))))
+    assert {(s["auf"]["pre"], s["solution"]) for s in record["solutions"]} == expected
+
+
+@pytest.mark.parametrize("argv, says", [
+    (["--solver", "korf"], "solver korf solves whole positions: grey stickers"),
+    (["--goal", "pll"], "goal pll needs the corner"),
+    (["--target", "R U"], "--target takes a whole position"),
+])
+def test_grey_stickers_refused_where_they_cannot_be(capsys, argv, says):
+    assert main(["solve", "--facelets", oll_view(SUNE), *argv]) == 2
+    assert says in capsys.readouterr().err.splitlines()[-1]
+
+
+@pytest.mark.parametrize("change, says", [
+    (lambda f: f[:53] + "X", "unexpected character 'X' at position 54"),
+    (lambda f: f[:53] + "U", "colour U appears 10 times"),
+    (lambda f: f[:-1], "expected 54 stickers"),
+])
+def test_bad_grey_facelets_are_one_line(capsys, change, says):
+    assert main(["solve", "--facelets", change(oll_view(SUNE))]) == 2
+    err = capsys.readouterr().err
+    assert says in err and err.count("\n") == 1 and err.startswith("cubelab: --facelets: ")

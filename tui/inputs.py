@@ -49,9 +49,17 @@ class PositionInput:
         return cls(puzzle_named(args.puzzle), " ".join(args.alg) if args.alg else None,
                    args.facelets, args.cycles, bool(args.unreachable), args.file)
 
-    def single(self) -> Position:
+    @property
+    def grey(self) -> bool:
+        """Whether --facelets has grey stickers (`*` or `?`: a partial position)."""
+        from cubelab.cube.masked_facelets import is_masked
+        return self.facelets is not None and is_masked(self.facelets)
+
+    def single(self, grey: bool = False) -> Position:
         """The one position named by ALG words, --facelets or --cycles; InputError on bad
-        input."""
+        input. With `grey`, --facelets may have grey stickers: the Position's state is then
+        what they show (a MaskedPosition: a position and the goal of solving what is
+        shown)."""
         given = [what for what, there in (("an alg", self.alg), ("--facelets", self.facelets),
                                           ("--cycles", self.cycles)) if there or there == ""]
         if len(given) > 1:
@@ -64,6 +72,8 @@ class PositionInput:
                     raise InputError(f"--cycles describes a {cube.title} position (drop "
                                      f"--puzzle)")
                 return from_cycles(self.cycles, self.unreachable)
+            if self.facelets is not None and grey and self.grey:
+                return _masked(puzzle, self.facelets)
             if self.facelets is not None:
                 return puzzle.from_facelets(self.facelets)
             return puzzle.from_alg(self.alg or "")
@@ -73,6 +83,19 @@ class PositionInput:
     def lines(self) -> Iterator[tuple[int, str, Position | PositionError]]:
         """(line number, text, the position or why there is none) for each line of --file."""
         return positions_from_file(self.file, self.puzzle, self.unreachable)
+
+
+def _masked(puzzle: Puzzle, text: str) -> Position:
+    """Facelets with grey stickers, read as what they show (InputError saying what no
+    position can show)."""
+    from cubelab.cube.facelets import FaceletError
+    from cubelab.cube.masked_facelets import read_masked
+    if not puzzle.cycle_notation:       # the 3x3x3's reader (the 2x2x2 has none)
+        raise InputError(f"grey stickers are read on the 3x3x3, not the {puzzle.title}")
+    try:
+        return Position(read_masked(text.strip()))
+    except FaceletError as e:
+        raise InputError(f"--facelets: {e}") from None
 
 
 def cluster_address(text: str):

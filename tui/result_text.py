@@ -19,7 +19,7 @@ def format_result(result: SolveResult) -> str:
         if result.detail.get("message"):
             head += f": {result.detail['message']}"
     else:
-        head = head or "(already solved)"
+        head = head or ("(goal already met)" if "goal" in result.detail else "(already solved)")
     lines = [head]
     if result.status == Status.INTERRUPTED:
         lines.append("interrupted: the best solution found so far")

@@ -126,7 +126,7 @@ def run(args) -> int:
     task = SolveTask.from_args(args)
     if task.given.file:
         return solve_file.solve_file(task)
-    position = task.given.single()
+    position = task.given.single(grey=True)     # grey stickers: the solver takes them
     solver = task.make_solver()
     prepare(solver, task.table_choice())
     target = None

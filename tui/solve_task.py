@@ -49,6 +49,8 @@ class SolveTask:
                              "alg, --facelets or --cycles, not --file")
         _check_file_flags(args)
         name = _solver_name(args, given.puzzle.name, registry)
+        if given.grey:
+            name = _grey_solver(args, name, registry, given.puzzle.name)
         try:
             options = registry.check_options(
                 name, given.puzzle.name,
@@ -139,3 +141,24 @@ def _taking(registry, puzzle: str, asked: dict, metric) -> str | None:
     if not all(registry.describe(name).option(k) is not None for k in asked):
         return None
     return name if metric is None else registry.metric_variant(name, metric, puzzle)
+
+
+def _grey_solver(args, name: str, registry, puzzle: str) -> str:
+    """The solver of facelets with grey stickers: one that declares it solves them (the goal
+    solver when none is named); InputError for a solver of whole positions, or a --target."""
+    takers = [d.name for d in registry.descriptions(puzzle) if d.grey_stickers]
+    if args.target:
+        raise InputError("--target takes a whole position: the start has grey stickers")
+    try:
+        if registry.describe(name).grey_stickers:
+            return name
+    except KeyError:
+        pass
+    if args.solver is None and takers:
+        try:
+            return takers[0] if args.metric is None else \
+                registry.metric_variant(takers[0], args.metric, puzzle)
+        except KeyError as e:
+            raise InputError(e.args[0]) from None
+    raise InputError(f"solver {name} solves whole positions: grey stickers (* or ?) are "
+                     f"solved by {', '.join(takers) or 'no solver here'}")

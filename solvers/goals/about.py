@@ -99,6 +99,7 @@ GOAL = SolverDescription(
                default=10_000, metavar="N"),
     ),
     compare=False,
+    grey_stickers=True,
 )
 """A goal search solves a whole cube only with the goal `solved`: a plain :compare leaves it
 out, and it is never the default solver (no `order`)."""
