@@ -34,8 +34,8 @@ from .moves import move_state
 from .pieces import FACES
 from .state import CubeState, permutation_parity
 
-AUF_TURNS = {"pre": (range(4), range(1)), "post": (range(1), range(4)),
-             "both": (range(4), range(4))}
+AUF_TURNS = {"none": (range(1), range(1)), "pre": (range(4), range(1)),
+             "post": (range(1), range(4)), "both": (range(4), range(4))}
 
 
 @dataclass(frozen=True)
@@ -232,7 +232,7 @@ def _namer(cs: CaseSet, goal: TurnedGoal, items):
         return lambda key, rep: table.get(key, "unnamed #")
     if cs.names == "ocll":
         return lambda key, rep: ocll_shape(rep) + (" #" if cs.goal not in
-                                                   ("D-layer E-slice U-layer:o",) else "")
+                                                   ("oll", "D-layer E-slice U-layer:o") else "")
     return lambda key, rep: "case #"
 
 
