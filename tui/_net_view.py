@@ -11,6 +11,7 @@ from textual.widget import Widget
 from cubelab.cube import pieces, pocket
 from cubelab.cube.net import Net, is_centre, side_of, step_cursor
 from cubelab.cube.pieces import FACES
+from cubelab.cube.puzzles import puzzle_of
 from cubelab.cube.state import CubeState
 
 from .keymap import CURSOR_KEYS, PAINT_KEYS, move_for_key
@@ -45,6 +46,8 @@ class NetView(Widget, can_focus=True):
     terminal's size."""
     paint_colour: reactive[int] = reactive(0)
     """The palette's colour (face id) a click paints with; a colour key also picks it."""
+    grey: reactive[frozenset] = reactive(frozenset())
+    """Stickers drawn grey (the session's goal does not read them: `:goal`)."""
     view: reactive[str] = reactive("net")
     """net | front | back: the net, or the 3-D view (cubelab.cube.iso) from either side; paint
     mode always shows the net (its cursor moves over the net)."""
@@ -98,6 +101,10 @@ class NetView(Widget, can_focus=True):
             from cubelab.cube.iso import IsoView, fit_scale
             return IsoView(self.state, view=self.view, letters=self.letters,
                            scale=fit_scale(self.content_size.width, self.content_size.height))
+        if self.grey:
+            colours = [-1 if i in self.grey else c
+                       for i, c in enumerate(puzzle_of(self.state).colours(self.state))]
+            return Net(colours=colours, letters=self.letters, scale=self.scale)
         return Net(self.state, letters=self.letters, scale=self.scale)
 
     def watch_cursor(self) -> None:

@@ -1,4 +1,5 @@
-"""The command palette (Ctrl+P): every `:` command, every solver of the cube, every key's action."""
+"""The command palette (Ctrl+P): every `:` command, every solver of the cube, every named goal,
+every key's action."""
 
 from __future__ import annotations
 
@@ -23,6 +24,12 @@ def palette_commands(app) -> Iterable[SystemCommand]:
     for d in app.session.registry.descriptions(app.session.puzzle.name):
         yield SystemCommand(f":solve {d.name}", d.summary,
                             lambda name=d.name: app.handle(app.session.execute(f":solve {name}")))
+    # the named goals (`:goal NAME`; cubelab goals lists them, with the move sets)
+    from .goals_cmd import goal_rows, goal_usage
+    for row in goal_rows():
+        yield SystemCommand(f":goal {row['name']}", f"goal {goal_usage(row)}: {row['about']}",
+                            lambda name=row["name"]: app.handle(
+                                app.session.execute(f":goal {name}")))
     for binding in app.BINDINGS:
         yield SystemCommand(f"{binding.description} ({binding.key.upper()})",
                             f"the {binding.key.upper()} key",

@@ -173,9 +173,11 @@ class CubeLabApp(App):
             state, moves, title = s.state, s.moves, name
         net.mode = "play" if s.playback is not None else "turn"
         net.view = s.view
+        goal = s.goal_view(state)       # :goal (issue 34): met or not; the net greys the rest
+        net.grey = goal.grey if goal is not None else frozenset()
         net.state = state
-        net.border_title = title
-        self.query_one(FactsPanel).show(s.puzzle, state, moves, pending)
+        net.border_title = title + (f" · goal {goal.text}" if goal is not None else "")
+        self.query_one(FactsPanel).show(s.puzzle, state, moves, pending, goal)
 
     def _follow_puzzle(self) -> None:
         """After a switch of cube (a command, undo or redo): the old cube's solver runs stop

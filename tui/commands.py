@@ -15,7 +15,9 @@ from typing import Callable
 from cubelab.cube.notation import format_moves, invert_moves
 
 from cubelab.cube.puzzles import PUZZLES, puzzle_named
-from . import position_commands, recording, share, solve_commands, table_commands
+from . import (
+    goal_commands, position_commands, recording, share, solve_commands, table_commands,
+)
 from .help_text import SEARCH_PREDICATES, help_text
 from .records import HelpRequest, Outcome, Painting, PaintRequest, SearchRequest
 from .saves import SaveError, read_save, save_names, write_save
@@ -347,4 +349,5 @@ def _gather(*tables) -> None:
     COMMANDS["help"] = help_entry
 
 
-_gather(position_commands.TABLE, share.TABLE, recording.TABLE, table_commands.TABLE)
+_gather(position_commands.TABLE, share.TABLE, recording.TABLE, table_commands.TABLE,
+        goal_commands.TABLE)

@@ -59,6 +59,8 @@ class Session:
         self.recorder = None                # a recording.Recorder while :record runs
         self.table_sets: dict[str, str] = dict(table_sets or {})
         """Solver name -> the table set `:tables` chose for it (absent: the solver's default)."""
+        self.goal: str | None = None
+        """The goal `:goal` set (as typed), read against every position (goal_commands.py)."""
 
     # ---- the current position ------------------------------------------------------------
     @property
@@ -81,6 +83,13 @@ class Session:
     def shown_state(self):
         """What the net shows: the playback position while stepping, else the current one."""
         return self.playback.state if self.playback else self.state
+
+    def goal_view(self, state=None):
+        """The position (the current one by default) against the session's goal: a
+        goal_commands.GoalView, or None without a goal."""
+        from .goal_commands import goal_view
+        state = self.state if state is None else state
+        return goal_view(self.goal, PUZZLES[self.entry.puzzle], state)
 
     def solver_names(self) -> list[str]:
         """The solvers of the current puzzle."""

@@ -145,6 +145,9 @@ def _solve_request(session, args, compare: bool) -> Outcome:
         return Outcome(refused or f"no solver of the {session.puzzle.name} counts in "
                        f"{metric.upper()}" + (" with those options" if asked else ""),
                        error=True)
+    if getattr(session, "goal", None) and "goal" not in asked and \
+            all(registry.describe(n).option("goal") for n in chosen):
+        asked["goal"] = session.goal    # :solve goal solves towards the session's goal (:goal)
     if metric is not None and any(registry.describe(n).option("metric") for n in chosen):
         asked["metric"] = metric        # the goal solver is made in the metric named
     from cubelab.solvers.description import OptionError
