@@ -176,7 +176,7 @@ def main(argv=None) -> int:
     cubelab(resolve_goal("f2l-pair:FR")[0], [alg_state("R U F")], "U,R,F,D,L,B", "qtm")
     from cubelab.solvers.goals.search import problems_for
     from cubelab.cube.costs import CostModel
-    for p in problems_for(alg_state("R U F"), "solved", "R,U", CostModel("htm")):
+    for p in problems_for(alg_state("R U"), "solved", "R,U", CostModel("htm")):
         p.want_ball(1, 0)
     os.environ["CUBELAB_DATA_DIR"] = cold_dir
     forget_cache()
