@@ -230,3 +230,15 @@ def test_bad_grey_facelets_are_one_line(capsys, change, says):
     assert main(["solve", "--facelets", change(oll_view(SUNE))]) == 2
     err = capsys.readouterr().err
     assert says in err and err.count("\n") == 1 and err.startswith("cubelab: --facelets: ")
+
+
+def test_an_interrupted_goal_solve_keeps_its_best_so_far():
+    from cubelab.solvers.goals.solver import GoalSolver
+    from cubelab.solvers.protocol import Solution
+    from cubelab.tui.solve_cmd import _best_so_far
+    solver = GoalSolver(goal="cross")
+    state = alg_state("R U F'")
+    crossed = Solution(parse_moves("F U' R'"), 0.1, 10)       # a cross, not a solved cube
+    result = _best_so_far(solver, state, None, [crossed])
+    assert result is not None and result.status == "interrupted" and result.moves == crossed.moves
+    assert _best_so_far(solver, state, None, [Solution(parse_moves("U"), 0.1, 1)]) is None
