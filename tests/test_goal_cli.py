@@ -242,3 +242,19 @@ def test_an_interrupted_goal_solve_keeps_its_best_so_far():
     result = _best_so_far(solver, state, None, [crossed])
     assert result is not None and result.status == "interrupted" and result.moves == crossed.moves
     assert _best_so_far(solver, state, None, [Solution(parse_moves("U"), 0.1, 1)]) is None
+
+
+def test_grey_lines_of_a_file(tmp_path, capsys):
+    shown = oll_view(SUNE)
+    positions = tmp_path / "positions.txt"
+    positions.write_text(f"facelets: {shown}\nR U\nfacelets: {shown[:53]}X\n")
+    assert main(["solve", "--moves", "RU", "--auf", "pre", "--json", "--file",
+                 str(positions)]) == 2          # (a bad line: its error record, exit 2)
+    records = [json.loads(x) for x in capsys.readouterr().out.splitlines()]
+    assert records[0]["goal"] == "shown stickers" and records[0]["lower_bound"] == 7
+    assert records[1]["goal"] == "solved" and records[1]["solution"] == "U' R'"
+    assert "unexpected character 'X'" in records[2]["error"]
+    # a solver of whole positions: the grey lines are error records saying who takes them
+    assert main(["solve", "--solver", "bfs", "--json", "--file", str(positions)]) == 2
+    records = [json.loads(x) for x in capsys.readouterr().out.splitlines()]
+    assert "grey stickers (* or ?) are solved by goal" in records[0]["error"]

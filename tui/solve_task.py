@@ -66,6 +66,17 @@ class SolveTask:
         return cls(given, name, options, args.max_length, args.time_limit, args.target,
                    args.json, args.jobs, cluster, args.output, bool(args.resume))
 
+    def grey_lines(self, registry=None) -> bool | str:
+        """How --file reads 'facelets:' lines with grey stickers: as what they show, for a
+        solver that takes them; else refused with a message naming those that do."""
+        if registry is None:
+            from cubelab.solvers import REGISTRY as registry
+        if registry.describe(self.solver).grey_stickers:
+            return True
+        takers = [d.name for d in registry.descriptions(self.puzzle.name) if d.grey_stickers]
+        return (f"solver {self.solver} solves whole positions: grey stickers (* or ?) are "
+                f"solved by {', '.join(takers) or 'no solver here'} (--solver)")
+
     def table_choice(self, registry=None):
         """The table set the solver reads (a description.TableSetChoice), for a solver with a
         choice of several; None for one without."""
