@@ -135,6 +135,8 @@ def _solve_request(session, args, compare: bool) -> Outcome:
             [n for n in order if n in names] + [n for n in names if n not in order]
         pool = [n for n in pool if all(registry.describe(n).option(k) for k in asked)]
         if compare:
+            # a plain :compare runs the solvers declared for it (not the goal solver)
+            pool = [n for n in pool if registry.describe(n).compare]
             depth = _known_depth(session)
             pool = [n for n in pool if registry.describe(n).reach is None
                     or (depth is not None and depth <= registry.describe(n).reach)]

@@ -21,7 +21,7 @@ from __future__ import annotations
 import numpy as np
 
 import cubelab.tables  # noqa: F401  (numba cache location, before numba)
-from numba import njit
+from cubelab.tables.jit import inline_kernel, kernel
 
 from cubelab.solvers.protocol import NODES, SOLUTIONS
 from cubelab.tables.goals.ball import ball_slot
@@ -33,7 +33,7 @@ DONE, CANCELLED, FULL = 0, 1, 2
 NO_BOUND = np.int64(1) << np.int64(60)
 
 
-@njit(cache=True, nogil=True, inline="always")
+@inline_kernel
 def _bound(c, ncomp, singles, pair_tabs, pair_a, pair_b, pair_nb, npairs, ball, radius):
     """The bound of a node in the metric's units (UNREACHABLE when some table says so)."""
     h = 0
@@ -58,7 +58,7 @@ def _bound(c, ncomp, singles, pair_tabs, pair_a, pair_b, pair_nb, npairs, ball, 
     return h
 
 
-@njit(cache=True, nogil=True)
+@kernel
 def is_target(c, ncomp, targets):
     """Whether the coordinates are one of the solved tuples (rows sorted)."""
     lo, hi = 0, targets.shape[0]
@@ -78,7 +78,7 @@ def is_target(c, ncomp, targets):
     return False
 
 
-@njit(cache=True, nogil=True)
+@kernel
 def search_bound(bound, floor, starts, start_frames, tables, ncomp, singles, pair_tabs,
                  pair_a, pair_b, npairs, ball, radius, element, next_frame, cost, fsm, hw,
                  targets, out_moves, out_len, out_start, out_frame, out_cost, n_out, counters,

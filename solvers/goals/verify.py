@@ -14,7 +14,7 @@ from __future__ import annotations
 import numpy as np
 
 import cubelab.tables  # noqa: F401  (numba cache location, before numba)
-from numba import njit
+from cubelab.tables.jit import inline_kernel, kernel
 
 from cubelab.cube.alg import Move
 from cubelab.cube.moves import move_state, rotations
@@ -28,7 +28,7 @@ def row_of(state: CubeState) -> np.ndarray:
     return np.concatenate([state.cp, state.co, state.ep, state.eo, state.cc]).astype(np.int64)
 
 
-@njit(cache=True, nogil=True, inline="always")
+@inline_kernel
 def _product(a, b, out):
     for i in range(8):
         j = b[i]
@@ -42,7 +42,7 @@ def _product(a, b, out):
         out[40 + i] = a[40 + b[40 + i]]
 
 
-@njit(cache=True, nogil=True)
+@kernel
 def _meets(s, kinds, stickers, accept, joint_pieces, joint_keys, where):
     """The goal's conditions on a state with its centres home (see goals.Goal.meets)."""
     for i in range(8):
@@ -79,7 +79,7 @@ def _meets(s, kinds, stickers, accept, joint_pieces, joint_keys, where):
     return True
 
 
-@njit(cache=True, nogil=True)
+@kernel
 def _met(s, back, cc_index, y, yinv, zinv, kinds, stickers, accept, joint_pieces, joint_keys,
          work):
     """Whether the state (a row, centres anywhere) meets the turned goal."""
@@ -100,7 +100,7 @@ def _met(s, back, cc_index, y, yinv, zinv, kinds, stickers, accept, joint_pieces
     return False
 
 
-@njit(cache=True, nogil=True)
+@kernel
 def check_rows(lo, hi, out_moves, out_len, out_start, starts, move_rows, auf_rows, back,
                cc_index, y, yinv, zinv, kinds, stickers, accept, joint_pieces, joint_keys,
                result):

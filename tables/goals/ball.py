@@ -14,7 +14,7 @@ from __future__ import annotations
 import numpy as np
 
 import cubelab.tables  # noqa: F401  (numba cache location, before numba)
-from numba import njit
+from cubelab.tables.jit import inline_kernel, kernel
 
 from .components import KEY_COLUMNS, mix64
 
@@ -22,7 +22,7 @@ MAX_COMPONENTS = 6
 MAX_DEPTH = 64
 
 
-@njit(cache=True, nogil=True, inline="always")
+@inline_kernel
 def ball_slot(coords, ncomp, mask):
     """The table entry of a tuple of coordinates."""
     h = np.uint64(0x9E3779B97F4A7C15)
@@ -31,7 +31,7 @@ def ball_slot(coords, ncomp, mask):
     return h & mask
 
 
-@njit(cache=True, nogil=True)
+@kernel
 def fill(ball, radius, seeds, tables, ncomp, fsm, inv_cols, costs, cancel, counters):
     """Write the ball from the seed tuples (rows of `seeds`); returns the nodes walked, or -1
     when cancelled. tables: a tuple of MAX_COMPONENTS component tables (the first ncomp used);

@@ -17,7 +17,7 @@ from __future__ import annotations
 import numpy as np
 
 import cubelab.tables  # noqa: F401  (numba cache location, before numba)
-from numba import njit
+from cubelab.tables.jit import inline_kernel, kernel
 
 from ..memory import prefetch
 
@@ -27,7 +27,7 @@ HARD_CAP = 1 << 23
 """The most arrangements a component may have (the plan keeps them far smaller)."""
 
 
-@njit(cache=True, nogil=True, inline="always")
+@inline_kernel
 def mix64(x):
     """A 64-bit finaliser (splitmix64's), for hashing keys."""
     x = (x ^ (x >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
@@ -35,14 +35,14 @@ def mix64(x):
     return x ^ (x >> np.uint64(31))
 
 
-@njit(cache=True, nogil=True, inline="always")
+@inline_kernel
 def _home(table, key):
     """The first slot a key probes."""
     mask = np.int64((table.shape[0] >> 1) - 1)
     return np.int64(mix64(np.uint64(key)) >> np.uint64(1)) & mask
 
 
-@njit(cache=True, nogil=True)
+@kernel
 def _find(table, key):
     """(slot, index) of a key in the hash table; index -1 when absent (slot: where it goes).
     The table holds (key + 1, index) pairs side by side: one probe, one cache line."""
@@ -58,7 +58,7 @@ def _find(table, key):
         h = (h + 1) & mask
 
 
-@njit(cache=True, nogil=True)
+@kernel
 def rehash(keys, n, table):
     """Fill an empty hash table with keys[:n]."""
     for i in range(n):
@@ -67,7 +67,7 @@ def rehash(keys, n, table):
         table[2 * h + 1] = i
 
 
-@njit(cache=True, nogil=True)
+@kernel
 def _canonical(codes, gstart, ngroups):
     """Sort each group's codes in place (insertion sort: groups are short)."""
     for g in range(ngroups):
@@ -81,7 +81,7 @@ def _canonical(codes, gstart, ngroups):
             codes[j + 1] = v
 
 
-@njit(cache=True, nogil=True)
+@kernel
 def pack(codes, nitems):
     key = np.int64(0)
     for i in range(nitems):
@@ -89,7 +89,7 @@ def pack(codes, nitems):
     return key
 
 
-@njit(cache=True, nogil=True)
+@kernel
 def walk(keys, moves, row, n, table, kinds, gstart, ngroups, fullmap, slotmap, cancel,
          counters):
     """Continue the walk from `row` with n keys numbered; returns (row, n, status): status 0

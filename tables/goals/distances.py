@@ -18,7 +18,7 @@ from __future__ import annotations
 import numpy as np
 
 import cubelab.tables  # noqa: F401  (numba cache location, before numba)
-from numba import njit
+from cubelab.tables.jit import kernel
 
 from ..bfs import pair_distances as bfs_pairs
 from .components import KEY_COLUMNS
@@ -27,7 +27,7 @@ UNREACHED = 255
 MAX_DISTANCE = 254
 
 
-@njit(cache=True, nogil=True)
+@kernel
 def _pair_level(dist, d, ta, tb, inv_a, inv_b, costs, cancel):
     """Entries at distance d send their predecessors to d + cost; returns (entries improved,
     whether any entry was at d)."""
