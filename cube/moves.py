@@ -11,7 +11,7 @@ from .geometry import layer_turn
 from .alg import Move
 from .notation import parse_moves
 from .pieces import FACES
-from .state import CubeState
+from .state import CubeState, as_lists, lists_product
 
 
 def _state_from_sticker_map(target: np.ndarray) -> CubeState:
@@ -51,9 +51,25 @@ def move_state(move: Move) -> CubeState:
 
 
 def apply_moves(state: CubeState, moves) -> CubeState:
+    """The state after the moves (products on plain lists: numpy is slow on 8 entries)."""
+    moves = list(moves)
+    if len(moves) < 3:
+        for m in moves:
+            state = state * _move_state(m.family, m.amount)
+        return state
+    return CubeState(*apply_moves_lists(as_lists(state), moves))
+
+
+def apply_moves_lists(lists: tuple, moves) -> tuple:
+    """The moves applied to a state given as `state.as_lists`, as lists."""
     for m in moves:
-        state = state * _move_state(m.family, m.amount)
-    return state
+        lists = lists_product(lists, _move_lists(m.family, m.amount))
+    return lists
+
+
+@lru_cache(maxsize=None)
+def _move_lists(family: str, amount: int) -> tuple:
+    return as_lists(_move_state(family, amount))
 
 
 def alg_state(text: str) -> CubeState:

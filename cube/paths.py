@@ -1,5 +1,5 @@
 """Where cubelab keeps its data (tables), cache (numba's compiled code), state (history, saves,
-the last session) and configuration (the settings file).
+the last session) and configuration (the settings file, the user's goals.toml).
 
 Each directory comes from platformdirs and can be overridden by an environment variable:
 CUBELAB_DATA_DIR, CUBELAB_CACHE_DIR, CUBELAB_STATE_DIR, CUBELAB_CONFIG_DIR.
@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import hashlib
 import os
+from functools import lru_cache
 from pathlib import Path
 
 import platformdirs
@@ -18,19 +19,41 @@ APP = "cubelab"
 
 def _dir(env: str, default) -> Path:
     value = os.environ.get(env)
-    return Path(value).expanduser() if value else Path(default())
+    return Path(value).expanduser() if value else _platform(default)
+
+
+@lru_cache(maxsize=8)
+def _platform(default) -> Path:
+    """The platform's directory (asked once: it does not change while the program runs)."""
+    return Path(default())
+
+
+def _data():
+    return platformdirs.user_data_path(APP)
+
+
+def _cache():
+    return platformdirs.user_cache_path(APP)
+
+
+def _state():
+    return platformdirs.user_state_path(APP)
+
+
+def _config():
+    return platformdirs.user_config_path(APP)
 
 
 def data_dir() -> Path:
-    return _dir("CUBELAB_DATA_DIR", lambda: platformdirs.user_data_path(APP))
+    return _dir("CUBELAB_DATA_DIR", _data)
 
 
 def cache_dir() -> Path:
-    return _dir("CUBELAB_CACHE_DIR", lambda: platformdirs.user_cache_path(APP))
+    return _dir("CUBELAB_CACHE_DIR", _cache)
 
 
 def state_dir() -> Path:
-    return _dir("CUBELAB_STATE_DIR", lambda: platformdirs.user_state_path(APP))
+    return _dir("CUBELAB_STATE_DIR", _state)
 
 
 def config_dir() -> Path:
@@ -79,3 +102,8 @@ def source_fingerprint(*salt: str, root: Path | None = None) -> str:
                 digest.update(f"{rel}\0{len(data)}\0".encode())
                 digest.update(data)
     return digest.hexdigest()[:16]
+
+
+def config_dir() -> Path:
+    """Where users keep settings the program reads (goals.toml); CUBELAB_CONFIG_DIR overrides."""
+    return _dir("CUBELAB_CONFIG_DIR", _config)

@@ -172,6 +172,22 @@ def _rotation(cc: bytes) -> CubeState:
                      ep, [int(e[0] != EDGE_NAMES[p][0]) for e, p in zip(edges, ep)], list(cc))
 
 
+def as_lists(state: CubeState) -> tuple:
+    """(cp, co, ep, eo, cc) as plain lists: products of a few states run faster on lists than
+    on 8-entry numpy arrays (verifying many solutions does thousands of them)."""
+    return (state.cp.tolist(), state.co.tolist(), state.ep.tolist(), state.eo.tolist(),
+            state.cc.tolist())
+
+
+def lists_product(a: tuple, b: tuple) -> tuple:
+    """a then b, on the lists of `as_lists` (the rule of CubeState.compose)."""
+    acp, aco, aep, aeo, acc = a
+    bcp, bco, bep, beo, bcc = b
+    return ([acp[j] for j in bcp], [(aco[j] + t) % 3 for j, t in zip(bcp, bco)],
+            [aep[j] for j in bep], [(aeo[j] + f) & 1 for j, f in zip(bep, beo)],
+            [acc[j] for j in bcc])
+
+
 def permutation_cycles(perm, include_fixed: bool = False) -> list[list[int]]:
     """Cycles of length >= 2 (all cycles with include_fixed) of a permutation given as
     perm[i] = what lands at slot i.

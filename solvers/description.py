@@ -43,10 +43,17 @@ class Option:
     default: Any = None
     choices: tuple[str, ...] = ()
     metavar: str = ""
+    aliases: tuple[str, ...] = ()
+    """Other spellings of its flag (`-n` for --n, `--mirror` for --fold)."""
 
     @property
     def flag(self) -> str:
         return "--" + self.name.replace("_", "-")
+
+    @property
+    def flags(self) -> tuple[str, ...]:
+        """Its flag and its other spellings."""
+        return (self.flag, *self.aliases)
 
     @property
     def switch(self) -> bool:
@@ -154,6 +161,9 @@ class SolverDescription:
     """Constructor options this entry fixes (its metric, for a family's sibling)."""
     compare: bool = True
     """Whether a plain :compare (no solver named) runs it (within its reach)."""
+    grey_stickers: bool = False
+    """It solves what facelets with grey stickers (`*`, `?`) show (a MaskedPosition): a
+    partial goal; the others take whole positions only."""
     hidden: bool = False
     """Not offered to users (the test stand-in); only code that asks for hidden ones gets it."""
 

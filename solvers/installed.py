@@ -7,6 +7,7 @@ implementing the protocol) and one line here; `tests/test_solver_contract.py` th
 from . import baselines_about, pocket_about
 from .cfop.about import CFOP
 from .fake_about import FAKE
+from .goals.about import GOAL
 from .informed.about import GREEDY, IDASTAR
 from .kociemba.about import TWO_PHASE
 from .korf.about import KORF, KORF_QTM
@@ -26,4 +27,5 @@ register(IDASTAR, "cubelab.solvers.informed.idastar", "IDAStarSolver")
 register(GREEDY, "cubelab.solvers.informed.greedy", "GreedySolver")
 register(pocket_about.POCKET_HTM, "cubelab.solvers.pocket", "PocketSolver")
 register(pocket_about.POCKET_QTM, "cubelab.solvers.pocket", "PocketSolver")
+register(GOAL, "cubelab.solvers.goals.solver", "GoalSolver")
 register(FAKE, "cubelab.solvers.fake", "FakeSolver")

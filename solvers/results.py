@@ -195,7 +195,10 @@ class SolveResult:
         if self.moves is None:
             return None
         m = metric_lengths(self.moves)
-        return {"htm": m["htm"], "qtm": m["qtm"]}
+        out = {"htm": m["htm"], "qtm": m["qtm"]}
+        own = Metric(self.metric).value     # a solver counting in STM or ETM: that one too
+        out.setdefault(own, m[own])
+        return out
 
     def text(self) -> str:
         return format_moves(self.moves) if self.moves is not None else ""

@@ -27,6 +27,7 @@ TABLE_MODULES = (
     "cubelab.tables.threecycle.specs",
     "cubelab.tables.pocket_tables",
     "cubelab.tables.cfop.specs",
+    "cubelab.tables.goals.specs",
 )
 """Modules that register tables when imported."""
 

@@ -132,6 +132,26 @@ def read_header(path: Path, spec: TableSpec, checkpoint: bool = False) -> tuple[
     return header, offset
 
 
+def stored_header(path: Path) -> dict | None:
+    """A file's header as stored (name, params, ...) when its prefix and checksum check out,
+    None otherwise: what a module that makes specs from parameters needs to know a file."""
+    try:
+        with open(path, "rb") as f:
+            prefix = f.read(_PREFIX.size + _PREFIX_PAD)
+            if len(prefix) < _PREFIX.size or not prefix.startswith(MAGIC):
+                return None
+            _, version, hlen, hcrc = _PREFIX.unpack(prefix[:_PREFIX.size])
+            if version != FORMAT_VERSION or hlen > 1 << 24:
+                return None
+            body = f.read(hlen)
+        if len(body) < hlen or zlib.crc32(body) != hcrc:
+            return None
+        header = json.loads(body)
+        return header if isinstance(header, dict) else None
+    except (OSError, ValueError):
+        return None
+
+
 def _params_diff(old, new) -> str:
     if not isinstance(old, dict):
         return f"stored {old!r}"

@@ -111,16 +111,19 @@ def sequence_text(moves, pending=()) -> Text:
 
 
 def facts_table(puzzle, state, moves: tuple[Move, ...] | list[Move] | None,
-                pending=(), memo: MemoOptions | None = None) -> Table:
+                pending=(), memo: MemoOptions | None = None, goal=None) -> Table:
     """Label/value rows of the position's facts on `puzzle` (its one record shape: a 2x2x2's
     has no edges and no symmetry), compact enough for 80x24: the short rows first, then the
     cycle lists, which wrap between cycles inside their column, and with `memo` the blindfold
-    memo. `pending`: playback's moves still to come."""
+    memo. `pending`: playback's moves still to come; `goal`: the position against the
+    session's goal (a GoalView: `:goal`)."""
     f = puzzle.facts(state)
     table = _grid()
     table.add_row("order", _head(f["order"], f["parity"], f["morph"], f["in_centre"]))
     _trace_row(table, "(" + ", ".join(str(t) for t in f["trace"]) + ")", f["reachable"],
                f["invariants"])
+    if goal is not None:
+        table.add_row("goal", Text(goal.line(), style="green" if goal.met else "yellow"))
     if moves:
         table.add_row("moves", puzzle.length_text(moves))
     else:
@@ -152,11 +155,13 @@ class FactsPanel(VerticalScroll):
     def compose(self) -> ComposeResult:
         yield Static(id="facts-body")
 
-    def show(self, puzzle, state, moves, pending=(), memo: MemoOptions | None = None) -> None:
+    def show(self, puzzle, state, moves, pending=(), memo: MemoOptions | None = None,
+             goal=None) -> None:
         """Redraw for a position of `puzzle` (the session's cube) and its moves; with `memo`
-        (letter scheme and buffers) its memo too."""
+        (letter scheme and buffers) its memo too, and with a `goal` view where it stands
+        against the session's goal."""
         self.query_one("#facts-body", Static).update(
-            facts_table(puzzle, state, moves, pending, memo))
+            facts_table(puzzle, state, moves, pending, memo, goal))
         self.call_after_refresh(self._mark_overflow)
 
     def _mark_overflow(self) -> None:

@@ -110,7 +110,20 @@ def help_renderable(solvers: dict[str, list] | None = None,
                 names.add_row(Text(""), Text(f"{d.name}: {d.summary}"
                                              + (f" [{flags}]" if flags else "")))
         parts += [names, Text("")]
+    parts += [goals_table(), Text("")]
     return Group(*parts, notes, Text(""), keys, Text(""), cube)
+
+
+def goals_table() -> Table:
+    """The named goals (`:goal NAME`, `:solve goal --goal NAME`) and the move sets."""
+    from .goals_cmd import goal_rows, goal_usage, moveset_rows
+    table = Table(title="goals (:goal NAME; :solve goal --goal NAME --moves SET; NAME:any tries "
+                        "each face/slot)", show_header=False, box=None, title_justify="left")
+    for row in goal_rows():
+        table.add_row(Text(goal_usage(row)), Text(row["about"]))
+    table.add_row(Text("move sets"), Text(", ".join(f"{r['name']} ({r['moves']})"
+                                                  for r in moveset_rows())))
+    return table
 
 
 class HelpScreen(ModalScreen[None]):

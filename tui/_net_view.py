@@ -68,6 +68,8 @@ class NetView(Widget, can_focus=True):
     terminal's size."""
     paint_colour: reactive[int] = reactive(0)
     """The palette's colour (face id) a click paints with; a colour key also picks it."""
+    grey: reactive[frozenset] = reactive(frozenset())
+    """Stickers drawn grey (the session's goal does not read them: `:goal`)."""
     view: reactive[str] = reactive("net")
     """net | 3d: the net, or the 3-D view (cubelab.cube.iso) held as `orientation`; paint mode
     always shows the net (its cursor moves over the net)."""
@@ -236,6 +238,11 @@ class NetView(Widget, can_focus=True):
             return IsoView(self.state, colours=colours, orientation=self.orientation,
                            scheme=self.scheme, letters=self.letters, turn=turn,
                            width=self.content_size.width, height=self.content_size.height)
+        if self.grey:       # :goal (issue 34): the stickers the goal does not read are grey
+            colours = [-1 if i in self.grey else c
+                       for i, c in enumerate(puzzle_of(self.state).colours(self.state))]
+            return Net(colours=colours, letters=self.letters, scale=self.scale,
+                       scheme=self.scheme)
         return Net(self.state, letters=self.letters, scale=self.scale, scheme=self.scheme)
 
     def watch_cursor(self) -> None:

@@ -1,5 +1,5 @@
-"""The command palette (Ctrl+P): every `:` command, every solver of the cube, every key's action
-(with the keys bound to it: the settings may have remapped them)."""
+"""The command palette (Ctrl+P): every `:` command, every solver of the cube, every named goal,
+every key's action (with the keys bound to it: the settings may have remapped them)."""
 
 from __future__ import annotations
 
@@ -24,6 +24,12 @@ def palette_commands(app) -> Iterable[SystemCommand]:
     for d in app.session.registry.descriptions(app.session.puzzle.name):
         yield SystemCommand(f":solve {d.name}", d.summary,
                             lambda name=d.name: app.handle(app.session.execute(f":solve {name}")))
+    # the named goals (`:goal NAME`; cubelab goals lists them, with the move sets)
+    from .goals_cmd import goal_rows, goal_usage
+    for row in goal_rows():
+        yield SystemCommand(f":goal {row['name']}", f"goal {goal_usage(row)}: {row['about']}",
+                            lambda name=row["name"]: app.handle(
+                                app.session.execute(f":goal {name}")))
     for binding in app.BINDINGS:
         keys = app.keymap.shown(binding.id)
         yield SystemCommand(f"{binding.description} ({keys})",

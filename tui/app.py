@@ -191,8 +191,11 @@ class CubeLabApp(Preferences, App):
             state, moves, title = s.state, s.moves, name
         net.mode = "play" if s.playback is not None else "turn"
         net.show(state, moves)
-        net.border_title = title
-        self.query_one(FactsPanel).show(s.puzzle, state, moves, pending, memo=s.memo_options)
+        goal = s.goal_view(state)       # :goal (issue 34): met or not; the net greys the rest
+        net.grey = goal.grey if goal is not None else frozenset()
+        net.border_title = title + (f" · goal {goal.text}" if goal is not None else "")
+        self.query_one(FactsPanel).show(s.puzzle, state, moves, pending, memo=s.memo_options,
+                                        goal=goal)
 
     def _follow_puzzle(self) -> None:
         """After a switch of cube (a command, undo or redo): the old cube's solver runs stop

@@ -24,6 +24,8 @@ from .interrupts import message as interrupt_message
 _COMMAND_MODULES = (
     "cubelab.tui.facts_cmd",
     "cubelab.tui.solve_cmd",
+    "cubelab.tui.gen_cmd",          # issue 34: alg generation over case sets
+    "cubelab.tui.goals_cmd",        # issue 34: the goals, move sets and case sets there are
     "cubelab.tui.tables_cmd",
     "cubelab.tui.repl",
     "cubelab.tui.bench_cmd",

@@ -15,7 +15,10 @@ from typing import Callable
 from cubelab.cube.notation import format_moves, invert_moves
 
 from cubelab.cube.puzzles import PUZZLES, puzzle_named
-from . import look_commands, position_commands, recording, share, solve_commands, table_commands
+from . import (
+    goal_commands, look_commands, position_commands, recording, share, solve_commands,
+    table_commands,
+)
 from .help_text import SEARCH_PREDICATES, help_text
 from .records import HelpRequest, Outcome, Painting, PaintRequest, SearchRequest
 from .saves import SaveError, read_save, save_names, write_save
@@ -339,4 +342,4 @@ def _gather(*tables) -> None:
 
 
 _gather(position_commands.TABLE, look_commands.TABLE, share.TABLE, recording.TABLE,
-        table_commands.TABLE)
+        table_commands.TABLE, goal_commands.TABLE)

@@ -49,9 +49,17 @@ class PositionInput:
         return cls(puzzle_named(args.puzzle), " ".join(args.alg) if args.alg else None,
                    args.facelets, args.cycles, bool(args.unreachable), args.file)
 
-    def single(self) -> Position:
+    @property
+    def grey(self) -> bool:
+        """Whether --facelets has grey stickers (`*` or `?`: a partial position)."""
+        from cubelab.cube.masked_facelets import is_masked
+        return self.facelets is not None and is_masked(self.facelets)
+
+    def single(self, grey: bool = False) -> Position:
         """The one position named by ALG words, --facelets or --cycles; InputError on bad
-        input."""
+        input. With `grey`, --facelets may have grey stickers: the Position's state is then
+        what they show (a MaskedPosition: a position and the goal of solving what is
+        shown)."""
         given = [what for what, there in (("an alg", self.alg), ("--facelets", self.facelets),
                                           ("--cycles", self.cycles)) if there or there == ""]
         if len(given) > 1:
@@ -64,15 +72,54 @@ class PositionInput:
                     raise InputError(f"--cycles describes a {cube.title} position (drop "
                                      f"--puzzle)")
                 return from_cycles(self.cycles, self.unreachable)
+            if self.facelets is not None and grey and self.grey:
+                return _masked(puzzle, self.facelets)
             if self.facelets is not None:
                 return puzzle.from_facelets(self.facelets)
             return puzzle.from_alg(self.alg or "")
         except PositionError as e:
             raise InputError(str(e)) from None
 
-    def lines(self) -> Iterator[tuple[int, str, Position | PositionError]]:
-        """(line number, text, the position or why there is none) for each line of --file."""
-        return positions_from_file(self.file, self.puzzle, self.unreachable)
+    def lines(self, grey: bool | str = False
+              ) -> Iterator[tuple[int, str, Position | PositionError]]:
+        """(line number, text, the position or why there is none) for each line of --file;
+        `grey`: 'facelets:' lines with grey stickers are read as what they show (True), or
+        refused with that message (a str: the solver takes whole positions only)."""
+        return positions_from_file(self.file, self.puzzle, self.unreachable, grey)
+
+
+def _masked(puzzle: Puzzle, text: str) -> Position:
+    """Facelets with grey stickers, read as what they show (InputError saying what no
+    position can show)."""
+    try:
+        return read_grey(puzzle, text)
+    except PositionError as e:
+        raise InputError(f"--facelets: {e}") from None
+
+
+def read_grey(puzzle: Puzzle, text: str) -> Position:
+    """Facelets with grey stickers as a Position holding a MaskedPosition; PositionError
+    saying what no position can show."""
+    from cubelab.cube.facelets import FaceletError
+    from cubelab.cube.masked_facelets import read_masked
+    if not puzzle.cycle_notation:       # the 3x3x3's reader (the 2x2x2 has none)
+        raise PositionError(f"grey stickers are read on the 3x3x3, not the {puzzle.title}")
+    try:
+        return Position(read_masked(text.strip()))
+    except FaceletError as e:
+        raise PositionError(str(e)) from None
+
+
+_FACELETS = "facelets:"
+
+
+def _grey_line(text: str) -> str | None:
+    """The stickers of a 'facelets:' line with grey ones, else None."""
+    from cubelab.cube.masked_facelets import is_masked
+    if text[:len(_FACELETS)].lower() != _FACELETS:
+        return None
+    stickers = text[len(_FACELETS):].strip()
+    return stickers if is_masked(stickers) else None
 
 
 def cluster_address(text: str):
@@ -146,13 +193,24 @@ def file_lines(path: str) -> Iterator[tuple[int, str | LineProblem]]:
             handle.close()
 
 
-def positions_from_file(path: str, puzzle: Puzzle, unreachable: bool = False
+def positions_from_file(path: str, puzzle: Puzzle, unreachable: bool = False,
+                        grey: bool | str = False
                         ) -> Iterator[tuple[int, str, Position | PositionError]]:
     """(line number, text, the position or why there is none) for each line of a --file;
-    `unreachable` lets cycles lines name assemblies the moves cannot reach (--unreachable)."""
+    `unreachable` lets cycles lines name assemblies the moves cannot reach (--unreachable);
+    `grey` reads 'facelets:' lines with grey stickers (PositionInput.lines)."""
     for number, text in file_lines(path):
         if isinstance(text, LineProblem):
             yield number, "", text
+            continue
+        stickers = _grey_line(text) if grey else None
+        if stickers is not None:
+            try:
+                if isinstance(grey, str):
+                    raise PositionError(grey)
+                yield number, text, read_grey(puzzle, stickers)
+            except PositionError as e:
+                yield number, text, e
             continue
         try:
             yield number, text, puzzle.position(text, unreachable)

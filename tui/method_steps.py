@@ -12,6 +12,8 @@ from __future__ import annotations
 
 from cubelab.cube.notation import parse_moves
 
+from .goal_text import goal_lines
+
 HOLD = "hold with the cross on D"
 
 
@@ -47,9 +49,10 @@ def step_lines(record: dict, indent: str = "  ") -> list[str]:
 
 
 def method_lines(record: dict, indent: str = "  ") -> list[str]:
-    """The hold line (if any) and the step lines."""
+    """The hold line (if any) and the step lines; for a goal search, its goal, AUF and list
+    of solutions (goal_text.py)."""
     head = hold_line(record)
-    return ([head] if head else []) + step_lines(record, indent)
+    return ([head] if head else []) + step_lines(record, indent) + goal_lines(record, indent)
 
 
 def performed(record: dict):

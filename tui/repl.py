@@ -103,8 +103,12 @@ class Repl:
         from cubelab.cube.notation import format_moves
         from cubelab.cube.positions import Position
         s = self.session
-        return s.puzzle.facts_record(Position(s.state, tuple(s.moves), format_moves(s.moves)),
-                                     memo_options=s.memo_options)
+        record = s.puzzle.facts_record(Position(s.state, tuple(s.moves), format_moves(s.moves)),
+                                       memo_options=s.memo_options)
+        goal = s.goal_view()        # :goal (issue 34): where the position stands against it
+        if goal is not None:
+            record["goal"] = goal.as_dict() | {"line": goal.line()}
+        return record
 
     def _search(self, request) -> dict:
         """Run the search, printing each class as it is found (text mode); Ctrl-C stops it."""
@@ -245,6 +249,9 @@ class Repl:
             if self.show_net:
                 self.console.print(net)
             self.console.print(format_facts(record), highlight=False, markup=False)
+            if "goal" in record:
+                self.console.print(f"goal         {record['goal']['line']}", highlight=False,
+                                   markup=False)
 
 
 def search_line(number: int, cls) -> str:

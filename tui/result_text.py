@@ -19,13 +19,13 @@ def format_result(result: SolveResult) -> str:
         if result.detail.get("message"):
             head += f": {result.detail['message']}"
     else:
-        head = head or "(already solved)"
+        head = head or ("(goal already met)" if "goal" in result.detail else "(already solved)")
     lines = [head]
     if result.status == Status.INTERRUPTED:
         lines.append("interrupted: the best solution found so far")
     if result.length is not None:
         ln = result.length
-        lines.append(f"length    {ln['htm']} HTM, {ln['qtm']} QTM")
+        lines.append("length    " + ", ".join(f"{n} {Metric(m).title}" for m, n in ln.items()))
     extra = list(result.phases.summaries()) if result.phases else []
     metric = Metric(result.metric).title
     if result.lower_bound is not None:
@@ -33,7 +33,8 @@ def format_result(result: SolveResult) -> str:
     lines.append(f"time      {result.seconds:.4f} s, {result.nodes:,} nodes"
                  + ("; " + ", ".join(extra) if extra else ""))
     lines += result.phases.lines() if result.phases else []
-    # a human method's steps (CFOP): how the cube is held, each step, the merges at the joins
+    # a human method's steps (CFOP): how the cube is held, each step, the merges at the joins;
+    # a goal search's goal and list
     named = method_lines(result.to_json()) if result.steps or result.detail else []
     lines += named or (result.steps.lines() if result.steps else [])
     if result.detail.get("solution_note"):

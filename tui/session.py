@@ -81,6 +81,8 @@ class Session:
         self.default_metric: str | None = None
         """The metric :solve, :compare and :search count in when none is named (None: each
         solver its own, :search HTM)."""
+        self.goal: str | None = None
+        """The goal `:goal` set (as typed), read against every position (goal_commands.py)."""
 
     # ---- the current position ------------------------------------------------------------
     @property
@@ -104,6 +106,13 @@ class Session:
         """What the net shows: the playback position while stepping, else the current one."""
         return self.playback.state if self.playback else self.state
 
+    def goal_view(self, state=None):
+        """The position (the current one by default) against the session's goal: a
+        goal_commands.GoalView, or None without a goal."""
+        from .goal_commands import goal_view
+        state = self.state if state is None else state
+        return goal_view(self.goal, PUZZLES[self.entry.puzzle], state)
+
     def solver_names(self) -> list[str]:
         """The solvers of the current puzzle."""
         return list(self.registry.solver_names(self.puzzle.name))
@@ -111,8 +120,9 @@ class Session:
     def solver_options(self, name: str, asked: dict | None = None) -> dict:
         """What solver `name` is made with in this session: the options asked for this solve
         (`:solve NAME --OPTION VALUE`), and the table set chosen for it."""
+        from .solve_commands import own_options
         options = {"tables": self.table_sets[name]} if name in self.table_sets else {}
-        options.update(asked or {})
+        options.update(own_options(self.registry.describe(name), asked or {}))
         return options
 
     def saves_dir(self):

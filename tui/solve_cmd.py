@@ -92,18 +92,31 @@ def _best_so_far(solver, state, result, found):
     """The result of an interrupted solve, marked so: what it returned within the grace
     period, else the last solution it streamed (checked here, since the solver never got to
     check it); None when there is none."""
-    from cubelab.cube.puzzles import PUZZLES
     from cubelab.solvers.protocol import SolveResult, Status
     if result is None or result.moves is None:
         if not found:
             return None
         best = found[-1]
-        if not PUZZLES[solver.puzzle].solves(state, best.moves):
+        if not _reaches(solver, state, best.moves):
             return None
         result = SolveResult(solver.name, list(best.moves), nodes=best.nodes,
                              seconds=best.seconds, verified=True)
     result.status = Status.INTERRUPTED
     return result
+
+
+def _reaches(solver, state, moves) -> bool:
+    """Whether the moves do what the solver was asked (solve the cube, or reach its goal: the
+    solver's own check)."""
+    check = getattr(solver, "verify", None)
+    if check is None:
+        from cubelab.cube.puzzles import PUZZLES
+        return PUZZLES[solver.puzzle].solves(state, moves)
+    try:
+        check(state, moves)
+    except RuntimeError:
+        return False
+    return True
 
 
 def print_interrupted(stop: Interrupted, as_json: bool, line: int | None = None) -> None:
@@ -155,7 +168,7 @@ def run(args) -> int:
     task = SolveTask.from_args(args)
     if task.given.file:
         return solve_file.solve_file(task)
-    position = task.given.single()
+    position = task.given.single(grey=True)     # grey stickers: the solver takes them
     solver = task.make_solver()
     prepare(solver, task.table_choice())
     target = None

@@ -39,8 +39,9 @@ def completions(session, words: list[str]) -> list[str]:
     it, else the solvers not named yet, a metric if none is named, and the options."""
     declared = _declared(session)
     last = words[-1] if words else ""
-    if last.startswith("--"):
-        option = declared.get(last[2:].replace("-", "_"))
+    if last.startswith("-"):
+        option = next((o for o in declared.values() if last in o.flags), None) \
+            or declared.get(last[2:].replace("-", "_"))
         if option is not None and not option.switch:
             return list(option.choices)
     lowered = [w.lower() for w in words]
@@ -55,15 +56,16 @@ def _option_words(session, words: list[str]) -> tuple[list[str], dict, str]:
     """(the other words, the options asked as name -> word (True for a switch), why the
     options cannot be read or "")."""
     declared = _declared(session)
+    by_flag = {f: o for o in declared.values() for f in o.flags}
     rest, asked = [], {}
     i = 0
     while i < len(words):
         word = words[i]
-        if not word.startswith("--"):
+        if not word.startswith("--") and word not in by_flag:
             rest.append(word)
             i += 1
             continue
-        option = declared.get(word[2:].replace("-", "_").lower())
+        option = by_flag.get(word) or declared.get(word[2:].replace("-", "_").lower())
         if option is None:
             flags = ", ".join(o.flag for o in declared.values())
             return rest, asked, (f"no solver of the {session.puzzle.name} takes {word}"
@@ -135,6 +137,8 @@ def _solve_request(session, args, compare: bool) -> Outcome:
             [n for n in order if n in names] + [n for n in names if n not in order]
         pool = [n for n in pool if all(registry.describe(n).option(k) for k in asked)]
         if compare:
+            # a plain :compare runs the solvers declared for it (not the goal solver)
+            pool = [n for n in pool if registry.describe(n).compare]
             depth = _known_depth(session)
             pool = [n for n in pool if registry.describe(n).reach is None
                     or (depth is not None and depth <= registry.describe(n).reach)]
@@ -145,16 +149,30 @@ def _solve_request(session, args, compare: bool) -> Outcome:
         return Outcome(refused or f"no solver of the {session.puzzle.name} counts in "
                        f"{metric.upper()}" + (" with those options" if asked else ""),
                        error=True)
+    if getattr(session, "goal", None) and "goal" not in asked and \
+            all(registry.describe(n).option("goal") for n in chosen):
+        asked["goal"] = session.goal    # :solve goal solves towards the session's goal (:goal)
+    if metric is not None and any(registry.describe(n).option("metric") for n in chosen):
+        asked["metric"] = metric        # the goal solver is made in the metric named
     from cubelab.solvers.description import OptionError
     for name in chosen:
         try:
-            registry.check_options(name, session.puzzle.name, asked)
+            registry.check_options(name, session.puzzle.name,
+                                   own_options(registry.describe(name), asked))
         except (OptionError, KeyError) as e:
             return Outcome(str(e.args[0]) if isinstance(e, KeyError) else str(e), error=True)
     doing = "comparing" if compare else "solving with"
     to = f" to {to_text}" if to_text else ""
     return Outcome(f"{doing} {', '.join(chosen)}{to}",
                    request=SolveRequest(tuple(chosen), compare, target, dict(asked)))
+
+
+def own_options(description, asked: dict) -> dict:
+    """The options asked that solver takes: a metric named is an option only of a solver made
+    in any metric (the goal solver); the others were chosen for it (korf -> korf-qtm)."""
+    if "metric" in asked and description.option("metric") is None:
+        return {k: v for k, v in asked.items() if k != "metric"}
+    return asked
 
 
 def _once_each(session, names) -> list[str]:

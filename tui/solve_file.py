@@ -40,7 +40,7 @@ def solve_file(task) -> int:
     from .record_writer import RecordWriter, write_file_records
     from .result_text import format_result
     from .resume import ResumedOutput, read_output
-    entries = list(task.given.lines())
+    entries = list(task.given.lines(grey=task.grey_lines()))
     earlier = read_output(task.output) if task.resume else None
     skipped = set(earlier.kept) if earlier is not None else set()
     entries = [e for e in entries if e[0] not in skipped]

@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 
 from .errors import InputError
 from .inputs import PositionInput
-from .solver_flags import options_given
+from .solver_flags import given_by_command, options_given
 
 
 @dataclass(frozen=True)
@@ -49,8 +49,12 @@ class SolveTask:
                              "alg, --facelets or --cycles, not --file")
         _check_file_flags(args)
         name = _solver_name(args, given.puzzle.name, registry)
+        if given.grey:
+            name = _grey_solver(args, name, registry, given.puzzle.name)
         try:
-            options = registry.check_options(name, given.puzzle.name, options_given(args))
+            options = registry.check_options(
+                name, given.puzzle.name,
+                {**options_given(args), **given_by_command(registry.describe(name), args)})
         except OptionError as e:
             raise InputError(str(e)) from None
         except KeyError as e:
@@ -61,6 +65,17 @@ class SolveTask:
             cluster = cluster_address(args.cluster)
         return cls(given, name, options, args.max_length, args.time_limit, args.target,
                    args.json, args.jobs, cluster, args.output, bool(args.resume))
+
+    def grey_lines(self, registry=None) -> bool | str:
+        """How --file reads 'facelets:' lines with grey stickers: as what they show, for a
+        solver that takes them; else refused with a message naming those that do."""
+        if registry is None:
+            from cubelab.solvers import REGISTRY as registry
+        if registry.describe(self.solver).grey_stickers:
+            return True
+        takers = [d.name for d in registry.descriptions(self.puzzle.name) if d.grey_stickers]
+        return (f"solver {self.solver} solves whole positions: grey stickers (* or ?) are "
+                f"solved by {', '.join(takers) or 'no solver here'} (--solver)")
 
     def table_choice(self, registry=None):
         """The table set the solver reads (a description.TableSetChoice), for a solver with a
@@ -111,9 +126,50 @@ def _solver_name(args, puzzle: str, registry) -> str:
     a solver that cannot honour --metric: it is refused, never ignored."""
     try:
         if args.solver is None:
+            asked = options_given(args)
+            if asked:       # options one solver alone takes name it
+                taker = _taking(registry, puzzle, asked, args.metric)
+                if taker is not None:
+                    return taker
             return registry.default_solver(puzzle, args.metric)
         if args.metric is None:
             return args.solver      # checked with its options (an unknown name is refused)
         return registry.metric_variant(args.solver, args.metric, puzzle)
     except KeyError as e:
         raise InputError(e.args[0]) from None
+
+
+def _taking(registry, puzzle: str, asked: dict, metric) -> str | None:
+    """The solver the options given name when no --solver does: options that one solver alone
+    declares (`cubelab solve --goal cross` is the goal solver's), made for `metric`; None when
+    they are shared (--tables, --heuristic: the default solver then refuses them in one
+    line)."""
+    owners = {name for name in registry.solver_names(puzzle)
+              if any(registry.describe(name).option(k) is not None for k in asked)}
+    if len(owners) != 1:
+        return None
+    (name,) = owners
+    if not all(registry.describe(name).option(k) is not None for k in asked):
+        return None
+    return name if metric is None else registry.metric_variant(name, metric, puzzle)
+
+
+def _grey_solver(args, name: str, registry, puzzle: str) -> str:
+    """The solver of facelets with grey stickers: one that declares it solves them (the goal
+    solver when none is named); InputError for a solver of whole positions, or a --target."""
+    takers = [d.name for d in registry.descriptions(puzzle) if d.grey_stickers]
+    if args.target:
+        raise InputError("--target takes a whole position: the start has grey stickers")
+    try:
+        if registry.describe(name).grey_stickers:
+            return name
+    except KeyError:
+        pass
+    if args.solver is None and takers:
+        try:
+            return takers[0] if args.metric is None else \
+                registry.metric_variant(takers[0], args.metric, puzzle)
+        except KeyError as e:
+            raise InputError(e.args[0]) from None
+    raise InputError(f"solver {name} solves whole positions: grey stickers (* or ?) are "
+                     f"solved by {', '.join(takers) or 'no solver here'}")

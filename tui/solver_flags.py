@@ -16,7 +16,10 @@ _DEST = "solver_option:"
 RESERVED = frozenset({"solver", "max_length", "time_limit", "json", "metric", "target", "file",
                       "facelets", "cycles", "unreachable", "puzzle", "jobs", "cluster",
                       "output", "resume", "help"})
-"""Names the command's own flags use: a solver may not declare an option of one of them."""
+"""Names the command's own flags use: a solver may not declare an option of one of them..."""
+COMMAND_FLAGS = frozenset({"metric"})
+"""...except these: a solver declaring one (the goal solver's `metric`: one entry made in any
+metric) is given the command's own flag's value (`given_by_command`)."""
 
 
 def declared_options(registry) -> dict[str, list[tuple[str, Option]]]:
@@ -24,6 +27,8 @@ def declared_options(registry) -> dict[str, list[tuple[str, Option]]]:
     out: dict[str, list[tuple[str, Option]]] = {}
     for description in registry.descriptions():
         for option in description.user_options:
+            if option.name in COMMAND_FLAGS:
+                continue
             if option.name in RESERVED:
                 raise ValueError(f"solver {description.name} declares an option --{option.name},"
                                  f" which the command line uses for itself")
@@ -46,7 +51,9 @@ def add_solver_flags(parser, registry) -> None:
             metavar = first.metavar or ("{" + ",".join(choices) + "}" if choices
                                         else name.upper())
             parser_action = {"metavar": metavar}
-        group.add_argument(first.flag, **kwargs, **parser_action)
+        flags = sorted(dict.fromkeys(f for _, o in owners for f in o.flags),
+                       key=lambda f: not f.startswith("--"), reverse=True)
+        group.add_argument(*flags, **kwargs, **parser_action)
 
 
 def _help(owners: list[tuple[str, Option]]) -> str:
@@ -68,3 +75,14 @@ def options_given(args) -> dict:
     switch), as the chosen solver's declaration reads them."""
     return {key[len(_DEST):]: value for key, value in vars(args).items()
             if key.startswith(_DEST) and value is not None}
+
+
+def given_by_command(description, args) -> dict:
+    """The options of COMMAND_FLAGS the solver declares, as the command's flags give them
+    (`--metric qtm` makes the goal solver count in QTM)."""
+    out = {}
+    for name in COMMAND_FLAGS:
+        value = getattr(args, name, None)
+        if value is not None and description.option(name) is not None:
+            out[name] = value
+    return out

@@ -70,6 +70,10 @@ READERS = [
            "open(folder + '/in.txt', 'w').write('R U\\n')\n"
            "sys.exit(main(['solve', '--solver', 'bfs', '--file', folder + '/in.txt', "
            "'--output', path, '--resume']))"),
+    Reader("gen --output FILE --resume", "out.jsonl",
+           "from cubelab.tui.cli import main\n"
+           "sys.exit(main(['gen', 'ocll', '--cases', 'H', '--moves', 'RU', '--max-length', '0',"
+           " '--output', path, '--resume']))"),
     Reader("a table file (tables status)", "data/tables/v1/movetables.twist.npt",
            "from cubelab.tui.cli import main\nsys.exit(main(['tables', 'status', '--json']))",
            exits=(0,)),

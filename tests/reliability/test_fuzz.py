@@ -141,3 +141,34 @@ def test_any_save_file_is_loaded_or_refused_by_the_repl(fresh_dirs, data):
 def test_many_more_alg_lines(text):
     status, _, err = run(["facts", "--json", "--", text])
     answered(status, err)
+
+
+GOAL_WORDS = ["cross", "cross:U", "cross:any", "oll", "eo:ud", "f2l-pair:FR", "UF", "UFR:o",
+              "DF:p", "corners", "E-slice:s", "U-layer", ":", "::", "any", "dr:", "xcross:Q",
+              "all", "i", " ", ",", "UF:poi"]
+MOVE_WORDS = ["R", "U", "F", ",", "<", ">", "R2", "M", "r", "Rw", "x", "2gen", "eo-fb", " ",
+              "Q", "3", "'", "2R", "E,S"]
+
+
+@settings(FUZZ, max_examples=60)
+@given(st.one_of(st.text(max_size=20), st.lists(st.sampled_from(GOAL_WORDS), max_size=4)
+                 .map(" ".join)),
+       st.one_of(st.text(max_size=12), st.lists(st.sampled_from(MOVE_WORDS), max_size=6)
+                 .map("".join)),
+       st.one_of(st.none(), st.text(alphabet="RUFM=,.0123456789- x", max_size=14)))
+def test_any_goal_move_set_and_weights_are_answered(goal, moves, weights):
+    argv = ["solve", "--json", "--max-length", "2", "--goal", goal, "--moves", moves]
+    argv += ["--weights", weights] if weights is not None else []
+    status, out, err = run(argv + ["--", "R U"])
+    answered(status, err)
+    if status == 0:
+        record = json.loads(out)
+        assert record["solver"] == "goal" and record["status"] in ("solved", "not found")
+
+
+@settings(FUZZ, max_examples=40)
+@given(st.text(alphabet="UUURRFFDDLLB*?", min_size=54, max_size=54))
+def test_any_grey_facelets_are_answered(text):
+    status, out, err = run(["solve", "--json", "--max-length", "1", "--moves", "RU",
+                            "--facelets", text])
+    answered(status, err)

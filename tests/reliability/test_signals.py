@@ -117,6 +117,7 @@ def test_a_two_phase_solve_prints_its_best_so_far():
     ["count", "--depth", "11"],
     ["bench", "--solvers", "bfs,astar", "--depths", "4-6", "-k", "3"],
     ["solve", "--solver", "astar", "R U F D L B R2 U' F2 L' D2 B'"],
+    ["gen", "pll", "--moves", "RUF", "--all"],
 ])
 def test_long_commands_stop_at_random_moments(args):
     # compile the command's kernels first: a signal that lands inside one long LLVM call waits

@@ -1,0 +1,240 @@
+"""Masked facelets: a sticker string whose unknown stickers are `*` or `?` (grey), read as a
+position and a goal at once: the solver solves what is shown.
+
+How a piece is read, by what its stickers show (as Cube Explorer does, a grey sticker hides
+its colour; we go further and use every colour that shows):
+
+- every sticker grey: the piece is ignored (any piece may sit there, turned any way);
+- enough stickers to know the piece (all of them, or two of a corner's three): the piece must
+  end solved;
+- one sticker only (the piece is one of the four with that colour): that sticker must end on
+  the face of its colour, the piece may be any of the four. Pieces showing the same colour
+  are interchangeable: an OLL case is its U stickers shown, the rest grey.
+
+Centres: the visible centres count (a goal relative to them); grey centres do not, so a
+position with every centre grey is solved up to a whole-cube rotation.
+
+Everything that cannot belong to a real position is refused with the sticker or piece: a
+colour more than nine times, centres that no rotation shows, a piece no cube has, the same
+piece twice, more pieces showing a colour than there are, twists or flips that cannot add up.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from .completion import Impossible, complete, raw_trace
+from .facelets import FaceletError
+from .goals import (
+    N_CORNERS, N_EDGES, STICKERS, Condition, Goal, GoalError, TurnedGoal, solved_codes,
+)
+from .goals import face_of_code
+from .moves import rotations
+from .pieces import (
+    CENTRE_FACELETS, CORNER_COLOURS, CORNER_FACELETS, CORNER_NAMES, EDGE_COLOURS,
+    EDGE_FACELETS, EDGE_NAMES, FACE_OF_COLOUR, FACES, facelet_name,
+)
+from .state import CubeState
+
+GREY = -1
+GREY_CHARS = "*?"
+
+_LETTER = {f: i for i, f in enumerate(FACES)}
+_LETTER.update({c: FACES.index(f) for c, f in FACE_OF_COLOUR.items()})
+_PARTS = {"c": (CORNER_FACELETS, CORNER_COLOURS, CORNER_NAMES, "corner"),
+          "e": (EDGE_FACELETS, EDGE_COLOURS, EDGE_NAMES, "edge")}
+
+
+def is_masked(text: str) -> bool:
+    """Whether a facelet string has grey stickers."""
+    return any(ch in GREY_CHARS for ch in text)
+
+
+@dataclass(frozen=True)
+class MaskedPosition:
+    """What masked facelets say: `state` one position they show (grey pieces filled in, a
+    reachable whole), `goal` what is shown, solved; `allowed` per orbit the (piece, slot, ori)
+    the stickers allow; `colours` the 54 stickers (-1 grey)."""
+
+    state: CubeState
+    goal: Goal
+    allowed: dict
+    colours: tuple
+
+    def known(self, orbit: str, piece: int) -> tuple[int, tuple] | None:
+        """(slot, orientations) of a piece the stickers pin to one slot, else None."""
+        a = self.allowed[orbit][piece]
+        slots = np.nonzero(a.any(axis=1))[0]
+        if len(slots) != 1:
+            return None
+        s = int(slots[0])
+        return s, tuple(int(o) for o in np.nonzero(a[s])[0])
+
+
+def read_colours(text: str) -> np.ndarray:
+    """54 face ids, -1 for grey; FaceletError for a length or a character that is wrong."""
+    chars = "".join(text.split())
+    if len(chars) != 54:
+        raise FaceletError(f"expected 54 stickers, got {len(chars)}")
+    out = np.empty(54, np.int64)
+    for i, ch in enumerate(chars):
+        if ch in GREY_CHARS:
+            out[i] = GREY
+            continue
+        face = _LETTER.get(ch.upper())
+        if face is None:
+            raise FaceletError(f"unexpected character {ch!r} at position {i + 1} (sticker "
+                               f"{facelet_name(i)}); use face letters URFDLB, colours WYGBRO, "
+                               "or * / ? for a grey sticker")
+        out[i] = face
+    return out
+
+
+def _centres(colours) -> tuple[CubeState, frozenset]:
+    """A rotation the visible centres show, and the faces (colours) of the visible centres."""
+    shown = {pos: int(colours[s]) for pos, s in enumerate(CENTRE_FACELETS) if colours[s] >= 0}
+    for r in rotations():
+        if all(int(r.cc[pos]) == c for pos, c in shown.items()):
+            return r, frozenset(shown.values())
+    names = " ".join(f"{FACES[p]}5={FACES[c]}" for p, c in shown.items())
+    raise FaceletError(f"no whole-cube rotation shows these centres ({names})")
+
+
+def _allowed(colours, orbit: str) -> np.ndarray:
+    """allowed[piece, slot, ori]: the piece, turned ori, shows the slot's visible colours."""
+    slots, piece_colours, names, kind = _PARTS[orbit]
+    n, k = len(slots), STICKERS[orbit]
+    a = np.zeros((n, n, k), bool)
+    for s, stickers in enumerate(slots):
+        shown = [(j, int(colours[f])) for j, f in enumerate(stickers) if colours[f] >= 0]
+        for p in range(n):
+            for o in range(k):
+                a[p, s, o] = all(piece_colours[p][(j - o) % k] == c for j, c in shown)
+        if shown and not a[:, s, :].any():
+            show = " ".join(f"{facelet_name(stickers[j])}={FACES[c]}" for j, c in shown)
+            raise FaceletError(f"{kind} at {_where(stickers)} shows {show}: no {kind} has "
+                               f"{'those colours' if len(shown) > 1 else 'that colour there'}")
+    return a
+
+
+def _pin(a: np.ndarray) -> np.ndarray:
+    """A piece that is the only candidate of some slot is nowhere else (repeated until
+    nothing changes): what the stickers pin down, pinned."""
+    changed = True
+    while changed:
+        changed = False
+        for s in range(a.shape[1]):
+            pieces = np.nonzero(a[:, s, :].any(axis=1))[0]
+            if len(pieces) != 1:
+                continue
+            p = int(pieces[0])
+            others = [t for t in range(a.shape[1]) if t != s and a[p, t].any()]
+            for t in others:
+                a[p, t, :] = False
+                changed = True
+    return a
+
+
+def _where(stickers) -> str:
+    return " ".join(facelet_name(f) for f in stickers)
+
+
+def _conditions(colours, allowed, orbit: str) -> list:
+    """Each piece's condition, by what its slot shows (the piece being the one the completion
+    put there)."""
+    slots, piece_colours, _, _ = _PARTS[orbit]
+    return [_slot_condition(colours, allowed, orbit, s) for s in range(len(slots))]
+
+
+def _slot_condition(colours, allowed, orbit, s):
+    slots, piece_colours, _, _ = _PARTS[orbit]
+    shown = [(j, int(colours[f])) for j, f in enumerate(slots[s]) if colours[f] >= 0]
+    if not shown:
+        return None
+    candidates = {p for p in range(len(slots)) if allowed[p, s].any()}
+    if len(candidates) == 1 or len(shown) >= 2:
+        return "solved"
+    return ("sticker", shown[0][1])
+
+
+def read_masked(text: str) -> MaskedPosition:
+    """The position and goal masked facelets show; FaceletError saying what cannot be."""
+    colours = read_colours(text)
+    counts = np.bincount(colours[colours >= 0], minlength=6)
+    for face in range(6):
+        if counts[face] > 9:
+            raise FaceletError(f"colour {FACES[face]} appears {counts[face]} times (at most 9)")
+    rotation, centres = _centres(colours)
+    allowed = {"c": _pin(_allowed(colours, "c")), "e": _pin(_allowed(colours, "e"))}
+    try:
+        state = complete(allowed["c"], allowed["e"], rotation.cc, raw_trace(rotation))
+    except Impossible as why:
+        raise FaceletError(_explain(why)) from None
+    conds = {"c": [None] * N_CORNERS, "e": [None] * N_EDGES}
+    for orbit, perm in (("c", state.cp), ("e", state.ep)):
+        for s, what in enumerate(_conditions(colours, allowed[orbit], orbit)):
+            if what is None:
+                continue
+            piece = int(perm[s])
+            if what == "solved":
+                conds[orbit][piece] = Condition("full", solved_codes(orbit, [piece]))
+            else:
+                conds[orbit][piece] = sticker_condition(orbit, piece, what[1])
+    goal = Goal("shown stickers", tuple(conds["c"]), tuple(conds["e"]), centres,
+                about="the stickers shown, solved", auf="U")
+    if not any(goal.corners) and not any(goal.edges):
+        raise FaceletError("every corner and edge sticker is grey: nothing to solve")
+    return MaskedPosition(state, goal, allowed, tuple(int(c) for c in colours))
+
+
+def sticker_condition(orbit: str, piece: int, colour: int) -> Condition:
+    """The piece's sticker of that colour must end on the face of its colour."""
+    _, piece_colours, _, _ = _PARTS[orbit]
+    k = piece_colours[piece].index(colour)
+    n = STICKERS[orbit]
+    codes = [c for c in range(len(_PARTS[orbit][0]) * n)
+             if face_of_code(orbit, c) == FACES[colour]]
+    return Condition("full", codes, sticker=k)
+
+
+def _explain(why: Impossible) -> str:
+    if why.kind == "hall":
+        orbit = "c" if why.orbit == "corner" else "e"
+        slots, _, names, kind = _PARTS[orbit]
+        places = "; ".join(_where(slots[s]) for s in why.slots)
+        if not why.pieces:
+            return f"no {kind} can show the stickers at {places}"
+        pieces = ", ".join(names[p] for p in why.pieces)
+        return (f"{len(why.slots)} {kind}s ({places}) show stickers that only "
+                f"{len(why.pieces)} {kind}{'s' if len(why.pieces) > 1 else ''} ({pieces}) "
+                f"{'have' if len(why.pieces) > 1 else 'has'}")
+    if why.kind == "twist":
+        return ("no position shows these stickers: the corners shown are twisted (their "
+                "twists cannot add up to whole turns; a grey corner would absorb it)")
+    if why.kind == "flip":
+        return ("no position shows these stickers: one edge shown is flipped (an odd number "
+                "of flips; a grey edge would absorb it)")
+    if why.kind == "parity":
+        return ("no position shows these stickers: two pieces shown are swapped (the corner "
+                "and edge permutations differ in parity; two grey pieces would absorb it)")
+    return "the stickers shown are too loosely pinned to check (give more of them)"
+
+
+def require_known(goal: TurnedGoal, masked: MaskedPosition) -> None:
+    """GoalError when a goal tracks a piece the stickers do not pin down (its place, and its
+    orientation where the goal reads it): the goal then contradicts what is shown."""
+    y = goal.rotation
+    for orbit in "ce":
+        _, _, names, kind = _PARTS[orbit]
+        perm = y.cp if orbit == "c" else y.ep
+        for piece in goal.goal.tracked(orbit):
+            # the goal reads Y T Y^-1: its piece p is the piece q of T with Y.perm[q] == p
+            held = int(np.nonzero(np.asarray(perm) == piece)[0][0])
+            known = masked.known(orbit, held)
+            cond = goal.goal.conditions(orbit)[piece]
+            needs_ori = cond is None or cond.kind == "full"
+            if known is None or (needs_ori and len(known[1]) != 1):
+                raise GoalError(f"goal {goal.name} needs the {kind} {names[held]}, which the "
+                                "stickers shown do not pin down (grey where it would show)")
