@@ -1,0 +1,85 @@
+"""The FMC steps: what each is (goal, axes) and the moves it may use after the steps before it.
+
+- eo: edges oriented for an axis (fb, ud, rl), any face turns;
+- dr: domino reduction on an axis, keeping the EO done before (its move set: the EO axis's
+  faces turn by half turns only, e.g. <U,D,R,L,F2,B2> after an fb EO; DR on the EO's own axis
+  cannot follow it); without an EO step, any face turns (direct DR);
+- htr: half-turn reduction, in the DR's move set (<U,D,R2,L2,F2,B2> after a ud DR);
+- fin: the cube solved, in <U2,D2,R2,L2,F2,B2> after HTR, or in the DR's move set straight
+  after DR (a direct finish).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+STEP_KINDS = ("eo", "dr", "htr", "fin")
+LABELS = {"eo": "EO", "dr": "DR", "htr": "HTR", "fin": "finish"}
+AXES = ("fb", "ud", "rl")
+
+
+class StepError(ValueError):
+    """A pipeline that cannot be run as asked (one-line reason)."""
+
+
+@dataclass(frozen=True)
+class StepChoice:
+    """One step to search: kind, axis (None for htr/fin), goal and move set names."""
+
+    kind: str
+    axis: str | None
+    goal: str
+    moveset: str
+
+    @property
+    def label(self) -> str:
+        name = LABELS[self.kind]
+        return f"{name} {self.axis}" if self.axis and self.kind in ("eo", "dr") else name
+
+
+def check_steps(kinds: list[str]) -> list[str]:
+    """The steps in pipeline order, refused when they cannot follow one another."""
+    for k in kinds:
+        if k not in STEP_KINDS:
+            raise StepError(f"unknown step {k!r} (choose from {', '.join(STEP_KINDS)})")
+    if len(set(kinds)) != len(kinds):
+        raise StepError("a step is named twice")
+    order = [STEP_KINDS.index(k) for k in kinds]
+    if order != sorted(order):
+        raise StepError(f"steps go in the order {' -> '.join(STEP_KINDS)}")
+    if "htr" in kinds and "dr" not in kinds:
+        raise StepError("htr follows a DR: add dr to the steps")
+    if "fin" in kinds and "htr" not in kinds and "dr" not in kinds:
+        raise StepError("fin follows an HTR or a DR: add htr or dr to the steps")
+    if not kinds:
+        raise StepError("no steps to run")
+    return kinds
+
+
+def check_axes(text: str, what: str) -> tuple[str, ...]:
+    """'fb,ud' -> ('fb', 'ud'); `any`/`all` = the three."""
+    words = [w.strip().lower() for w in text.split(",") if w.strip()]
+    if not words:
+        raise StepError(f"{what}: no axis given (choose from {', '.join(AXES)})")
+    if words in (["any"], ["all"]):
+        return AXES
+    for w in words:
+        if w not in AXES:
+            raise StepError(f"{what}: unknown axis {w!r} (choose from {', '.join(AXES)})")
+    return tuple(dict.fromkeys(words))
+
+
+def choices(kind: str, previous: dict[str, str | None], axes: tuple[str, ...]) -> list[StepChoice]:
+    """The searches a step makes after the steps before it (`previous`: kind -> axis)."""
+    if kind == "eo":
+        return [StepChoice("eo", a, f"eo:{a}", "all") for a in axes]
+    if kind == "dr":
+        if "eo" in previous:
+            eo = previous["eo"]
+            return [StepChoice("dr", a, f"dr:{a}", f"eo-{eo}") for a in axes if a != eo]
+        return [StepChoice("dr", a, f"dr:{a}", "all") for a in axes]
+    if kind == "htr":
+        return [StepChoice("htr", previous["dr"], "htr", f"dr-{previous['dr']}")]
+    if "htr" in previous:
+        return [StepChoice("fin", None, "solved", "htr")]
+    return [StepChoice("fin", previous["dr"], "solved", f"dr-{previous['dr']}")]
