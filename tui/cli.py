@@ -30,6 +30,7 @@ _COMMAND_MODULES = (
     "cubelab.tui.count_cmd",
     "cubelab.tui.search_cmd",
     "cubelab.tui.replay_cmd",
+    "cubelab.tui.fmc_cmd",
 )
 
 

@@ -27,7 +27,7 @@ from cubelab.cube.state import CubeState
 from ..protocol import PHASE, Deadline, new_cancel, new_counters
 from .cases import case_after, dr_case, eo_case
 from .niss import StepSolution, solve_step
-from .steps import LABELS, StepChoice, choices
+from .steps import LABELS, StepChoice, choices, detect_previous
 
 DEFAULT_NISS = {"eo": "always", "dr": "always", "htr": "never", "fin": "never"}
 DEFAULT_KEEP = {"eo": 3, "dr": 3, "htr": 2, "fin": 1}
@@ -134,14 +134,16 @@ class FmcResult:
         return self.solutions[0] if self.solutions else None
 
 
-def run_pipeline(scramble: CubeState, kinds: list[str], *, axes: dict | None = None,
+def run_pipeline(scramble: CubeState, kinds: list[str], *, start: CubeState | None = None,
+                 after: tuple = ((), ()), axes: dict | None = None,
                  niss: dict | None = None, keep: dict | None = None, count: int = 3,
                  time_limit: float | None = None, counters=None, cancel=None,
                  on_solution=None, progress=None, log=None) -> FmcResult:
     """Run the steps `kinds` (checked by steps.check_steps) from `scramble`; `axes` kind ->
     axes (eo, dr), `niss` kind -> mode, `keep` kind -> candidates kept per parent, `count`
-    complete solutions returned (the shortest). `on_solution(FmcSolution)` hears each new
-    best complete solution."""
+    complete solutions returned (the shortest). `start` is the position `after` (normal,
+    inverse moves already done after the scramble) leaves; the chain starts with those moves.
+    `on_solution(FmcSolution)` hears each new best complete solution."""
     axes = axes or {}
     niss = {**DEFAULT_NISS, **(niss or {})}
     keep = {**DEFAULT_KEEP, **(keep or {})}
@@ -170,7 +172,8 @@ def run_pipeline(scramble: CubeState, kinds: list[str], *, axes: dict | None = N
         kind = kinds[i]
         counters[PHASE] = i
         children = []
-        for choice in choices(kind, chain.previous, tuple(axes.get(kind, ("fb", "ud", "rl")))):
+        previous = chain.previous if chain.steps else detect_previous(chain.position, kind)
+        for choice in choices(kind, previous, tuple(axes.get(kind, ("fb", "ud", "rl")))):
             res = solve_step(chain.position, choice.goal, choice.moveset, niss[kind],
                              n=keep[kind], counters=counters, cancel=cancel, progress=progress,
                              log=log)
@@ -185,7 +188,8 @@ def run_pipeline(scramble: CubeState, kinds: list[str], *, axes: dict | None = N
             expand(child, i + 1)
 
     with Deadline(cancel, time_limit) as clock:
-        expand(Chain(scramble), 0)
+        expand(Chain(scramble if start is None else start, (), tuple(after[0]),
+                     tuple(after[1])), 0)
     result.seconds = time.perf_counter() - started
     result.nodes = int(counters[0])
     result.solutions = sorted(found.values(), key=lambda s: (s.length, s.chain.total,

@@ -47,10 +47,6 @@ def check_steps(kinds: list[str]) -> list[str]:
     order = [STEP_KINDS.index(k) for k in kinds]
     if order != sorted(order):
         raise StepError(f"steps go in the order {' -> '.join(STEP_KINDS)}")
-    if "htr" in kinds and "dr" not in kinds:
-        raise StepError("htr follows a DR: add dr to the steps")
-    if "fin" in kinds and "htr" not in kinds and "dr" not in kinds:
-        raise StepError("fin follows an HTR or a DR: add htr or dr to the steps")
     if not kinds:
         raise StepError("no steps to run")
     return kinds
@@ -69,6 +65,34 @@ def check_axes(text: str, what: str) -> tuple[str, ...]:
     return tuple(dict.fromkeys(words))
 
 
+def detect_previous(position, kind: str) -> dict[str, str | None]:
+    """What the position already is, for a step that starts from it (no step of the pipeline
+    before it): the EO axis a DR keeps, the DR axis an HTR or a finish keeps, HTR. Refused
+    (StepError) when the step cannot start here."""
+    from cubelab.cube.goal_catalog import resolve_goal
+    from .cases import bad_edges
+    out: dict[str, str | None] = {}
+    if kind == "dr":
+        eo = [a for a in AXES if not bad_edges(position, a)]
+        if len(eo) == 1:
+            out["eo"] = eo[0]
+        elif eo:
+            # a position in EO on two axes is in DR on the third or halfway: keep the first
+            out["eo"] = eo[0]
+        return out
+    if kind in ("htr", "fin"):
+        if kind == "fin" and resolve_goal("htr", position)[0].is_met(position):
+            out["htr"] = None
+        dr = [a for a in ("ud", "fb", "rl") if resolve_goal(f"dr:{a}", position)[0].is_met(position)]
+        if dr:
+            out["dr"] = dr[0]
+        elif "htr" not in out:
+            need = "a DR" if kind == "htr" else "an HTR or a DR"
+            raise StepError(f"{LABELS[kind]} follows {need}, and the position is not there "
+                            "(add the step before it to --steps, or give its moves in --after)")
+    return out
+
+
 def choices(kind: str, previous: dict[str, str | None], axes: tuple[str, ...]) -> list[StepChoice]:
     """The searches a step makes after the steps before it (`previous`: kind -> axis)."""
     if kind == "eo":
@@ -80,6 +104,8 @@ def choices(kind: str, previous: dict[str, str | None], axes: tuple[str, ...]) -
         return [StepChoice("dr", a, f"dr:{a}", "all") for a in axes]
     if kind == "htr":
         return [StepChoice("htr", previous["dr"], "htr", f"dr-{previous['dr']}")]
+    if "htr" in previous and "dr" not in previous:
+        return [StepChoice("fin", None, "solved", "htr")]
     if "htr" in previous:
         return [StepChoice("fin", None, "solved", "htr")]
     return [StepChoice("fin", previous["dr"], "solved", f"dr-{previous['dr']}")]
