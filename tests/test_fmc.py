@@ -16,7 +16,8 @@ from cubelab.cube.moves import alg_state, move_state
 from cubelab.cube.notation import format_moves, invert_moves, parse_moves
 from cubelab.cube.state import CubeState
 from cubelab.solvers.fmc.cases import AXES, bad_corners, dr_case, eo_case, slice_edges_out
-from cubelab.solvers.fmc.niss import StepSolution, _follows, solve_step
+from cubelab.solvers.fmc.niss import StepSolution, solve_step
+from cubelab.solvers.fmc.prefixes import follows as _follows
 from cubelab.solvers.fmc.pipeline import run_pipeline
 from cubelab.tui.cli import main
 
@@ -303,3 +304,28 @@ def test_inverse_moves_are_inverted_premoves():
     s = StepSolution(tuple(parse_moves("L")), tuple(parse_moves("D B")))
     assert s.after(p) == _state(invert_moves(parse_moves("D B"))) * p * alg_state("L")
     assert parse_moves(s.text) == parse_moves("L") + invert_moves(parse_moves("D B"))
+
+
+@pytest.mark.parametrize("goal, moves", [("eo:fb", "all"), ("eo:ud", "all"), ("eo:rl", "all"),
+                                         ("dr:fb", "eo-ud"), ("dr:rl", "eo-fb"),
+                                         ("htr", "dr-ud")])
+def test_batched_prefix_coordinates_equal_the_engines(goal, moves):
+    """The numpy level of prefixes reads (X C)' as the goal engine's own start does."""
+    from cubelab.cube.costs import CostModel
+    from cubelab.cube.goal_codes import start_codes
+    from cubelab.solvers.fmc.prefixes import Side
+    from cubelab.solvers.goals.problem import Problem
+    base = {"eo:fb": "R U F' D2 L B", "eo:ud": "R U F' D2 L B", "eo:rl": "R U F' D2 L B",
+            "dr:fb": "F R U2 B L' D2 R", "dr:rl": "R U2 L D' R2 U F2",
+            "htr": "R2 U F2 D' L2 B2 U"}[goal]
+    position = alg_state(base)
+    goal_ = resolve_goal(goal, position)[0]
+    problem = Problem(position, goal_, resolve_moveset(moves), CostModel("htm"))
+    side = Side(position, problem)
+    level = side.level(2, [0])
+    assert len(level) > 20
+    for i in range(0, len(level), 7):
+        seq = side.sequence(2, i)
+        state = (position * _state(seq)).inverse()
+        want = problem._coords_of([start_codes(problem.items, goal_.read(state))])[0]
+        assert level.coords[i].tolist() == want.tolist()

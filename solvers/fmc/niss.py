@@ -32,7 +32,6 @@ import numpy as np
 from cubelab.cube.alg import Move
 from cubelab.cube.costs import CostModel
 from cubelab.cube.goal_catalog import resolve_goal, resolve_moveset
-from cubelab.cube.goal_codes import start_codes
 from cubelab.cube.goals import GoalError, TurnedGoal
 from cubelab.cube.moves import move_state
 from cubelab.cube.movesets import MoveSet
@@ -42,6 +41,7 @@ from cubelab.cube.state import CubeState
 from ..goals.kernel import CANCELLED, FULL, NO_BOUND
 from ..goals.problem import Problem, SolutionBuffer, Unreachable
 from ..protocol import BEST, BOUND, NODES, Deadline, new_cancel, new_counters
+from .prefixes import Side
 
 NISS_MODES = ("never", "before", "always")
 """never: the normal scramble only; before: the inverse scramble only (the step done before,
@@ -49,7 +49,6 @@ in the solution's order); always: switching once from one side to the other with
 
 MAX_STEP_LENGTH = 30
 MAX_SOLUTIONS = 10_000
-_FACE_RANK = {f: i for i, f in enumerate("URFDLB")}
 
 
 @dataclass(frozen=True)
@@ -120,53 +119,6 @@ def _apply(state: CubeState, moves) -> CubeState:
     return state
 
 
-def _follows(prev: Move | None, m: Move) -> bool:
-    """Canonical order of face turns: never the same face twice; opposite faces in one order."""
-    if prev is None:
-        return True
-    if prev.family == m.family:
-        return False
-    return not (prev.axis == m.axis and _FACE_RANK[m.family] < _FACE_RANK[prev.family])
-
-
-class _Side:
-    """The prefixes of one side: base X (P for normal prefixes, P' for inverse ones); level k
-    holds the canonical prefixes C of length k with X C not meeting the goal, and the kernel
-    start (X C)' of each as goal coordinates."""
-
-    def __init__(self, base: CubeState, problem: Problem):
-        self.problem = problem
-        self.targets = {tuple(r) for r in problem.target_coords.tolist()}
-        coords = self._coords([base.inverse()])
-        self.levels = [([()], [base], coords)]
-
-    def _coords(self, states) -> np.ndarray:
-        p = self.problem
-        rows = [start_codes(p.items, p.turned.read(s)) for s in states]
-        return p._coords_of(rows)
-
-    def level(self, k: int, cancel) -> tuple[list, np.ndarray] | None:
-        """(prefixes, start coordinates) of length k; None when cancelled meanwhile."""
-        while len(self.levels) <= k:
-            seqs, states, _ = self.levels[-1]
-            new_seqs, new_states = [], []
-            for seq, state in zip(seqs, states):
-                if cancel[0]:
-                    return None
-                prev = seq[-1] if seq else None
-                for m in self.problem.moves:
-                    if _follows(prev, m):
-                        new_seqs.append(seq + (m,))
-                        new_states.append(state * move_state(m))
-            coords = self._coords([s.inverse() for s in new_states]) if new_states else \
-                np.zeros((0, len(self.problem.tables)), np.int64)
-            keep = [i for i, c in enumerate(coords.tolist()) if tuple(c) not in self.targets]
-            self.levels.append(([new_seqs[i] for i in keep], [new_states[i] for i in keep],
-                                coords[keep] if keep else coords[:0]))
-        seqs, _, coords = self.levels[k]
-        return seqs, coords
-
-
 def solve_step(position: CubeState, goal, moves, niss: str = "never", *, n: int | None = None,
                all: bool = False, max_length: int | None = None,
                max_solutions: int = MAX_SOLUTIONS, time_limit: float | None = None,
@@ -227,7 +179,7 @@ def _solve_one(position, goal: TurnedGoal, moveset, niss, n, all_, max_length, m
         return result
     problem = Problem(position, goal, moveset, costs, progress=progress, cancel=cancel, log=log)
     inverse = Problem(position.inverse(), goal, moveset, costs)
-    sides = {"A": _Side(position, problem), "B": _Side(position.inverse(), problem)}
+    sides = {"A": Side(position, problem), "B": Side(position.inverse(), problem)}
     if niss == "never":
         bound = problem.lower_bound()
     elif niss == "before":
@@ -244,20 +196,19 @@ def _solve_one(position, goal: TurnedGoal, moveset, niss, n, all_, max_length, m
         next_bound = int(NO_BOUND)
         stopped = False
         for side, k, rest in _branches(niss, bound):
-            got = sides[side].level(k, cancel)
-            if got is None:
+            level = sides[side].level(k, cancel)
+            if level is None:
                 stopped = True
                 break
-            seqs, coords = got
-            if not seqs:
+            if not len(level):
                 continue
-            problem.starts = coords
-            problem.start_frames = np.zeros(len(seqs), np.int64)
+            problem.starts = level.coords
+            problem.start_frames = np.zeros(len(level), np.int64)
             buffer.clear()
             status, nb = problem.run(rest, rest - 1, buffer, counters, cancel)
             next_bound = min(next_bound, k + int(nb)) if int(nb) < int(NO_BOUND) else next_bound
             for row in problem.read_rows(buffer, 0, int(buffer.count[0])):
-                prefix, other = seqs[row.start], tuple(problem.moves_of(row))
+                prefix, other = sides[side].sequence(k, row.start), tuple(problem.moves_of(row))
                 pair = (prefix, other) if side == "A" else (other, prefix)
                 _keep(found, position, goal, label, *pair)
             if status == CANCELLED:
