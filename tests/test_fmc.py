@@ -329,3 +329,44 @@ def test_batched_prefix_coordinates_equal_the_engines(goal, moves):
         state = (position * _state(seq)).inverse()
         want = problem._coords_of([start_codes(problem.items, goal_.read(state))])[0]
         assert level.coords[i].tolist() == want.tolist()
+
+
+def test_a_stopped_pipeline_keeps_what_it_found():
+    """Cancelled once its first complete solution is heard: that solution comes back,
+    verified, marked incomplete."""
+    from cubelab.solvers.protocol import new_cancel
+    cancel = new_cancel()
+    state = alg_state(SCRAMBLE)
+    heard = []
+
+    def stop(solution):
+        heard.append(solution)
+        cancel[0] = 1
+
+    res = run_pipeline(state, ["eo", "dr", "htr", "fin"], keep={"eo": 5, "dr": 5},
+                       cancel=cancel, on_solution=stop)
+    assert res.status == "cancelled" and not res.complete
+    assert res.solutions and res.solutions[0].text == heard[0].text
+    assert (state * _state(res.solutions[0].moves)).is_solved()
+
+
+def test_cli_time_limit(capsys):
+    assert main(["fmc", "--time-limit", "0.3", "--keep", "eo=9,dr=9,htr=5", "--json",
+                 *SCRAMBLE.split()]) == 0
+    record = json.loads(capsys.readouterr().out)
+    assert record["status"] == "time limit" and not record["complete"]
+    if record["solution"] is not None:
+        assert (alg_state(SCRAMBLE) * _state(parse_moves(record["solution"]))).is_solved()
+
+
+def test_ctrl_c_stops_the_command_at_once():
+    import signal
+    from tests.reliability.helpers import stop_cubelab
+    run = stop_cubelab(["fmc", "--keep", "eo=9,dr=9,htr=5", *SCRAMBLE.split()], after=4.0)
+    if run.returncode == 0:
+        pytest.skip("the pipeline ended before the signal")
+    assert run.returncode in (130, -signal.SIGINT), run.stderr
+    assert "Traceback" not in run.stderr
+    if run.returncode == 130:
+        assert run.stderr.strip().splitlines()[-1] == "cubelab: interrupted"
+        assert run.seconds < 3.0
