@@ -24,6 +24,7 @@ is returned; a failure raises, it is never shown.
 
 from __future__ import annotations
 
+import threading
 import time
 from dataclasses import dataclass
 
@@ -178,8 +179,12 @@ def _solve_one(position, goal: TurnedGoal, moveset, niss, n, all_, max_length, m
         result.optimal, result.optimum = True, 0
         return result
     problem = Problem(position, goal, moveset, costs, progress=progress, cancel=cancel, log=log)
-    inverse = Problem(position.inverse(), goal, moveset, costs)
-    sides = {"A": Side(position, problem), "B": Side(position.inverse(), problem)}
+    # the inverse scramble's own start (its set-up is the one just made: a few lookups)
+    inverse = problem if niss == "never" else Problem(position.inverse(), goal, moveset, costs)
+    # the empty prefix of each side is the engine's own start: P' (inverse) for "A", P for "B"
+    empty = {"A": inverse.starts, "B": problem.starts}
+    bases = {"A": position, "B": position.inverse()}
+    sides: dict[str, Side] = {}
     if niss == "never":
         bound = problem.lower_bound()
     elif niss == "before":
@@ -188,7 +193,7 @@ def _solve_one(position, goal: TurnedGoal, moveset, niss, n, all_, max_length, m
         bound = 1
     cap = MAX_STEP_LENGTH if max_length is None else min(int(max_length), MAX_STEP_LENGTH)
     first_only = not all_ and n is None
-    buffer = SolutionBuffer(1 if first_only and niss != "always" else max_solutions)
+    buffer = _buffer(1 if first_only and niss != "always" else max_solutions)
     found: dict[str, StepSolution] = {}
     proven = bound - 1            # every total length up to this was searched in full
     while bound <= cap and bound < int(NO_BOUND):
@@ -196,19 +201,26 @@ def _solve_one(position, goal: TurnedGoal, moveset, niss, n, all_, max_length, m
         next_bound = int(NO_BOUND)
         stopped = False
         for side, k, rest in _branches(niss, bound):
-            level = sides[side].level(k, cancel)
-            if level is None:
-                stopped = True
-                break
-            if not len(level):
+            if k == 0:
+                starts = empty[side]
+            else:
+                if side not in sides:
+                    sides[side] = Side(bases[side], problem)
+                level = sides[side].level(k, cancel)
+                if level is None:
+                    stopped = True
+                    break
+                starts = level.coords
+            if not len(starts):
                 continue
-            problem.starts = level.coords
-            problem.start_frames = np.zeros(len(level), np.int64)
+            problem.starts = starts
+            problem.start_frames = np.zeros(len(starts), np.int64)
             buffer.clear()
             status, nb = problem.run(rest, rest - 1, buffer, counters, cancel)
             next_bound = min(next_bound, k + int(nb)) if int(nb) < int(NO_BOUND) else next_bound
             for row in problem.read_rows(buffer, 0, int(buffer.count[0])):
-                prefix, other = sides[side].sequence(k, row.start), tuple(problem.moves_of(row))
+                prefix = sides[side].sequence(k, row.start) if k else ()
+                other = tuple(problem.moves_of(row))
                 pair = (prefix, other) if side == "A" else (other, prefix)
                 _keep(found, position, goal, label, *pair)
             if status == CANCELLED:
@@ -244,6 +256,20 @@ def _solve_one(position, goal: TurnedGoal, moveset, niss, n, all_, max_length, m
     if solutions:
         counters[BEST] = solutions[0].length
     return result
+
+
+_LOCAL = threading.local()
+
+
+def _buffer(capacity: int) -> SolutionBuffer:
+    """A solution buffer of this thread, reused (megabytes zeroed per step cost more than
+    a short step's search)."""
+    cache = getattr(_LOCAL, "buffers", None)
+    if cache is None:
+        cache = _LOCAL.buffers = {}
+    if capacity not in cache:
+        cache[capacity] = SolutionBuffer(capacity)
+    return cache[capacity]
 
 
 def _branches(niss: str, n: int):

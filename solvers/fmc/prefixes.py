@@ -20,6 +20,9 @@ from cubelab.cube.state import CubeState
 from cubelab.tables.goals.components import KEY_BITS
 
 _FACE_RANK = {f: i for i, f in enumerate("URFDLB")}
+_FIXED: dict = {}
+"""Per goal set-up (the engine's shared set-up key): the moves as arrays, the canonical-order
+table, the goal's rotation as arrays and its targets."""
 CHUNK = 20_000
 """Prefixes made per step between looks at the cancel flag."""
 
@@ -57,12 +60,20 @@ class Side:
     def __init__(self, base: CubeState, problem):
         self.problem = problem
         self.moves = list(problem.moves)
-        self.move_arrays = [_arrays(move_state(m)) for m in self.moves]
-        self.allowed = np.array([[follows(p, m) for m in self.moves]
-                                 for p in self.moves + [None]], bool)
-        y = problem.turned.rotation
-        self.y = None if y.is_identity() else (_arrays(y), _arrays(y.inverse()))
-        self.targets = {self._row_key(r) for r in problem.target_coords.tolist()}
+        key = getattr(problem, "_key", None)
+        fixed = _FIXED.get(key) if key is not None else None
+        if fixed is None:
+            y = problem.turned.rotation
+            fixed = ([_arrays(move_state(m)) for m in self.moves],
+                     np.array([[follows(p, m) for m in self.moves]
+                               for p in self.moves + [None]], bool),
+                     None if y.is_identity() else (_arrays(y), _arrays(y.inverse())),
+                     {self._row_key(r) for r in problem.target_coords.tolist()})
+            if key is not None:
+                _FIXED[key] = fixed
+                while len(_FIXED) > 64:
+                    _FIXED.pop(next(iter(_FIXED)))
+        self.move_arrays, self.allowed, self.y, self.targets = fixed
         cp, co, ep, eo = (a[None, :] for a in _arrays(base))
         coords, valid = self.coords_of_inverse(cp, co, ep, eo)
         if not valid.all():
