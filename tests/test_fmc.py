@@ -282,6 +282,8 @@ def test_cli_after_with_niss_continues_there(capsys):
     (["--steps", "htr", "R U F"], "HTR follows a DR, and the position is not there"),
     (["--all", "R U"], "--all lists one step's optimal solutions"),
     (["--after", "R (U", "R"], "--after: unclosed '(' opened at column 3"),
+    (["--eo-axes", "fb", "--dr-axes", "fb", "R"], "DR on fb cannot follow an EO on fb"),
+    (["--steps", "dr", "--dr-axes", "fb", "U"], "cannot follow the EO on fb"),
 ])
 def test_cli_bad_input_exits_2(capsys, argv, message):
     assert main(["fmc", *argv]) == 2

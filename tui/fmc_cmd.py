@@ -142,7 +142,7 @@ def run(args) -> int:
     from cubelab.cube.moves import move_state
     from cubelab.cube.state import CubeState
     from cubelab.solvers.fmc.pipeline import DEFAULT_KEEP, DEFAULT_NISS
-    from cubelab.solvers.fmc.steps import StepError, check_axes, check_steps
+    from cubelab.solvers.fmc.steps import StepError, check_axes, check_pairs, check_steps
 
     scramble_text = " ".join(args.scramble)
     scramble, _ = read_moves(scramble_text, "scramble", niss=False)
@@ -151,6 +151,7 @@ def run(args) -> int:
         kinds = check_steps([w.strip().lower() for w in args.steps.split(",") if w.strip()])
         axes = {"eo": check_axes(args.eo_axes, "--eo-axes"),
                 "dr": check_axes(args.dr_axes, "--dr-axes")}
+        check_pairs(kinds, axes)
     except StepError as e:
         raise InputError(str(e)) from None
     niss = _per_step(args.niss, "--niss", _niss_mode, DEFAULT_NISS)
@@ -221,11 +222,15 @@ def _interruptible(work, cancel, progress):
 def _run_step(args, scramble_text, start, kind, axes, mode) -> int:
     from cubelab.solvers.fmc.cases import case_after
     from cubelab.solvers.fmc.niss import solve_step
-    from cubelab.solvers.fmc.steps import choices, detect_previous
+    from cubelab.solvers.fmc.steps import StepError, choices, detect_previous
     from cubelab.solvers.protocol import new_cancel, new_counters
 
     counters, cancel = new_counters(), new_cancel()
-    picks = choices(kind, detect_previous(start, kind), axes.get(kind, ()))
+    previous = detect_previous(start, kind)
+    picks = choices(kind, previous, axes.get(kind, ()))
+    if not picks:
+        raise StepError(f"DR on {', '.join(axes['dr'])} cannot follow the EO on "
+                        f"{previous.get('eo')} this position has (the DR keeps it)")
     count_ = args.count or 5
     progress = _Progress(counters, sys.stderr.isatty() and not args.json,
                          [c.label for c in picks])

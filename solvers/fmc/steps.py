@@ -109,3 +109,13 @@ def choices(kind: str, previous: dict[str, str | None], axes: tuple[str, ...]) -
     if "htr" in previous:
         return [StepChoice("fin", None, "solved", "htr")]
     return [StepChoice("fin", previous["dr"], "solved", f"dr-{previous['dr']}")]
+
+
+def check_pairs(kinds: list[str], axes: dict) -> None:
+    """Refuse a DR whose every allowed axis is the axis of every allowed EO (DR keeps the EO,
+    so it cannot be on the EO's own axis)."""
+    if "eo" in kinds and "dr" in kinds:
+        eo, dr = axes.get("eo", AXES), axes.get("dr", AXES)
+        if not any(d != e for e in eo for d in dr):
+            raise StepError(f"DR on {dr[0]} cannot follow an EO on {eo[0]} (the DR keeps the "
+                            "EO: choose another axis for one of them)")
