@@ -29,6 +29,11 @@ bench = Bench(__file__, __doc__, count=20)
 bench.parser.add_argument("--nissy", metavar="DIR",
                           help="nissy-core checkout holding libnissy.so and tables/")
 bench.parser.add_argument("--length", type=int, default=25, help="scramble length (25)")
+bench.parser.add_argument("--pipeline", type=float, default=None, metavar="S",
+                          help="also run cubelab's default pipeline (cubelab fmc) on the "
+                               "scrambles with this time limit and report its final lengths")
+bench.parser.add_argument("--no-steps", action="store_true",
+                          help="skip the step sections (with --pipeline)")
 
 SOLVED = b"ABCDEFGH=ABCDEFGHIJKL=A"
 NISSFLAG = {"never": 1, "before": 2, "always": 7}
@@ -93,6 +98,29 @@ class Ours(Contender):
     def run(self, state):
         res = self.solve_step(state, self.goal, self.moves, self.niss)
         return {"length": res.optimum, "optimal": res.optimal}
+
+
+class Pipeline(Contender):
+    """cubelab fmc's default pipeline with a time limit: the final, cancelled length."""
+
+    def __init__(self, seconds: float):
+        self.name, self.seconds = "cubelab fmc", seconds
+
+    def prepare(self):
+        from cubelab.cube.moves import alg_state
+        from cubelab.solvers.fmc.pipeline import run_pipeline
+        self.alg_state, self.run_pipeline = alg_state, run_pipeline
+        run_pipeline(alg_state("R U F D L B R2 F' U2 D"), ["eo", "dr", "htr", "fin"])
+        return None
+
+    def setup(self, case):
+        return self.alg_state(case["scramble"])
+
+    def run(self, state):
+        res = self.run_pipeline(state, ["eo", "dr", "htr", "fin"], time_limit=self.seconds)
+        best = res.best
+        return {"length": best.length if best else None, "complete": res.complete,
+                "solves": bool(best) and (state * self.alg_state(best.text)).is_solved()}
 
 
 class Nissy(Contender):
@@ -161,7 +189,7 @@ def main(argv=None) -> int:
     bench.begin(args, scramble_length=args.length)
     agree = True
     rows = []
-    for label, goal, moves, solver, where, niss in SECTIONS:
+    for label, goal, moves, solver, where, niss in ([] if args.no_steps else SECTIONS):
         contenders = [Ours(goal, moves, niss, where),
                       Nissy(Path(args.nissy), solver, niss, where)]
         results = bench.compare(args, cases, contenders=contenders, label=label,
@@ -176,6 +204,11 @@ def main(argv=None) -> int:
         rows.append((label, mean, same, ratio))
         for c in contenders:
             c.close()
+    if args.pipeline is not None:
+        got = bench.compare(args, cases, contenders=[Pipeline(args.pipeline)],
+                            label=f"pipeline at {args.pipeline:g} s",
+                            fields=("seconds", "length"), lines=False)["cubelab fmc"]
+        agree &= all(o.get("solves") for o in got)
     print("\nstep | mean optimal length | lengths equal | cubelab/nissy CPU (median per case)")
     for label, mean, same, ratio in rows:
         print(f"{label} | {mean:.2f} | {'yes' if same else 'NO'} | "

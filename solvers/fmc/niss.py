@@ -223,6 +223,10 @@ def _solve_one(position, goal: TurnedGoal, moveset, niss, n, all_, max_length, m
                 other = tuple(problem.moves_of(row))
                 pair = (prefix, other) if side == "A" else (other, prefix)
                 _keep(found, position, goal, label, *pair)
+                if first_only and found:
+                    break       # the first minimal pair of the least length is enough
+            if first_only and found:
+                break
             if status == CANCELLED:
                 stopped = True
                 break
