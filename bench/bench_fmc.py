@@ -32,6 +32,9 @@ bench.parser.add_argument("--length", type=int, default=25, help="scramble lengt
 bench.parser.add_argument("--pipeline", type=float, default=None, metavar="S",
                           help="also run cubelab's default pipeline (cubelab fmc) on the "
                                "scrambles with this time limit and report its final lengths")
+bench.parser.add_argument("--pipeline-keep", default="", metavar="K",
+                          help="the pipeline's candidates per step, as cubelab fmc --keep "
+                               "takes them (eo=6,dr=6,htr=3; default: its defaults)")
 bench.parser.add_argument("--no-steps", action="store_true",
                           help="skip the step sections (with --pipeline)")
 
@@ -103,8 +106,9 @@ class Ours(Contender):
 class Pipeline(Contender):
     """cubelab fmc's default pipeline with a time limit: the final, cancelled length."""
 
-    def __init__(self, seconds: float):
+    def __init__(self, seconds: float, keep: str):
         self.name, self.seconds = "cubelab fmc", seconds
+        self.keep = {k: int(v) for k, v in (p.split("=") for p in keep.split(",") if p)}
 
     def prepare(self):
         from cubelab.cube.moves import alg_state
@@ -117,7 +121,8 @@ class Pipeline(Contender):
         return self.alg_state(case["scramble"])
 
     def run(self, state):
-        res = self.run_pipeline(state, ["eo", "dr", "htr", "fin"], time_limit=self.seconds)
+        res = self.run_pipeline(state, ["eo", "dr", "htr", "fin"], time_limit=self.seconds,
+                                keep=self.keep)
         best = res.best
         return {"length": best.length if best else None, "complete": res.complete,
                 "solves": bool(best) and (state * self.alg_state(best.text)).is_solved()}
@@ -205,7 +210,7 @@ def main(argv=None) -> int:
         for c in contenders:
             c.close()
     if args.pipeline is not None:
-        got = bench.compare(args, cases, contenders=[Pipeline(args.pipeline)],
+        got = bench.compare(args, cases, contenders=[Pipeline(args.pipeline, args.pipeline_keep)],
                             label=f"pipeline at {args.pipeline:g} s",
                             fields=("seconds", "length"), lines=False)["cubelab fmc"]
         agree &= all(o.get("solves") for o in got)
