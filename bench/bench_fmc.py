@@ -212,7 +212,8 @@ def main(argv=None) -> int:
     if args.pipeline is not None:
         got = bench.compare(args, cases, contenders=[Pipeline(args.pipeline, args.pipeline_keep)],
                             label=f"pipeline at {args.pipeline:g} s",
-                            fields=("seconds", "length"), lines=False)["cubelab fmc"]
+                            fields=("seconds", "length", "solves"), lines=False)["cubelab fmc"]
+        print("final lengths:", [o.get("length") for o in got])
         agree &= all(o.get("solves") for o in got)
     print("\nstep | mean optimal length | lengths equal | cubelab/nissy CPU (median per case)")
     for label, mean, same, ratio in rows:
