@@ -33,6 +33,7 @@ _COMMAND_MODULES = (
     "cubelab.tui.search_cmd",
     "cubelab.tui.replay_cmd",
     "cubelab.tui.config_cmd",
+    "cubelab.tui.fmc_cmd",
 )
 
 

@@ -1,0 +1,227 @@
+"""The FMC steps beside nissy-core's step solvers: optimal EO, DR from EO and HTR from DR.
+
+nissy-core (Sebastiano Tronto's solver library, https://github.com/sebastianotronto/nissy-core)
+is not on PyPI: build its shared library from a checkout outside the repository, as its own
+README says; its step tables (EO, DREO, HTR, a few hundred kB) are made by the library and kept
+in the checkout's tables/ folder. Then, from our project root:
+
+    .venv/bin/python bench/bench_fmc.py --nissy NISSY_DIR -n 20
+
+The cases are WCA-style face-turn scrambles from the harness. For each scramble the positions
+of the later steps are fixed before any clock, with cubelab: the first optimal EO fb on the
+normal scramble, then the first optimal DR ud from it, so both contenders search the same
+positions (handed to nissy as one move sequence: the inverse moves first, inverted, then the
+scramble, then the normal moves). One section per step and NISS mode; each run is one search
+for the optimal length (nissy: one solution; cubelab: `solve_step`, first solution), timed in
+CPU seconds of this process (both run in it: nissy through ctypes, one thread). Exits 1 if an
+optimal length differs.
+"""
+
+from __future__ import annotations
+
+import ctypes
+from pathlib import Path
+
+from contenders import Contender
+from harness import Bench, scrambles
+
+bench = Bench(__file__, __doc__, count=20)
+bench.parser.add_argument("--nissy", metavar="DIR",
+                          help="nissy-core checkout holding libnissy.so and tables/")
+bench.parser.add_argument("--length", type=int, default=25, help="scramble length (25)")
+bench.parser.add_argument("--pipeline", type=float, default=None, metavar="S",
+                          help="also run cubelab's default pipeline (cubelab fmc) on the "
+                               "scrambles with this time limit and report its final lengths")
+bench.parser.add_argument("--pipeline-keep", default="", metavar="K",
+                          help="the pipeline's candidates per step, as cubelab fmc --keep "
+                               "takes them (eo=6,dr=6,htr=3; default: its defaults)")
+bench.parser.add_argument("--no-steps", action="store_true",
+                          help="skip the step sections (with --pipeline)")
+
+SOLVED = b"ABCDEFGH=ABCDEFGHIJKL=A"
+NISSFLAG = {"never": 1, "before": 2, "always": 7}
+"""nissy's flags: normal, inverse, and all (normal, inverse or switching)."""
+SECTIONS = [
+    # label, cubelab goal, cubelab move set, nissy solver, position (after which step), niss
+    ("EO fb", "eo:fb", "all", "eofb", "scramble", "never"),
+    ("EO ud", "eo:ud", "all", "eoud", "scramble", "never"),
+    ("EO rl", "eo:rl", "all", "eorl", "scramble", "never"),
+    ("EO fb NISS", "eo:fb", "all", "eofb", "scramble", "always"),
+    ("EO fb inverse", "eo:fb", "all", "eofb", "scramble", "before"),
+    ("DR ud from EO fb", "dr:ud", "eo-fb", "drud-eofb", "eo", "never"),
+    ("DR rl from EO fb", "dr:rl", "eo-fb", "drrl-eofb", "eo", "never"),
+    ("DR ud from EO fb NISS", "dr:ud", "eo-fb", "drud-eofb", "eo", "always"),
+    ("HTR from DR ud", "htr", "dr-ud", "htr-drud", "dr", "never"),
+    ("HTR from DR ud NISS", "htr", "dr-ud", "htr-drud", "dr", "always"),
+]
+
+
+WARM_UP = {"scramble": "R U F D L B R2 F'", "eo": "R U F2 L D B2 R'", "dr": "R2 U F2 D' L2 B2 U'"}
+
+
+def positions(cases: list[dict]) -> list[dict]:
+    """Each scramble with the EO fb and DR ud the later sections start from (cubelab's first
+    optimal ones), as move texts for both contenders."""
+    from cubelab.cube.moves import alg_state
+    from cubelab.solvers.fmc.niss import solve_step
+    out = []
+    for case in cases:
+        s = alg_state(case["scramble"])
+        eo = solve_step(s, "eo:fb", "all", "never").best
+        after_eo = eo.after(s)
+        dr = solve_step(after_eo, "dr:ud", "eo-fb", "never").best
+        out.append({**case, "eo": eo.text, "dr": f"{eo.text} {dr.text}".strip()})
+    return out
+
+
+def sequence(case: dict, where: str) -> str:
+    """The position as one plain move sequence (the steps here have no inverse moves)."""
+    if where == "scramble":
+        return case["scramble"]
+    return f"{case['scramble']} {case[where]}"
+
+
+class Ours(Contender):
+    def __init__(self, goal, moves, niss, where):
+        self.name = "cubelab"
+        self.goal, self.moves, self.niss, self.where = goal, moves, niss, where
+
+    def prepare(self):
+        from cubelab.cube.moves import alg_state
+        from cubelab.solvers.fmc.niss import solve_step
+        self.alg_state, self.solve_step = alg_state, solve_step
+        # tables built or loaded and kernels compiled before the clock, on a position where
+        # the step can start
+        solve_step(alg_state(WARM_UP[self.where]), self.goal, self.moves, self.niss)
+        return None
+
+    def setup(self, case):
+        return self.alg_state(sequence(case, self.where))
+
+    def run(self, state):
+        res = self.solve_step(state, self.goal, self.moves, self.niss)
+        return {"length": res.optimum, "optimal": res.optimal}
+
+
+class Pipeline(Contender):
+    """cubelab fmc's default pipeline with a time limit: the final, cancelled length."""
+
+    def __init__(self, seconds: float, keep: str):
+        self.name, self.seconds = "cubelab fmc", seconds
+        self.keep = {k: int(v) for k, v in (p.split("=") for p in keep.split(",") if p)}
+
+    def prepare(self):
+        from cubelab.cube.moves import alg_state
+        from cubelab.solvers.fmc.pipeline import run_pipeline
+        self.alg_state, self.run_pipeline = alg_state, run_pipeline
+        run_pipeline(alg_state("R U F D L B R2 F' U2 D"), ["eo", "dr", "htr", "fin"])
+        return None
+
+    def setup(self, case):
+        return self.alg_state(case["scramble"])
+
+    def run(self, state):
+        res = self.run_pipeline(state, ["eo", "dr", "htr", "fin"], time_limit=self.seconds,
+                                keep=self.keep)
+        best = res.best
+        return {"length": best.length if best else None, "complete": res.complete,
+                "solves": bool(best) and (state * self.alg_state(best.text)).is_solved()}
+
+
+class Nissy(Contender):
+    """nissy-core's library through ctypes, one step solver and its table in memory."""
+
+    def __init__(self, directory: Path, solver: str, niss: str, where: str):
+        self.name = "nissy"
+        self.directory, self.solver_name, self.flag, self.where = \
+            directory, solver, NISSFLAG[niss], where
+
+    def prepare(self):
+        lib_path = self.directory / "libnissy.so"
+        if not lib_path.exists():
+            raise SystemExit(f"{lib_path} is missing: build nissy-core as its README says")
+        self.lib = lib = ctypes.CDLL(str(lib_path))
+        lib.nissy_solverinfo.restype = ctypes.c_longlong
+        lib.nissy_gendata.restype = ctypes.c_longlong
+        lib.nissy_gendata.argtypes = [ctypes.c_char_p, ctypes.c_ulonglong, ctypes.c_void_p]
+        lib.nissy_applymoves.restype = ctypes.c_longlong
+        lib.nissy_solve.restype = ctypes.c_longlong
+        lib.nissy_solve.argtypes = (
+            [ctypes.c_char_p, ctypes.c_char_p] + [ctypes.c_uint] * 6
+            + [ctypes.c_ulonglong, ctypes.c_void_p, ctypes.c_uint, ctypes.c_char_p,
+               ctypes.POINTER(ctypes.c_longlong), ctypes.c_void_p, ctypes.c_void_p])
+        if hasattr(lib, "nissy_setlogger"):
+            lib.nissy_setlogger(None, None)
+        self.solver = self.solver_name.encode()
+        data_id = ctypes.create_string_buffer(256)
+        size = lib.nissy_solverinfo(self.solver, data_id)
+        if size <= 0:
+            raise SystemExit(f"nissy does not know the solver {self.solver_name!r}")
+        table = self.directory / "tables" / data_id.value.decode()
+        self.data = ctypes.create_string_buffer(size)
+        if table.exists() and table.stat().st_size == size:
+            ctypes.memmove(self.data, table.read_bytes(), size)
+        elif lib.nissy_gendata(self.solver, size, self.data) != size:
+            raise SystemExit(f"nissy could not make the table of {self.solver_name}")
+        self.size = size
+        self.stats = (ctypes.c_longlong * 10)()
+        self.out = ctypes.create_string_buffer(1 << 16)
+        return None
+
+    def setup(self, case):
+        cube = ctypes.create_string_buffer(32)
+        text = sequence(case, self.where).encode()
+        if self.lib.nissy_applymoves(SOLVED, text, cube) != 0:
+            raise ValueError(f"nissy rejects {text!r}")
+        return cube.value
+
+    def run(self, cube):
+        found = self.lib.nissy_solve(cube, self.solver, self.flag, 0, 20, 1, 20, 1, self.size,
+                                     self.data, len(self.out), self.out, self.stats, None,
+                                     None)
+        if found < 1:
+            raise RuntimeError(f"nissy found nothing (code {found})")
+        first = self.out.value.decode().split("\n")[0]
+        moves = first.replace("(", " ").replace(")", " ").split()
+        return {"length": len(moves), "solution": first}
+
+
+def main(argv=None) -> int:
+    args = bench.parse(argv)
+    if not args.nissy:
+        raise SystemExit("--nissy DIR: where nissy-core is built")
+    cases = positions(scrambles(args.count, args.length, args.seed))
+    bench.begin(args, scramble_length=args.length)
+    agree = True
+    rows = []
+    for label, goal, moves, solver, where, niss in ([] if args.no_steps else SECTIONS):
+        contenders = [Ours(goal, moves, niss, where),
+                      Nissy(Path(args.nissy), solver, niss, where)]
+        results = bench.compare(args, cases, contenders=contenders, label=label,
+                                fields=("cpu_seconds", "length"), lines=False)
+        ours, theirs = results.get("cubelab", []), results.get("nissy", [])
+        same = all("error" not in a and "error" not in b and a["length"] == b["length"]
+                   for a, b in zip(ours, theirs)) and len(ours) == len(theirs) == len(cases)
+        agree &= same
+        from harness import describe, paired_ratios
+        ratio = describe(paired_ratios(theirs, ours, "cpu_seconds")).get("median")
+        mean = describe(o["length"] for o in ours if "length" in o).get("mean")
+        rows.append((label, mean, same, ratio))
+        for c in contenders:
+            c.close()
+    if args.pipeline is not None:
+        got = bench.compare(args, cases, contenders=[Pipeline(args.pipeline, args.pipeline_keep)],
+                            label=f"pipeline at {args.pipeline:g} s",
+                            fields=("seconds", "length", "solves"), lines=False)["cubelab fmc"]
+        print("final lengths:", [o.get("length") for o in got])
+        agree &= all(o.get("solves") for o in got)
+    print("\nstep | mean optimal length | lengths equal | cubelab/nissy CPU (median per case)")
+    for label, mean, same, ratio in rows:
+        print(f"{label} | {mean:.2f} | {'yes' if same else 'NO'} | "
+              f"{ratio:.2f}" if ratio is not None else f"{label} | - | - | -")
+    bench.finish(args, all_agree=agree, rows=rows)
+    return 0 if agree else 1
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
