@@ -23,6 +23,7 @@ import ctypes
 from pathlib import Path
 
 from contenders import Contender
+from nissy_lib import load_nissy
 from harness import Bench, scrambles
 
 bench = Bench(__file__, __doc__, count=20)
@@ -137,21 +138,7 @@ class Nissy(Contender):
             directory, solver, NISSFLAG[niss], where
 
     def prepare(self):
-        lib_path = self.directory / "libnissy.so"
-        if not lib_path.exists():
-            raise SystemExit(f"{lib_path} is missing: build nissy-core as its README says")
-        self.lib = lib = ctypes.CDLL(str(lib_path))
-        lib.nissy_solverinfo.restype = ctypes.c_longlong
-        lib.nissy_gendata.restype = ctypes.c_longlong
-        lib.nissy_gendata.argtypes = [ctypes.c_char_p, ctypes.c_ulonglong, ctypes.c_void_p]
-        lib.nissy_applymoves.restype = ctypes.c_longlong
-        lib.nissy_solve.restype = ctypes.c_longlong
-        lib.nissy_solve.argtypes = (
-            [ctypes.c_char_p, ctypes.c_char_p] + [ctypes.c_uint] * 6
-            + [ctypes.c_ulonglong, ctypes.c_void_p, ctypes.c_uint, ctypes.c_char_p,
-               ctypes.POINTER(ctypes.c_longlong), ctypes.c_void_p, ctypes.c_void_p])
-        if hasattr(lib, "nissy_setlogger"):
-            lib.nissy_setlogger(None, None)
+        self.lib = lib = load_nissy(self.directory, "build nissy-core as its README says")
         self.solver = self.solver_name.encode()
         data_id = ctypes.create_string_buffer(256)
         size = lib.nissy_solverinfo(self.solver, data_id)

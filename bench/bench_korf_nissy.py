@@ -27,6 +27,7 @@ import time
 from pathlib import Path
 
 from contenders import Contender, Solve
+from nissy_lib import load_nissy
 from harness import Bench, random_states, state_of
 
 bench = Bench(__file__, __doc__, count=20)
@@ -54,19 +55,7 @@ class Nissy(Contender):
     def prepare(self):
         directory, solver, threads = self.directory, self.solver_name, self.threads
         from cubelab.tables.memory import zeroed
-        lib_path = directory / "libnissy.so"
-        if not lib_path.exists():
-            raise SystemExit(f"{lib_path} is missing: build it as this script's docstring says")
-        self.lib = lib = ctypes.CDLL(str(lib_path))
-        lib.nissy_solverinfo.restype = ctypes.c_longlong
-        lib.nissy_checkdata.restype = ctypes.c_longlong
-        lib.nissy_checkdata.argtypes = [ctypes.c_char_p, ctypes.c_ulonglong, ctypes.c_void_p]
-        lib.nissy_applymoves.restype = ctypes.c_longlong
-        lib.nissy_solve.restype = ctypes.c_longlong
-        lib.nissy_solve.argtypes = (
-            [ctypes.c_char_p, ctypes.c_char_p] + [ctypes.c_uint] * 6
-            + [ctypes.c_ulonglong, ctypes.c_void_p, ctypes.c_uint, ctypes.c_char_p,
-               ctypes.POINTER(ctypes.c_longlong), ctypes.c_void_p, ctypes.c_void_p])
+        self.lib = lib = load_nissy(directory, "build it as this script's docstring says")
         self.solver = solver.encode()
         self.threads = threads
         data_id = ctypes.create_string_buffer(256)
