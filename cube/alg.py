@@ -26,6 +26,18 @@ MAX_EXPANDED_MOVES = 100_000
 """The most moves an alg may expand to (the parser refuses more before expanding anything)."""
 
 
+class ColumnError(ValueError):
+    """A user's text that cannot be used, with the 1-based column of the problem (0: none);
+    the column survives a process boundary. Goals, move sets and costs raise their own kinds."""
+
+    def __init__(self, message: str, column: int = 0):
+        super().__init__(message)
+        self.column = column
+
+    def __reduce__(self):
+        return (type(self), (str(self), self.column))
+
+
 class NotationError(ValueError):
     """A problem in alg text, with the 1-based line and column it was found at."""
 

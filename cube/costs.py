@@ -21,7 +21,7 @@ import re
 from dataclasses import dataclass
 from fractions import Fraction
 
-from .alg import Move, NotationError
+from .alg import ColumnError, Move, NotationError
 from .notation import metric_lengths, parse_moves
 
 METRICS = ("htm", "qtm", "stm", "etm")
@@ -31,15 +31,8 @@ MAX_WEIGHT = 100
 WEIGHT_DECIMALS = 2
 
 
-class CostError(ValueError):
+class CostError(ColumnError):
     """A metric or weight list that cannot be used; the message says where (column, 1-based)."""
-
-    def __init__(self, message: str, column: int = 0):
-        super().__init__(message)
-        self.column = column
-
-    def __reduce__(self):
-        return (type(self), (str(self), self.column))
 
 
 def check_metric(metric: str) -> str:

@@ -27,6 +27,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from functools import lru_cache
 
+from .alg import ColumnError
 from .moves import rotations
 from .pieces import CORNER_FACELETS, CORNER_NAMES, EDGE_FACELETS, EDGE_NAMES, FACES
 from .state import CubeState, as_lists, lists_product, rotation_with_centres
@@ -42,16 +43,9 @@ TETRADS = ((0, 2, 5, 7), (1, 3, 4, 6))
 """Corner slots of the two tetrads that half turns keep apart."""
 
 
-class GoalError(ValueError):
+class GoalError(ColumnError):
     """A goal that cannot be used: unknown, malformed, met by no position, or at odds with the
     stickers given; the message says where (column, when the goal was typed)."""
-
-    def __init__(self, message: str, column: int = 0):
-        super().__init__(message)
-        self.column = column
-
-    def __reduce__(self):
-        return (type(self), (str(self), self.column))
 
 
 @dataclass(frozen=True)

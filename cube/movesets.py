@@ -16,7 +16,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from .alg import Move, NotationError
+from .alg import ColumnError, Move, NotationError
 from .notation import parse_moves
 
 _TOKEN = re.compile(
@@ -24,15 +24,8 @@ _TOKEN = re.compile(
 _SEPARATORS = re.compile(r"[\s,]+")
 
 
-class MoveSetError(ValueError):
+class MoveSetError(ColumnError):
     """A move set that cannot be read; the message says which token and where (column)."""
-
-    def __init__(self, message: str, column: int = 0):
-        super().__init__(message)
-        self.column = column
-
-    def __reduce__(self):
-        return (type(self), (str(self), self.column))
 
 
 @dataclass(frozen=True)
