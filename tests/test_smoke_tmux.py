@@ -51,14 +51,18 @@ class Tmux:
                               timeout=WAIT)
         return done.stdout
 
-    def screen(self) -> list[str]:
-        return self.run("capture-pane", "-p", "-t", self.name).splitlines()
+    def screen(self, scrollback: bool = False) -> list[str]:
+        """The pane's lines (with what scrolled out above it when `scrollback`)."""
+        since = ["-S", "-"] if scrollback else []
+        return self.run("capture-pane", "-p", *since, "-t", self.name).splitlines()
 
-    def wait_for(self, text: str, seconds: float = WAIT, row: int | None = None) -> list[str]:
-        """The screen once `text` shows (on line `row`, or anywhere)."""
+    def wait_for(self, text: str, seconds: float = WAIT, row: int | None = None,
+                 scrollback: bool = False) -> list[str]:
+        """The screen once `text` shows (on line `row`, or anywhere; with `scrollback`, also in
+        lines a longer answer has since scrolled out of the pane)."""
         deadline = time.monotonic() + seconds
         while time.monotonic() < deadline:
-            lines = self.screen()
+            lines = self.screen(scrollback)
             where = lines if row is None else lines[row:row + 1]
             if any(text in line for line in where):
                 return lines
@@ -244,12 +248,13 @@ def test_the_repl_keeps_its_session_and_restore_brings_it_back(launch, tmp_path)
     first.run("send-keys", "-t", first.name, "-l", "R U F")
     first.run("send-keys", "-t", first.name, "Enter")
     # the facts of R U F (the head of a long answer may have scrolled out of the pane)
-    first.wait_for("order        80")
+    first.wait_for("order        80", scrollback=True)
     first.run("send-keys", "-t", first.name, "C-d")
     wait_for_session(tmp_path / "state" / "session.json", "R U F")
     second = launch("repl", "--no-net", "--restore")
-    second.wait_for("restored the last session (3 moves")
+    second.wait_for("restored the last session (3 moves", scrollback=True)
     second.run("send-keys", "-t", second.name, "-l", ":undo")
     second.run("send-keys", "-t", second.name, "Enter")
-    second.wait_for("facelets     " + "".join(face * 9 for face in "URFDLB"))  # solved again
+    # solved again (the restored position's facts, above, have other facelets)
+    second.wait_for("facelets     " + "".join(face * 9 for face in "URFDLB"), scrollback=True)
     second.run("send-keys", "-t", second.name, "C-d")

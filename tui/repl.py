@@ -331,8 +331,10 @@ def _restore(repl: Repl, store, interactive: bool) -> None:
     if not interactive:
         print(f"cubelab: {said}", file=sys.stderr)
         return
-    repl.console.print(said, highlight=False, markup=False)
+    # the facts first and the note last, just above the prompt: a long answer would scroll a
+    # note printed before it out of a small terminal
     repl._emit(dict(repl._facts(), line=0, input=""))
+    repl.console.print(said, highlight=False, markup=False)
 
 
 def run(args) -> int:
