@@ -223,18 +223,38 @@ def _explain(why: Impossible) -> str:
 
 
 def require_known(goal: TurnedGoal, masked: MaskedPosition) -> None:
-    """GoalError when a goal tracks a piece the stickers do not pin down (its place, and its
-    orientation where the goal reads it): the goal then contradicts what is shown."""
+    """GoalError when the goal's demand on some slot depends on what the stickers leave open.
+
+    A solution is worked out on one completion of the picture; it serves every other one when
+    each slot's possible occupants (piece, orientation) ask the same of it. A piece the goal
+    needs placed must be the only candidate of its slot, turned one way; a piece that must
+    only show a sticker on a face (OLL's U stickers) may be any of the pieces whose tracked
+    sticker sits at the same facelet with the same accepted codes; a piece the goal ignores
+    may share a slot only with other ignored ones."""
     y = goal.rotation
     for orbit in "ce":
-        _, _, names, kind = _PARTS[orbit]
-        perm = y.cp if orbit == "c" else y.ep
-        for piece in goal.goal.tracked(orbit):
-            # the goal reads Y T Y^-1: its piece p is the piece q of T with Y.perm[q] == p
-            held = int(np.nonzero(np.asarray(perm) == piece)[0][0])
-            known = masked.known(orbit, held)
-            cond = goal.goal.conditions(orbit)[piece]
-            needs_ori = cond is None or cond.kind == "full"
-            if known is None or (needs_ori and len(known[1]) != 1):
-                raise GoalError(f"goal {goal.name} needs the {kind} {names[held]}, which the "
+        slots, _, names, kind = _PARTS[orbit]
+        n = STICKERS[orbit]
+        ymap = y.cp if orbit == "c" else y.ep
+        joint = {p for j in goal.goal.joints if j.orbit == orbit for p in j.pieces}
+        tracked = set(goal.goal.tracked(orbit))
+        conditions = goal.goal.conditions(orbit)
+        allowed = masked.allowed[orbit]
+        for s in range(len(slots)):
+            demands = set()
+            for q, o in zip(*np.nonzero(allowed[:, s, :])):
+                # the goal reads Y T Y^-1: the held piece q is the goal's piece Y.perm[q]
+                p = int(ymap[int(q)])
+                if p not in tracked:
+                    demands.add(None)
+                    continue
+                cond = conditions[p]
+                if cond is None or p in joint or len(cond.accept) == 1:
+                    demands.add(("whole", p, int(o)))
+                elif cond.kind == "slot":
+                    demands.add(("slot", cond.accept))
+                else:
+                    demands.add(("sticker", cond.accept, slots[s][(cond.sticker + int(o)) % n]))
+            if len(demands) > 1:
+                raise GoalError(f"goal {goal.name} needs the {kind} {names[s]}, which the "
                                 "stickers shown do not pin down (grey where it would show)")

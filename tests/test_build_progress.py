@@ -30,8 +30,8 @@ def test_a_measured_time_replaces_the_size_rule():
 
 
 def test_the_bar_weighs_each_table_by_its_expected_time():
-    quick = _spec("quick", int(BYTES_PER_SECOND * 900), seconds=99)   # 100 s with the table cost
-    slow = _spec("slow", int(BYTES_PER_SECOND * 100), seconds=299)    # 300 s
+    quick = _spec("quick", int(BYTES_PER_SECOND * 900), seconds=100)  # a measured time says all
+    slow = _spec("slow", int(BYTES_PER_SECOND * 100), seconds=300)
     clock = [0.0]
     bar = BuildProgress([quick, slow], clock=lambda: clock[0], load=IDLE)
     bar.log(Note(event="building", name="quick"))
@@ -163,3 +163,28 @@ def test_progress_without_build_notes_moves_the_whole_bar():
         bar.progress(second, 100)
     assert bar.fraction == 0.5
     assert bar.seconds_left() == pytest.approx(50, rel=0.2)
+
+
+def test_compiling_counts_only_until_numba_has_cached_the_kernels(tmp_path, monkeypatch):
+    import hashlib
+    import os
+
+    from cubelab.solvers.goals import solver as goal_solver
+    from cubelab.tui.build_progress import COMPILE_SECONDS, LOAD_SECONDS, compile_estimate
+    monkeypatch.setenv("NUMBA_CACHE_DIR", str(tmp_path))
+    thing = goal_solver.GoalSolver(goal="cross")
+    assert compile_estimate(thing) == COMPILE_SECONDS            # nothing cached yet
+    folder = os.path.dirname(os.path.abspath(goal_solver.__file__))
+    cached = tmp_path / f"{os.path.basename(folder)}_{hashlib.sha1(folder.encode()).hexdigest()}"
+    cached.mkdir()
+    (cached / "kernel.search-1.py311.nbi").write_bytes(b"")
+    assert compile_estimate(thing) == LOAD_SECONDS
+    monkeypatch.delenv("NUMBA_CACHE_DIR")
+    assert compile_estimate(thing) == COMPILE_SECONDS            # no cache placed: assume cold
+
+
+def test_small_goal_tables_are_announced_as_the_seconds_they_take():
+    from cubelab.solvers.goals.solver import GoalSolver
+    specs = GoalSolver(goal="cross").table_specs()
+    assert describe_build(specs, compile_seconds=0, load=IDLE).endswith(
+        "a few seconds the first time")

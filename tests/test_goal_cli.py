@@ -218,7 +218,21 @@ def test_grey_stickers_are_solved_as_shown(capsys):
 ])
 def test_grey_stickers_refused_where_they_cannot_be(capsys, argv, says):
     assert main(["solve", "--facelets", oll_view(SUNE), *argv]) == 2
-    assert says in capsys.readouterr().err.splitlines()[-1]
+    err = capsys.readouterr().err
+    assert says in err.splitlines()[-1]
+    assert "building" not in err            # refused before any table is made for it
+
+
+def test_a_named_goal_reading_only_what_grey_stickers_show_is_solved(capsys):
+    from cubelab.cube.facelets import to_facelets
+    f = to_facelets(alg_state(SUNE).inverse())
+    shown = "".join(ch if ch == "U" or i // 9 == 3 or i // 9 and i % 9 >= 3 else "*"
+                    for i, ch in enumerate(f))     # an OLL diagram: U stickers and the F2L
+    record = _record(capsys, "--facelets", shown, "--goal", "oll", "--moves", "RUF", "--all")
+    assert record["goal"] == "oll"
+    assert {s["solution"] for s in record["solutions"]} >= {SUNE}
+    for s in record["solutions"]:
+        assert _meets("oll", alg_state(SUNE).inverse(), s["solution"])
 
 
 @pytest.mark.parametrize("change, says", [

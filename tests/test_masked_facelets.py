@@ -162,3 +162,41 @@ def test_a_goal_greys_what_it_ignores_and_reads_back_as_itself(name):
     for alg in ("U", "D", "R U R' U R U2 R'", "F R U R' U' F'", "M2 U M2", "L' U L"):
         probe = alg_state(alg)
         assert m.goal.is_met(probe) == goal.is_met(probe)
+
+
+LL_ALGS = [SUNE, "F R U R' U' F'", "R U R' U' R' F R2 U' R' U' R U R' F'", "U", "U2",
+           "R U2 R' U' R U' R'", "F R U R' U' R U R' U' F'"]
+
+
+def random_last_layer(seed: int):
+    """A position with the first two layers solved and a last layer made of random algs."""
+    rng = np.random.default_rng(seed)
+    return alg_state(" ".join(LL_ALGS[int(k)] for k in rng.integers(0, len(LL_ALGS), 6)))
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_a_named_goal_asking_only_what_is_shown_is_accepted(seed):
+    case = random_last_layer(seed)
+    m = read_masked(masked(case, oll_view))
+    for name in ("oll", "f2l", "cross"):        # U stickers' faces, F2L pieces: all shown
+        require_known(resolve_goal(name)[0], m)
+    for name, kind in (("pll", "corner"), ("coll", "corner")):
+        with pytest.raises(GoalError, match=f"needs the {kind} U"):
+            require_known(resolve_goal(name)[0], m)
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_a_named_goal_on_grey_stickers_serves_the_cube_they_hide(seed):
+    """Solved on whatever completion the picture reads as, `--goal oll` solutions must
+    orient the real last layer, whichever U pieces sit where."""
+    from cubelab.solvers.goals.search import find
+    case = random_last_layer(100 + seed)
+    m = read_masked(masked(case, oll_view))
+    result = find(m, "oll", "RUF", all=True)
+    assert result.solutions
+    oll = resolve_goal("oll")[0]
+    for solution in result.solutions:
+        after = case
+        for move in solution.full():
+            after = after * alg_state(str(move))
+        assert oll.is_met(after), solution.text

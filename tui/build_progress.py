@@ -18,9 +18,12 @@ so ("preparing, 6 min so far") rather than guess. A busy machine is named on the
 
 from __future__ import annotations
 
+import hashlib
 import math
 import os
+import sys
 import time
+from pathlib import Path
 
 BYTES_PER_SECOND = 6e6
 """How fast the breadth-first builders fill a table on the reference machine (2 cores): the
@@ -29,7 +32,9 @@ SECONDS_PER_TABLE = 1.0
 """What a table costs besides its bytes (its kernels, its move tables): small tables take
 about this long whatever their size."""
 COMPILE_SECONDS = 20.0
-"""Compiling a solver's search kernels once tables are there (the first time only)."""
+"""Compiling a solver's search kernels and table builders (the first time only)."""
+LOAD_SECONDS = 1.0
+"""Loading them from numba's cache instead (every later process)."""
 RATE_SECONDS = 30.0
 """Time constant of the smoothed progress rate: a burst or a pause of a few seconds moves the
 estimate a little, one of a minute most of the way."""
@@ -70,12 +75,38 @@ def busy(load: tuple[float, int]) -> str:
 
 
 def _weight(spec) -> float:
-    """A table's expected build time in seconds: its own figure where it has one, else from its
-    size."""
+    """A table's expected build time in seconds: its own figure where it has one (which says
+    everything), else from its size and the fixed cost of a table."""
     seconds = getattr(spec, "expected_seconds", None)
-    if seconds is None:
-        seconds = (getattr(spec, "expected_bytes", 0) or 0) / BYTES_PER_SECOND
-    return SECONDS_PER_TABLE + seconds
+    if seconds is not None:
+        return seconds
+    return SECONDS_PER_TABLE + (getattr(spec, "expected_bytes", 0) or 0) / BYTES_PER_SECOND
+
+
+def _cache_folder(package_dir: str) -> Path | None:
+    """Where numba caches the kernels of the modules in `package_dir` (numba names a folder of
+    its NUMBA_CACHE_DIR after the source folder's name and the SHA-1 of its path), or None
+    before the cache is placed (tables/jit.py places it when the first kernel module loads)."""
+    root = os.environ.get("NUMBA_CACHE_DIR")
+    if not root:
+        return None
+    digest = hashlib.sha1(package_dir.encode()).hexdigest()
+    return Path(root) / f"{os.path.basename(package_dir)}_{digest}"
+
+
+def compile_estimate(solver=None, specs=()) -> float:
+    """What compiling adds before `solver` can build `specs` and search: COMPILE_SECONDS the
+    first time, LOAD_SECONDS once numba's cache holds kernels of every folder involved (the
+    solver's package and its tables' builders)."""
+    folders = set()
+    for thing in [solver, *(getattr(s, "build", None) for s in specs)]:
+        module = sys.modules.get(getattr(thing, "__module__", None) or "")
+        if thing is not None and module is not None and getattr(module, "__file__", None):
+            folders.add(os.path.dirname(os.path.abspath(module.__file__)))
+    caches = [_cache_folder(f) for f in folders]
+    if caches and all(c is not None and any(c.glob("*.nbi")) for c in caches):
+        return LOAD_SECONDS
+    return COMPILE_SECONDS
 
 
 def duration(seconds: float) -> str:
@@ -96,10 +127,14 @@ def so_far(seconds: float) -> str:
     return f"{seconds:.0f} s" if seconds < 90 else f"{seconds / 60:.0f} min"
 
 
-def describe_build(specs, compile_seconds: float = COMPILE_SECONDS, load=machine_load) -> str:
+def describe_build(specs, compile_seconds: float | None = None, load=machine_load,
+                   solver=None) -> str:
     """What building `specs` (the solver's missing tables) means: '17 tables, 74 MB, about
-    35 s the first time' (`compile_seconds`: what compiling the solver adds), longer on a busy
-    machine, which is named: '..., about 30 min the first time (busy: load 15 on 2 cores)'."""
+    35 s the first time' (`compile_seconds`: what compiling the solver adds, by default
+    compile_estimate's), longer on a busy machine, which is named: '..., about 30 min the first
+    time (busy: load 15 on 2 cores)'."""
+    if compile_seconds is None:
+        compile_seconds = compile_estimate(solver, specs)
     sizes = [s.expected_bytes or 0 for s in specs]
     now = load()
     seconds = (sum(_weight(s) for s in specs) + compile_seconds) * slowdown(now)

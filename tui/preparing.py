@@ -42,7 +42,7 @@ def _prepare(solver) -> None:
     if not missing:
         run_interruptible(lambda: solver.prepare(cancel=cancel), cancel, name="prepare")
         return
-    print(f"cubelab: building the tables of {solver.name} ({describe_build(missing)}; later "
+    print(f"cubelab: building the tables of {solver.name} ({describe_build(missing, solver=solver)}; later "
           "runs load them)", file=sys.stderr, flush=True)
     bar = BuildProgress(missing)
     tty = sys.stderr.isatty()

@@ -197,10 +197,11 @@ class Repl:
             if not told[0] and run.phase == "tables" and run.build is not None:
                 told[0] = True
                 from .build_progress import describe_build
-                missing = run.runner.solver(run.name, run.puzzle, run.options).missing_tables()
+                solver = run.runner.solver(run.name, run.puzzle, run.options)
+                missing = solver.missing_tables()
                 if missing:
                     print(f"cubelab: building the tables of {run.name} "
-                          f"({describe_build(missing)}; not part of the time limit)",
+                          f"({describe_build(missing, solver=solver)}; not part of the time limit)",
                           file=sys.stderr, flush=True)
         return tick
 

@@ -106,13 +106,13 @@ class Run:
         return False
 
 
-def describe_missing(absent: list) -> str | None:
+def describe_missing(absent: list, solver=None) -> str | None:
     """What a solver still has to build before it can search (its missing_tables()): how many
     tables, how big, how long; None when nothing is missing."""
     if not absent:
         return None
     from .build_progress import describe_build
-    return describe_build(absent)
+    return describe_build(absent, solver=solver)
 
 
 AskBuild = Callable[["SolverRun", str], bool]
@@ -166,7 +166,7 @@ class SolverRun(Run):
         if absent:
             from .build_progress import BuildProgress
             self.build = BuildProgress(absent)
-        missing = describe_missing(absent)
+        missing = describe_missing(absent, solver)
         if missing is not None and self.ask_build is not None:
             self.phase = "offer"
             if not self.ask_build(self, missing):

@@ -65,6 +65,16 @@ def _solver_help(registry, puzzles) -> str:
     return "solver name: " + "; ".join(parts)
 
 
+def refuse_early(solver, state) -> None:
+    """InputError for a position the solver refuses (an unreachable one, a goal its grey
+    stickers contradict), said before any of its tables is built rather than after."""
+    from cubelab.solvers.protocol import SolverError
+    try:
+        solver.check(state)
+    except SolverError as e:
+        raise InputError(str(e)) from None
+
+
 def solve_record(solver, state, max_length, time_limit, target=None):
     """One solve's result (with a `target` state, of the moves taking `state` there:
     solvers/target.py); a refused position raises InputError.
@@ -170,6 +180,8 @@ def run(args) -> int:
         return solve_file.solve_file(task)
     position = task.given.single(grey=True)     # grey stickers: the solver takes them
     solver = task.make_solver()
+    if not task.target:
+        refuse_early(solver, position.state)
     prepare(solver, task.table_choice())
     target = None
     if task.target:

@@ -15,7 +15,7 @@ from __future__ import annotations
 from cubelab.cube.costs import CostModel, check_metric
 from cubelab.cube.goal_catalog import resolve_goal, resolve_moveset
 from cubelab.cube.goals import TurnedGoal
-from cubelab.cube.masked_facelets import MaskedPosition
+from cubelab.cube.masked_facelets import MaskedPosition, require_known
 from cubelab.cube.metrics import Metric
 from cubelab.cube.moves import apply_moves
 from cubelab.cube.state import CubeState
@@ -91,6 +91,13 @@ class GoalSolver(SolverBase):
         """A CubeState or masked facelets (a MaskedPosition), kept as given: the goal reads the
         centres itself (a cross is the cross matching them, wherever they are)."""
         check_solvable(state.state if isinstance(state, MaskedPosition) else state)
+        if isinstance(state, MaskedPosition) and self.goal is not None:
+            # a named goal the stickers contradict is refused before any table is made for it
+            try:
+                for goal in resolve_goal(self._goal_text(), state.state):
+                    require_known(goal, state)
+            except ValueError as e:
+                raise SolverError(str(e)) from None
         return state
 
     def solved(self, job):

@@ -120,7 +120,20 @@ def spec_for(params: dict, about: str = "", expected_bytes: int | None = None) -
     return register(TableSpec(name=name, solver=SOLVER, params=params,
                               build=_BUILDERS[params["kind"]](params),
                               description=about or params.get("about", ""),
-                              deps=_deps(params), expected_bytes=expected_bytes))
+                              deps=_deps(params), expected_bytes=expected_bytes,
+                              expected_seconds=build_seconds(expected_bytes)))
+
+
+BUILD_OVERHEAD = 0.1
+"""Seconds a goal table costs whatever its size (its move columns, its file), measured on the
+reference machine: cross, OLL and F2L-pair tables build in a tenth of a second to a second."""
+ENTRIES_PER_SECOND = 2e7
+"""How fast the goal builders fill entries there (one byte an entry)."""
+
+
+def build_seconds(expected_bytes: int | None) -> float:
+    """The expected build time of a goal table of that size (what `cubelab` announces)."""
+    return BUILD_OVERHEAD + (expected_bytes or 0) / ENTRIES_PER_SECOND
 
 
 def register_stored() -> list[str]:
