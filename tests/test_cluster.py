@@ -114,3 +114,32 @@ def test_cli_count_on_a_cluster(capsys):
 
 def test_workers_are_listed(client):
     assert sorted(workers(client).values()) == [1, 1]
+
+
+def test_gen_on_the_cluster_gives_the_records_made_here_in_the_set_order(client):
+    """Cases spread over the workers come back in the set's order, each record what the
+    one-process run makes (but its time and node count)."""
+    from cubelab.solvers.goals.generate import SearchOptions, generate, generate_on_cluster
+    keep = {"T", "Ua", "Ub", "Aa", "H", "Z"}
+    from cubelab.cube.case_sets import case_set, cases
+    skipped = [c.name for c in cases(case_set("pll")) if c.name not in keep]
+    seen = []
+    here = generate("pll", "RUF", n=2, done=skipped)
+    there = generate_on_cluster(client, "pll", SearchOptions("RUF", n=2), done=skipped,
+                                on_case=lambda r: seen.append(r["case"]))
+
+    def same(r):
+        return {k: v for k, v in r.items() if k not in ("seconds", "nodes")}
+    assert [same(r) for r in there] == [same(r) for r in here]
+    assert seen == [r["case"] for r in here] and len(seen) == len(keep)
+
+
+def test_gen_cli_cluster_writes_and_resumes(tmp_path, capsys):
+    out = tmp_path / "pll.jsonl"
+    assert main(["gen", "pll", "--moves", "RUF", "--cases", "T", "--output", str(out)]) == 0
+    assert main(["gen", "pll", "--moves", "RUF", "--cases", "T,Ua,Ub", "--cluster", "local:2",
+                 "--output", str(out), "--resume"]) == 0
+    assert [json.loads(x)["case"] for x in out.read_text().splitlines()] == ["T", "Ua", "Ub"]
+    assert "2 case records written" in capsys.readouterr().err
+    assert main(["gen", "pll", "--cluster", "local:x"]) == 2
+    assert "local:N must be a number" in capsys.readouterr().err

@@ -9,7 +9,8 @@ case's name, its facelets and a setup, the algs with their lengths in every metr
 finger-trick cost and AUF. Records go out as each case ends (stdout, or `--output PATH`; a
 progress bar on stderr on a terminal); `--resume` skips the cases PATH holds already (a last
 line cut short by a kill is dropped first). Ctrl-C stops in the case at hand: the records
-written stay, the case stopped is not written.
+written stay, the case stopped is not written. `--cluster ADDRESS` searches the cases on a Dask
+cluster (local[:N] or a scheduler), records still in the set's order.
 """
 
 from __future__ import annotations
@@ -63,6 +64,10 @@ def register(sub) -> None:
     p.add_argument("--output", metavar="PATH", help="write the records to PATH")
     p.add_argument("--resume", action="store_true",
                    help="with --output: skip the cases PATH holds already")
+    p.add_argument("--cluster", metavar="ADDRESS",
+                   help="search the cases on a Dask cluster, a scheduler address "
+                        "(tcp://host:8786) or local[:N] for N local worker processes "
+                        "(needs the cluster extra)")
     p.set_defaults(func=run)
 
 
@@ -129,11 +134,15 @@ def run(args) -> int:
             print(json.dumps({"set": cs.name, "case": case.name, "facelets": case.facelets})
                   if args.json else f"{case.name:<14} {case.facelets}")
         return 0
+    cluster = None
+    if args.cluster is not None:
+        from .inputs import cluster_address
+        cluster = cluster_address(args.cluster)
     done = _resumed(args.output, cs, args) if args.resume else set()
     todo = {c.name for c in cases if c.name not in done}
     # generate() walks the whole set: every case not to search now is named as done
     skipped = [c.name for c in set_cases(cs) if c.name not in todo]
-    return _generate(args, cs, skipped, len(todo), done)
+    return _generate(args, cs, skipped, len(todo), done, cluster)
 
 
 def _chosen(cases, text: str):
@@ -146,7 +155,7 @@ def _chosen(cases, text: str):
     return [by_name[n.lower()] for n in dict.fromkeys(names)]
 
 
-def _generate(args, cs, skipped: list[str], total: int, done: set) -> int:
+def _generate(args, cs, skipped: list[str], total: int, done: set, cluster=None) -> int:
     from cubelab.cube.goals import GoalError
     from cubelab.solvers.goals.generate import generate
     from cubelab.solvers.protocol import new_cancel
@@ -157,7 +166,10 @@ def _generate(args, cs, skipped: list[str], total: int, done: set) -> int:
     written = [0]
 
     def on_case(record: dict) -> None:
-        if record["status"] == "cancelled":     # stopped in it: a resume searches it again
+        if record["status"] in ("cancelled", "lost"):   # a resume searches it again
+            if record["status"] == "lost":
+                bar.close()
+                print(f"cubelab: {record['case']}: {record['error']}", file=sys.stderr)
             return
         line = json.dumps(record)
         if out is not None:
@@ -169,13 +181,16 @@ def _generate(args, cs, skipped: list[str], total: int, done: set) -> int:
         written[0] += 1
 
     try:
-        run_interruptible(
-            lambda: generate(cs, args.moves, metric=args.metric, weights=args.weights,
-                             n=args.n or 1, all=args.all, within=args.within,
-                             max_length=args.max_length, time_limit=args.time_limit,
-                             fold=args.fold, done=skipped, on_case=on_case,
-                             progress=lambda k, _n: bar(k), cancel=cancel),
-            cancel, name="gen")
+        if cluster is not None:
+            _on_cluster(cluster, args, cs, skipped, on_case, lambda k, _n: bar(k))
+        else:
+            run_interruptible(
+                lambda: generate(cs, args.moves, metric=args.metric, weights=args.weights,
+                                 n=args.n or 1, all=args.all, within=args.within,
+                                 max_length=args.max_length, time_limit=args.time_limit,
+                                 fold=args.fold, done=skipped, on_case=on_case,
+                                 progress=lambda k, _n: bar(k), cancel=cancel),
+                cancel, name="gen")
     except GoalError as e:      # a case no sequence of the move set reaches, and the like
         raise InputError(str(e)) from None
     finally:
@@ -187,6 +202,34 @@ def _generate(args, cs, skipped: list[str], total: int, done: set) -> int:
         print(f"cubelab: {written[0]} case records written to {args.output}{note}",
               file=sys.stderr)
     return 0
+
+
+def _on_cluster(address, args, cs, skipped: list[str], on_case, progress) -> None:
+    """The cases searched on a Dask cluster. A local one gets the tables made here first (with
+    the store's lock), so its workers load them instead of racing to build them; a remote
+    cluster's workers make or load their own. Ctrl-C stops the cluster; records written stay."""
+    from cubelab.cube.case_sets import cases as set_cases
+    from cubelab.cube.costs import CostModel
+    from cubelab.cube.goal_catalog import resolve_goal
+    from cubelab.solvers.goals.generate import SearchOptions, generate_on_cluster
+    from cubelab.solvers.goals.search import problems_for
+    from cubelab.tables.cluster import ClusterError, connect
+    options = SearchOptions(args.moves, args.metric, args.weights, args.n or 1, args.all,
+                            args.within, args.max_length, args.time_limit, args.fold)
+    todo = [c for c in set_cases(cs) if c.name not in set(skipped)]
+    if not todo:
+        return
+    try:
+        if address.local:
+            from cubelab.tables.memory import share_mappings
+            share_mappings()
+            problems_for(todo[0].state, resolve_goal(cs.goal), args.moves,
+                         CostModel(args.metric, args.weights), cs.auf)
+        with connect(address) as client:
+            generate_on_cluster(client, cs, options, done=skipped, on_case=on_case,
+                                progress=progress)
+    except ClusterError as e:
+        raise InputError(str(e)) from None
 
 
 def _text(record: dict) -> str:

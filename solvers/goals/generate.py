@@ -9,11 +9,18 @@ whether the best is proven optimal, the search's status, time and nodes. Records
 skip (a resumed run), `progress(done, total)` counts cases, the cancel flag (and a time limit
 per case) stop the search in hand. The tables are made once, for the first case, and shared
 by the rest.
+
+`generate_on_cluster` spreads the cases over a Dask cluster (solvers/cluster.py's batching,
+retries and order): each worker makes or loads the set's tables once and searches the cases it
+is sent with the same `_one` as here, so a record does not depend on where it was made; the
+records still come out in the set's order.
 """
 
 from __future__ import annotations
 
 import time
+from dataclasses import dataclass
+from functools import lru_cache
 
 from cubelab.cube.case_sets import Case, CaseSet, case_set, cases as set_cases
 from cubelab.cube.goal_catalog import resolve_goal
@@ -67,3 +74,69 @@ def _one(cs, case: Case, goal, moves, metric, weights, n, all, within, max_lengt
         "algs": [s.to_json() for s in result.solutions], "truncated": result.truncated,
         "nodes": int(result.nodes), "seconds": round(time.perf_counter() - started, 6),
     }
+
+
+@dataclass(frozen=True)
+class SearchOptions:
+    """How every case of a run is searched (what a cluster task carries besides case names)."""
+
+    moves: str
+    metric: str = "htm"
+    weights: str | None = None
+    n: int | None = 1
+    all: bool = False
+    within: float | None = None
+    max_length: float | None = None
+    time_limit: float | None = None
+    fold: bool = False
+
+
+@lru_cache(maxsize=8)
+def _cases_by_name(cs: CaseSet) -> dict[str, Case]:
+    return {c.name: c for c in set_cases(cs)}
+
+
+def cases_task(job: tuple[CaseSet, SearchOptions], items: list) -> tuple[list, float]:
+    """A cluster task: the records of a batch of (index, case name), and the seconds spent."""
+    cs, o = job
+    by_name = _cases_by_name(cs)
+    (goal,) = resolve_goal(cs.goal)
+    cancel, counters = new_cancel(), new_counters()
+    started = time.perf_counter()
+    out = [(index, _one(cs, by_name[name], goal, o.moves, o.metric, o.weights, o.n, o.all,
+                        o.within, o.max_length, o.time_limit, o.fold, cancel, None, counters))
+           for index, name in items]
+    return out, time.perf_counter() - started
+
+
+def lost_case(cs: CaseSet, case: Case, deaths: int) -> dict:
+    """The record of a case given up because the workers searching it kept dying (status
+    "lost": a front end writes it nowhere, so a resumed run searches it again)."""
+    return {"set": cs.name, "case": case.name, "facelets": case.facelets, "status": "lost",
+            "error": f"the worker searching this case died {deaths} times (out of memory, or "
+                     "killed); giving up on it", "algs": []}
+
+
+def generate_on_cluster(client, which: str | CaseSet, options: SearchOptions, *, done=(),
+                        on_case=None, progress=None) -> list[dict]:
+    """Records of every case not in `done`, searched on the cluster, in the set's order."""
+    import dask
+
+    from ..batch import in_order
+    from ..cluster import solve_unordered
+    cs = which if isinstance(which, CaseSet) else case_set(which)
+    todo = [c for c in set_cases(cs) if c.name not in set(done)]
+    deaths = int(dask.config.get("distributed.scheduler.allowed-failures", 3)) + 1
+    pairs = solve_unordered(client, [(i, c.name) for i, c in enumerate(todo)], (cs, options),
+                            total=len(todo), task=cases_task,
+                            lost=lambda index: lost_case(cs, todo[index], deaths))
+    out = []
+    if progress is not None:
+        progress(0, len(todo))
+    for k, record in enumerate(in_order(pairs)):
+        out.append(record)
+        if on_case is not None:
+            on_case(record)
+        if progress is not None:
+            progress(k + 1, len(todo))
+    return out
