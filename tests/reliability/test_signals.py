@@ -319,3 +319,19 @@ def test_ctrl_c_ignored_from_the_start_stays_ignored():
     p.send_signal(signal.SIGINT)
     out, err = p.communicate(timeout=60)
     assert (p.returncode, out, err) == (0, "done\n", "")
+
+
+def test_nothing_is_logged_under_the_stop_line(caplog, monkeypatch):
+    """A cluster stopped while it starts a worker: Dask's loop, still winding down, logs
+    'Task exception was never retrieved'; the stop's one line must stay the last one."""
+    import logging
+
+    from cubelab.tui import stopping
+    monkeypatch.setattr(stopping._state, "said", False)
+    try:
+        with caplog.at_level(logging.ERROR):
+            stopping.say("cubelab: interrupted")
+            logging.getLogger("asyncio").error("Task exception was never retrieved")
+    finally:
+        logging.disable(logging.NOTSET)
+    assert caplog.records == []
