@@ -9,6 +9,7 @@ CPU time (ours runs two threads, Reid's one). Exits 1 if they disagree.
 
     .venv/bin/python bench/bench_korf_qtm.py                      # 5 positions per length
     .venv/bin/python bench/bench_korf_qtm.py --lengths 8,12,14 -n 10
+    .venv/bin/python bench/bench_korf_qtm.py --lengths 14 -n 10 --quarter   # 14 quarter turns
 
 Reid's program builds its own table (about half a minute) when it starts; that, like the load of
 our tables, is reported apart. Its time per position runs from the moment the position is
@@ -32,6 +33,8 @@ from harness import Bench, scrambles, state_of
 
 bench = Bench(__file__, __doc__, count=5, seed=2014)
 bench.parser.add_argument("--lengths", default="8,12,14", help="scramble lengths in face turns")
+bench.parser.add_argument("--quarter", action="store_true",
+                          help="scrambles of quarter turns only (--lengths counts quarter turns)")
 bench.parser.add_argument("--timeout", type=float, default=600,
                           help="seconds per position and solver")
 
@@ -136,7 +139,7 @@ def main(argv=None) -> int:
     from cubelab.cube.notation import parse_moves
     args = bench.parse(argv)
     cases = [dict(c, id=f"{n}:{c['id']}") for n in map(int, args.lengths.split(","))
-             for c in scrambles(args.count, n, args.seed)]
+             for c in scrambles(args.count, n, args.seed, quarter=args.quarter)]
     bench.begin(args)
     results = bench.compare(args, cases, fields=("seconds", "cpu_seconds", "qtm"),
                             show=lambda c, case, o: f"{o.get('qtm')} q")

@@ -50,12 +50,15 @@ def random_states(count: int, seed: int = SEED) -> list[dict]:
     return [{"id": i, "facelets": to_facelets(random_state(rng))} for i in range(count)]
 
 
-def scrambles(count: int, length: int, seed: int = SEED) -> list[dict]:
+def scrambles(count: int, length: int, seed: int = SEED, quarter: bool = False) -> list[dict]:
     """`count` scrambles of `length` face turns (no face twice in a row, no three turns of one
     axis), as cases {"id", "scramble", "facelets"}: their optimum is at most `length`. Each
     length has its own stream (seeded by seed and length): 18-move scrambles do not begin with
-    the 16-move ones."""
+    the 16-move ones. `quarter`: every turn a quarter turn (its direction drawn too), so the
+    scramble is `length` quarter turns."""
     import numpy as np
+
+    from cubelab.cube.alg import Move
 
     from cubelab.cube.facelets import to_facelets
     from cubelab.cube.moves import apply_moves
@@ -66,6 +69,8 @@ def scrambles(count: int, length: int, seed: int = SEED) -> list[dict]:
     out = []
     for i in range(count):
         moves = face_scramble(rng, length)
+        if quarter:
+            moves = [Move(m.family, 1 if rng.integers(2) else 3) for m in moves]
         out.append({"id": i, "scramble": format_moves(moves),
                     "facelets": to_facelets(apply_moves(CubeState.identity(), moves))})
     return out
