@@ -121,6 +121,15 @@ def say(line: str) -> None:
     if not _state.said:
         _state.said = True
         print(line, file=sys.stderr, flush=True)
+        _quiet_after_the_line()
+
+
+def _quiet_after_the_line() -> None:
+    """The stop's line is the last thing said: threads still winding down (Dask's event loop
+    reporting a worker it was starting, asyncio's 'Task exception was never retrieved') would
+    log their own errors under it."""
+    import logging
+    logging.disable(logging.CRITICAL)
 
 
 def _message(signum: int) -> str:
@@ -160,6 +169,7 @@ def hard_stop(signum: int) -> None:
             os.write(2, (_message(signum) + "\n").encode())
         except OSError:
             pass
+        _quiet_after_the_line()
     leave_nothing_behind()
     os._exit(128 + signum)
 
