@@ -50,7 +50,7 @@ def _environment(args, home: str) -> dict:
     return env
 
 
-def _program(argv: list[str]) -> list[str]:
+def program(argv: list[str]) -> list[str]:
     """A new interpreter running `cubelab ARGV` from the sources this process imports (the
     tree of a --checkout worker: its import root first on the path)."""
     import cubelab
@@ -63,7 +63,7 @@ def _program(argv: list[str]) -> list[str]:
 
 def _until_exit(argv: list[str], env: dict) -> float:
     t = time.perf_counter()
-    subprocess.run(_program(argv), env=env, stdout=subprocess.DEVNULL, check=True,
+    subprocess.run(program(argv), env=env, stdout=subprocess.DEVNULL, check=True,
                    stdin=subprocess.DEVNULL)
     return time.perf_counter() - t
 
@@ -77,7 +77,7 @@ def _until_painted(env: dict, size=(100, 30), timeout: float = 60.0) -> float:
     master, slave = pty.openpty()
     fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", size[1], size[0], 0, 0))
     t = time.perf_counter()
-    proc = subprocess.Popen(_program([]), stdin=slave, stdout=slave, stderr=slave, env=env,
+    proc = subprocess.Popen(program([]), stdin=slave, stdout=slave, stderr=slave, env=env,
                             start_new_session=True)
     os.close(slave)
     seen = b""
