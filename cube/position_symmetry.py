@@ -56,7 +56,10 @@ def matrices() -> np.ndarray:
 
 def kind(m: np.ndarray) -> str:
     """Which of KINDS a symmetry's matrix is."""
-    det, trace = round(np.linalg.det(m)), int(np.trace(m))
+    # an integer matrix's determinant by cofactors: numpy.linalg.det's first call (LAPACK set
+    # up) cost ~30 ms of a `cubelab facts` start
+    (a, b, c), (d, e, f), (g, h, i) = m.tolist()
+    det, trace = a * (e * i - f * h) - b * (d * i - f * g) + c * (d * h - e * g), a + e + i
     proper = m if det == 1 else -m
     ptrace = trace if det == 1 else -trace
     diagonal = not np.any(proper - np.diag(np.diag(proper)))

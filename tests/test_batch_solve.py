@@ -42,3 +42,33 @@ def test_cli_file_with_jobs(tmp_path, capsys, visible_fake):
     assert [r["line"] for r in lines] == [1, 2, 3, 4]
     assert lines[0]["solution"] and "error" in lines[1] and "error" in lines[2]
     assert lines[3]["length"]["htm"] == 2
+
+
+def test_workers_are_forked_when_the_other_threads_are_only_ending(monkeypatch):
+    # the preparation's helper thread and a solve's cancelled timer are still winding down
+    # when the workers start: counted as running, they made half the batches spawn their
+    # workers, which then imported and prepared the solver again
+    import threading
+    import time as clock
+
+    import pytest
+
+    from cubelab.solvers import batch
+    if threading.active_count() > 1:
+        pytest.skip("threads an earlier test left running would keep any batch from forking")
+    solver = object()
+    ending = threading.Thread(target=clock.sleep, args=(0.05,), daemon=True)
+    ending.start()
+    ctx, inherited = batch._start_method(solver)
+    assert ctx.get_start_method() == "fork" and inherited is solver
+    # one that keeps running: spawned workers, after a short wait
+    monkeypatch.setattr(batch, "ENDING_SECONDS", 0.05)
+    stop = threading.Event()
+    running = threading.Thread(target=stop.wait, daemon=True)
+    running.start()
+    try:
+        ctx, inherited = batch._start_method(solver)
+        assert ctx.get_start_method() == "spawn" and inherited is None
+    finally:
+        stop.set()
+        running.join()

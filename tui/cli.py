@@ -8,6 +8,7 @@ Textual) happen inside the command, so `cubelab facts` starts fast. Exit status:
 from __future__ import annotations
 
 import argparse
+import gc
 import importlib
 import os
 import re
@@ -20,7 +21,8 @@ from .errors import InputError
 from .interrupts import exit_status, install_sigterm, restore_sigterm
 from .interrupts import message as interrupt_message
 
-# Sub-command modules, imported to build the parser; each keeps its heavy imports lazy.
+# Sub-command modules; the parser imports only the one a command line names (_modules_for),
+# and each keeps its heavy imports lazy.
 _COMMAND_MODULES = (
     "cubelab.tui.facts_cmd",
     "cubelab.tui.solve_cmd",
@@ -47,7 +49,37 @@ class _Parser(argparse.ArgumentParser):
         raise InputError(f"{message}{hint}")
 
 
-def build_parser() -> argparse.ArgumentParser:
+def _command_name(module: str) -> str:
+    """The command a module of _COMMAND_MODULES registers: its name less `_cmd` (facts_cmd ->
+    facts, repl -> repl). tests/test_cli_start.py holds every module to it."""
+    return module.rpartition(".")[2].removesuffix("_cmd")
+
+
+# the options before a command that take a value (`--port 8000` or `--port=8000`)
+_VALUED = ("--port", "--puzzle", "--tables")
+
+
+def _modules_for(argv: list[str]) -> tuple[str, ...]:
+    """The command modules the parser needs for `argv`: only the named command's (so a command
+    imports nothing of the others: `cubelab facts` starts in a fraction of the time), none for
+    the workbench (no command), and all of them when the arguments ask for the list or may be
+    wrong (help, an unknown word, an abbreviated option) so the answer names every command."""
+    words = iter(argv)
+    for word in words:
+        if word in _VALUED:
+            next(words, None)
+        elif word == "--serve" or word.startswith(tuple(o + "=" for o in _VALUED)):
+            continue
+        elif word.startswith("-"):
+            return _COMMAND_MODULES                 # --help, or anything argparse must judge
+        else:
+            own = [m for m in _COMMAND_MODULES if _command_name(m) == word]
+            return tuple(own) if own else _COMMAND_MODULES
+    return ()
+
+
+def build_parser(modules: tuple[str, ...] = _COMMAND_MODULES) -> argparse.ArgumentParser:
+    """The command line's parser with the sub-commands of `modules` (by default every one)."""
     parser = _Parser(
         prog="cubelab",
         description="A terminal workbench for the Rubik's Cube. With no command, opens the TUI.")
@@ -62,7 +94,7 @@ def build_parser() -> argparse.ArgumentParser:
                         help="the table set the TUI's optimal solver reads (names and sizes: "
                              "cubelab tables status; :tables switches)")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
-    for name in _COMMAND_MODULES:
+    for name in modules:
         try:
             module = importlib.import_module(name)
         except ModuleNotFoundError as e:
@@ -73,15 +105,26 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+def _collect_again() -> None:
+    """Garbage collection back on once the modules are loaded (entry.py turns it off for the
+    start), with what they made set aside for good (gc.freeze): a collection never walks it."""
+    if not gc.isenabled():
+        gc.freeze()
+        gc.enable()
+
+
 def main(argv: list[str] | None = None) -> int:
     if not stopping.installed():
         install_sigterm()   # called in-process (tests): SIGTERM ends a command as Ctrl-C does
     try:
-        args = build_parser().parse_args(argv)
+        if argv is None:
+            argv = sys.argv[1:]
+        args = build_parser(_modules_for(argv)).parse_args(argv)
         stopping.running()  # a signal now stops the command in order (stopping.py)
         if args.command is None:
             from cubelab.tui.app import run_app
             from .table_commands import chosen_tables
+            _collect_again()
             tables = chosen_tables(args.app_tables)
             # the workbench ends on Ctrl-C and SIGTERM its own way
             stopping.hand_over() if stopping.installed() else restore_sigterm()
@@ -91,6 +134,7 @@ def main(argv: list[str] | None = None) -> int:
             raise InputError(f"--tables before a command is for the workbench: give it after "
                              f"the command (cubelab {args.command} --tables "
                              f"{args.app_tables})")
+        _collect_again()
         return args.func(args) or 0
     except InputError as e:
         print(f"cubelab: {e}", file=sys.stderr)

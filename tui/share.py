@@ -19,7 +19,6 @@ from urllib.parse import quote, urlencode
 
 from cubelab.cube.alg import Move
 from cubelab.cube.colour_scheme import WESTERN, ColourScheme
-from cubelab.cube.net_svg import net_svg
 from cubelab.cube.puzzles import PUZZLES
 from cubelab.cube.notation import format_moves, invert_moves
 
@@ -83,6 +82,9 @@ def links(puzzle: str, setup, alg) -> dict[str, str]:
 def write_svg(path: str, state, title: str = "", scheme: ColourScheme = WESTERN) -> Path:
     """Write the state's net as SVG in a colour scheme; OSError says why it could not be
     written."""
+    # here, not at the top: xml.sax (its escape) and urllib.request come with it, ~10 ms of
+    # every workbench start that never writes a picture
+    from cubelab.cube.net_svg import net_svg
     target = Path(path).expanduser()
     if target.suffix.lower() != ".svg":
         target = target.with_name(target.name + ".svg")
@@ -127,6 +129,9 @@ def screenshot_place(path: str | None) -> tuple[str, str]:
     current directory. OSError if the folder does not exist."""
     if not path:
         return ".", time.strftime("cubelab-%Y%m%d-%H%M%S.svg")
+    # here, not at the top: xml.sax (its escape) and urllib.request come with it, ~10 ms of
+    # every workbench start that never writes a picture
+    from cubelab.cube.net_svg import net_svg
     target = Path(path).expanduser()
     if target.suffix.lower() != ".svg":
         target = target.with_name(target.name + ".svg")

@@ -54,12 +54,13 @@ def solve_file(task) -> int:
     solved = None
     try:
         solved = _results(task, good, bar)
+        as_text = not task.as_json and out is None  # else the text of a result is never shown
 
         def answer(position):
             result = next(solved)
             if isinstance(result, dict):        # a position the solver refused, or failed on
                 return result, None
-            return result.to_json(), format_result(result)
+            return result.to_json(), format_result(result) if as_text else None
 
         status = write_file_records(entries, answer, writer)
     finally:

@@ -289,7 +289,7 @@ def test_a_signal_while_the_program_imports_its_modules_ends_it_in_one_line(sig)
 @pytest.mark.parametrize("sig", [signal.SIGINT, signal.SIGTERM])
 def test_a_signal_while_reading_the_command_line_ends_it_in_one_line(sig):
     body = ("import cubelab.tui.cli as cli\n"
-            "def parser():\n"
+            "def parser(*modules):\n"
             "    print('ready', flush=True)\n"
             "    time.sleep(30)\n"
             "cli.build_parser = parser\n")

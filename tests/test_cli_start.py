@@ -1,0 +1,88 @@
+"""What a command imports before it runs: the command line reads only the module of the command
+it runs (`cubelab facts` never loads the solvers, numba or Textual), while `cubelab --help` and
+a mistyped command still name every command. Import-level checks in a fresh interpreter (its
+sys.modules), never timings: bench/bench_cli_start.py measures the seconds."""
+
+from __future__ import annotations
+
+import argparse
+import subprocess
+import sys
+
+import pytest
+
+from cubelab.tui import cli
+
+_FACTS_RUN = """
+import contextlib, io, sys
+from cubelab.tui.cli import main
+with contextlib.redirect_stdout(io.StringIO()) as out:
+    status = main(ARGV)
+assert status == 0, status
+assert "order" in out.getvalue(), out.getvalue()
+print(" ".join(sorted(sys.modules)))
+"""
+
+
+def _modules_after(argv: list[str]) -> set[str]:
+    run = subprocess.run([sys.executable, "-c", _FACTS_RUN.replace("ARGV", repr(argv))],
+                         capture_output=True, text=True, timeout=300)
+    assert run.returncode == 0, run.stderr
+    return set(run.stdout.split())
+
+
+@pytest.mark.parametrize("argv", [["facts", "R U R' U'"], ["facts", "--json", "U R2 F'"],
+                                  ["facts", "--puzzle", "2x2", "R U"]])
+def test_facts_imports_no_solver_no_kernel_no_ui(argv):
+    loaded = _modules_after(argv)
+    heavy = {"numba", "llvmlite", "textual", "prompt_toolkit", "cubelab.solvers",
+             "cubelab.tables", "multiprocessing",
+             # numpy's lazily loaded parts: np.unique(axis=0) pulled in numpy.ma (symmetry.py)
+             "numpy.ma"}
+    assert not heavy & loaded, sorted(heavy & loaded)
+    # no other command's module either (cli.py imported every one to build its parser)
+    others = {m for m in cli._COMMAND_MODULES if m != "cubelab.tui.facts_cmd"}
+    assert not others & loaded, sorted(others & loaded)
+
+
+def test_every_command_module_registers_the_command_its_name_says():
+    # _modules_for finds a command's module by its name, without importing the others
+    import importlib
+    for module in cli._COMMAND_MODULES:
+        sub = argparse.ArgumentParser().add_subparsers(dest="command")
+        importlib.import_module(module).register(sub)
+        assert list(sub.choices) == [cli._command_name(module)], module
+
+
+@pytest.mark.parametrize("argv, expected", [
+    (["facts", "R"], ("cubelab.tui.facts_cmd",)),
+    (["--port", "8001", "solve", "R"], ("cubelab.tui.solve_cmd",)),
+    (["--port=8001", "--puzzle", "2x2", "repl"], ("cubelab.tui.repl",)),
+    (["--tables", "layers"], ()),                  # the workbench: no command at all
+    (["--serve"], ()),
+    ([], ()),
+    (["--help"], cli._COMMAND_MODULES),            # the list of every command
+    (["-h", "facts"], cli._COMMAND_MODULES),
+    (["fatcs", "R"], cli._COMMAND_MODULES),        # "invalid choice" names them all
+    (["--po", "8001", "facts"], cli._COMMAND_MODULES),   # abbreviations: argparse judges
+])
+def test_the_parser_reads_only_the_command_it_runs(argv, expected):
+    assert cli._modules_for(argv) == expected
+
+
+def test_help_still_lists_every_command(capsys):
+    with pytest.raises(SystemExit) as stop:
+        cli.main(["--help"])
+    assert stop.value.code == 0
+    out = capsys.readouterr().out
+    for module in cli._COMMAND_MODULES:
+        assert f"    {cli._command_name(module)} " in out, module
+
+
+def test_a_commands_help_and_a_mistyped_command(capsys):
+    with pytest.raises(SystemExit):
+        cli.main(["solve", "--help"])
+    assert "usage: cubelab solve" in capsys.readouterr().out
+    assert cli.main(["fatcs", "R"]) == 2
+    err = capsys.readouterr().err
+    assert "invalid choice: 'fatcs'" in err and "'fmc'" in err and "'facts'" in err
