@@ -23,6 +23,11 @@ KEYS = (
     (("cubelab.help",), "this help"),
     (("cubelab.letters",), "sticker letters on/off"),
     (("cubelab.paint",), "paint mode (on the net)"),
+    ("Paint mode", "colour keys (the colours' initials, U R F D L B, 1-6) paint a sticker and "
+                   "step on; * ? or 0 paints it grey (unknown, as `*` in --facelets; the "
+                   "palette's last swatch too): a picture with grey stickers is a masked "
+                   "position, :solve solves what it shows; Backspace / Delete grey a sticker, "
+                   "Ctrl+U greys all but the centres; Enter uses it"),
     (("cubelab.puzzle",), "switch between the 3x3x3 and the 2x2x2 (:puzzle)"),
     (("cubelab.solve", "cubelab.compare"), "solve / compare solvers"),
     (("cubelab.lists",), "show the solver table or the search results"),

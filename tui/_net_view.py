@@ -26,7 +26,7 @@ from cubelab.cube.puzzles import puzzle_of
 from cubelab.cube.state import CubeState
 
 from .bindings import BINDINGS as ALL_BINDINGS, binding
-from .keymap import CURSOR_KEYS, PAINT_KEYS
+from .keymap import CURSOR_KEYS, GREY, GREY_KEYS
 
 FRAME_SECONDS = 1 / 30
 """The time between two pictures of a turning move."""
@@ -67,9 +67,11 @@ class NetView(Widget, can_focus=True):
     """Sticker size: 1 (two cells by one line) or 2 (four by two); the app picks it for the
     terminal's size."""
     paint_colour: reactive[int] = reactive(0)
-    """The palette's colour (face id) a click paints with; a colour key also picks it."""
+    """The palette's colour (face id, or GREY: -1) a click paints with; a colour key also
+    picks it."""
     grey: reactive[frozenset] = reactive(frozenset())
-    """Stickers drawn grey (the session's goal does not read them: `:goal`)."""
+    """Stickers drawn grey (the session's goal does not read them: `:goal`; or they are grey
+    in a masked position painted with grey stickers)."""
     view: reactive[str] = reactive("net")
     """net | 3d: the net, or the 3-D view (cubelab.cube.iso) held as `orientation`; paint mode
     always shows the net (its cursor moves over the net)."""
@@ -95,8 +97,8 @@ class NetView(Widget, can_focus=True):
             self.click = click
 
     class Paint(Message):
-        """Sticker `index` was painted (face id; -1 blanks it; `everything` blanks all but the
-        centres) and the cursor is now on `cursor`. The net has already drawn it: it keeps the
+        """Sticker `index` was painted (face id; -1 greys it: unknown; `everything` greys all
+        but the centres) and the cursor is now on `cursor`. The net has already drawn it: it keeps the
         painting itself while keys arrive, so a burst of keys never waits for the app."""
 
         def __init__(self, index: int, face: int, cursor: int, everything: bool = False) -> None:
@@ -260,7 +262,7 @@ class NetView(Widget, can_focus=True):
         self._show_keys(self.has_focus)
 
     HINTS = {"turn": "keys turn it · Esc: to the line",
-             "paint": "Enter uses it · Esc leaves",
+             "paint": "*: grey · Enter: use · Esc: leave",
              "play": "←→ step · Enter keeps · Esc leaves"}
     """What the keys do here, on the bottom edge while the net has them."""
 
@@ -378,11 +380,18 @@ class NetView(Widget, can_focus=True):
             self.colours = colours
             self.post_message(self.Paint(-1, -1, self.cursor, everything=True))
         else:
-            face = self.scheme.paint_keys().get((event.character or "").lower())
+            face = self._paint_value(event.character)
             if face is None:
                 return False
             self.paint_next(face)
         return True
+
+    def _paint_value(self, character: str | None) -> int | None:
+        """The value a typed character paints: a colour's face id, GREY (-1) for the grey
+        keys (`*`, `?`, 0: unknown, as in masked facelets), None for another character."""
+        if character in GREY_KEYS:
+            return GREY
+        return self.scheme.paint_keys().get((character or "").lower())
 
     def paint_next(self, face: int) -> None:
         """Paint the sticker under the cursor and step to the next in the paint order (the
@@ -406,9 +415,8 @@ class NetView(Widget, can_focus=True):
         if self.mode != "paint" or self.colours is None:
             return
         event.stop()
-        keys = self.scheme.paint_keys()
         for character in event.text:
-            face = keys.get(character.lower())
+            face = self._paint_value(character)
             if face is not None:
                 self.paint_next(face)
 

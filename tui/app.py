@@ -193,7 +193,11 @@ class CubeLabApp(Preferences, App):
         net.show(state, moves)
         goal = s.goal_view(state)       # :goal (issue 34): met or not; the net greys the rest
         net.grey = goal.grey if goal is not None else frozenset()
-        net.border_title = title + (f" · goal {goal.text}" if goal is not None else "")
+        if s.mask is not None:      # painted with grey stickers: a masked position
+            title += f" · masked, {len(goal.grey)} grey"
+        elif goal is not None:
+            title += f" · goal {goal.text}"
+        net.border_title = title
         self.query_one(FactsPanel).show(s.puzzle, state, moves, pending, memo=s.memo_options,
                                         goal=goal)
 

@@ -20,6 +20,7 @@ from . import (
     table_commands,
 )
 from .help_text import SEARCH_PREDICATES, help_text
+from .keymap import GREY_WORDS
 from .records import HelpRequest, Outcome, Painting, PaintRequest, SearchRequest
 from .saves import SaveError, read_save, save_names, write_save
 
@@ -281,12 +282,12 @@ def _puzzle(session, args, rest) -> Outcome:
 
 @_command("paint", "", "paint stickers to enter a real cube's position")
 def _paint(session, args, rest) -> Outcome:
-    session.painting = Painting.of(session.state)
+    session.painting = Painting(session.shown_colours(), puzzle=session.puzzle.name)
     keys = " ".join(k.upper() or "-" for k in session.scheme.keys())
     return Outcome(f"paint in facelet order U1..U9 R F D L B (centres stay): {keys} (or "
-                   "U R F D L B, 1-6) paint and step on, arrows/Home/End move, Backspace and "
-                   "Delete blank, Ctrl+U blanks all, Enter uses it, Esc leaves",
-                   request=PaintRequest())
+                   f"U R F D L B, 1-6) paint and step on, {GREY_WORDS} grey (unknown), "
+                   "arrows/Home/End move, Backspace and Delete grey too, Ctrl+U greys all, "
+                   "Enter uses it, Esc leaves", request=PaintRequest())
 
 
 # ---------------------------------------------------------------- saves and help

@@ -102,6 +102,23 @@ class Session:
     def moves(self) -> tuple[Move, ...]:
         return self.entry.moves
 
+    @property
+    def mask(self):
+        """The picture with grey stickers the current position stands for (a MaskedPosition:
+        painted grey in paint mode), or None for a whole position."""
+        return self.entry.mask
+
+    def solve_position(self):
+        """What a solve of the current position is given: the masked picture (the goal solver
+        solves what it shows), else the state."""
+        return self.entry.mask if self.entry.mask is not None else self.state
+
+    def shown_colours(self) -> list[int]:
+        """The stickers of the current position as the net shows them (-1: grey)."""
+        if self.entry.mask is not None:
+            return list(self.entry.mask.colours)
+        return self.puzzle.colours(self.state)
+
     def shown_state(self):
         """What the net shows: the playback position while stepping, else the current one."""
         return self.playback.state if self.playback else self.state
@@ -109,8 +126,10 @@ class Session:
     def goal_view(self, state=None):
         """The position (the current one by default) against the session's goal: a
         goal_commands.GoalView, or None without a goal."""
-        from .goal_commands import goal_view
+        from .goal_commands import goal_view, masked_view
         state = self.state if state is None else state
+        if self.entry.mask is not None:     # a picture with grey stickers: its own goal
+            return masked_view(self.entry.mask, state)
         return goal_view(self.goal, PUZZLES[self.entry.puzzle], state)
 
     def solver_names(self) -> list[str]:
@@ -146,11 +165,17 @@ class Session:
         moves = tuple(moves)
         label = label if label is not None else format_moves(moves)
         state = self.puzzle.apply(self.state, moves)
-        self._push(Entry(state, self.moves + moves, label, self.puzzle.name))
+        mask = self.entry.mask
+        if mask is not None:        # the grey stickers travel with their pieces
+            from cubelab.cube.masked_facelets import turned
+            mask = turned(mask, state)
+        self._push(Entry(state, self.moves + moves, label, self.puzzle.name, mask))
 
     def set_position(self, state, label: str, moves: Iterable[Move] = (),
-                     puzzle: str | None = None) -> None:
-        self._push(Entry(state, tuple(moves), label, puzzle or self.puzzle.name))
+                     puzzle: str | None = None, mask=None) -> None:
+        """Make `state` the position outright (`mask`: the picture with grey stickers it
+        stands for, whose state it is)."""
+        self._push(Entry(state, tuple(moves), label, puzzle or self.puzzle.name, mask))
 
     def undo(self) -> Entry | None:
         """Step back; returns the entry undone, or None when there is nothing to undo."""
@@ -346,11 +371,17 @@ class Session:
         usable, message = self.painting.verdict()
         if not usable:
             return Outcome(message, error=True)
-        state = self.painting.state()
+        mask = self.painting.masked()
+        state = mask.state if mask is not None else self.painting.state()
+        colours = list(self.painting.colours)
         self.painting = None
-        if state == self.state:
+        if colours == self.shown_colours():
             return Outcome("painting unchanged")
-        self.set_position(state, ":paint")
+        self.set_position(state, ":paint", mask=mask)
+        if mask is not None:
+            grey = sum(1 for c in colours if c < 0)
+            return Outcome(f"masked position: {grey} grey sticker{'s' if grey > 1 else ''} · "
+                           ":solve solves what is shown (goal solver)", changed=True)
         return Outcome(message.replace(": Enter uses it", ""), changed=True)
 
 
