@@ -135,3 +135,19 @@ def test_the_workbench_paints_grey_keeps_the_picture_and_solves_what_it_shows(tm
             await pilot.pause()
             assert app.session.goal_view().met and app.net.grey == frozenset({0, 2})
     asyncio.run(main())
+
+
+def test_a_masked_position_outlives_the_program():
+    from cubelab.tui.session_store import restore, snapshot
+    s = Session(REGISTRY)
+    _paint(s, F2L_CASE)
+    s.finish_painting()
+    s.execute("R")
+    grey = s.goal_view().grey
+    again = Session(REGISTRY)
+    restore(again, snapshot(s))
+    assert again.mask is not None and again.goal_view().grey == grey
+    assert masked_text(again.mask.colours) == masked_text(s.mask.colours)
+    assert again.execute(":solve").request.solvers == ("goal",)
+    again.execute(":undo")
+    assert masked_text(again.mask.colours) == F2L_CASE
