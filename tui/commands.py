@@ -167,13 +167,14 @@ def _pick(session, args, default_best: bool) -> tuple[int | None, Outcome | None
     """The row of the list on show that `:apply N` / `:play [N]` name (search results arrive
     shortest first; the shortest solution is picked among the rows that have one)."""
     search = session.listing == "search"
-    items = session.found if search else session.solutions
-    what = "result" if search else "row"
+    listed = session.listing == "listed"
+    items = session.found if search else session.listed if listed else session.solutions
+    what = "result" if search else "solution" if listed else "row"
     if not items:
         return None, Outcome("no search results yet" if search else
                              "no solutions yet (:solve or :compare first)", error=True)
     if not args and default_best:
-        if search:
+        if search or listed:            # both come ranked, the best first
             return 0, None
         found = [i for i, r in enumerate(items) if r.moves is not None]
         if not found:
@@ -182,7 +183,7 @@ def _pick(session, args, default_best: bool) -> tuple[int | None, Outcome | None
     if not args or not args[0].isdigit() or not 1 <= int(args[0]) <= len(items):
         return None, Outcome(f"give a {what} number from 1 to {len(items)}", error=True)
     index = int(args[0]) - 1
-    if not search and items[index].moves is None:
+    if not (search or listed) and items[index].moves is None:
         return None, Outcome(f"row {index + 1} has no solution", error=True)
     return index, None
 
@@ -192,7 +193,8 @@ def _clear(session, args, rest) -> Outcome:
     return session.clear_old_rows()
 
 
-@_command("apply", "N", "apply row N of the list on show (solutions, or search results)")
+@_command("apply", "N", "apply row N of the list on show (solver rows, a list solve's "
+                        "solutions, or search results)")
 def _apply(session, args, rest) -> Outcome:
     index, bad = _pick(session, args, default_best=False)
     return bad or session.apply_row(index)

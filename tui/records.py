@@ -118,6 +118,28 @@ class SolutionRow:
 
 
 @dataclass
+class ListedSolution:
+    """One solution of a list solve (`:solve --goal X --all`, `-n N`, `--within K`): the moves
+    to apply (its AUF turns included) and the solver's record of it (solution, length in each
+    metric, metric_cost, finger-trick cost, auf, goal met)."""
+
+    moves: tuple[Move, ...]
+    record: dict
+    seconds: float = 0.0
+    """When the search found it (0 when not known: a session brought back)."""
+
+    @property
+    def text(self) -> str:
+        return str(self.record.get("solution", format_moves(self.moves)))
+
+    @property
+    def auf(self) -> str:
+        """'pre U, post U2' ('' with no AUF turn)."""
+        auf = self.record.get("auf") or {}
+        return ", ".join(f"{k} {v}" for k, v in auf.items() if v)
+
+
+@dataclass
 class Playback:
     """Stepping through a move list from a start position; `index` moves are done."""
 

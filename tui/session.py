@@ -21,7 +21,7 @@ from cubelab.cube.puzzles import PUZZLES, puzzle_named
 from cubelab.cube.random_states import face_scramble
 
 from . import commands
-from .records import Outcome, Painting, Playback, Preview, SolutionRow
+from .records import ListedSolution, Outcome, Painting, Playback, Preview, SolutionRow
 from .saves import saves_dir
 from .undo import Entry, UndoHistory
 
@@ -55,7 +55,14 @@ class Session:
         self.found: list = []               # search results (algsearch.AlgClass), in order
         self.found_by: dict[str, str] = {}
         """What the search results answer: the search's "caption" and "metric"."""
-        self.listing = "solutions"          # which list :apply N and :play N pick from
+        self.listed: list[ListedSolution] = []
+        """The solutions of the last list solve (`:solve --goal X --all`, -n, --within), as
+        they came and, once it ended, ranked."""
+        self.listed_for = None
+        """The position they solve (a CubeState; :apply refuses them on another)."""
+        self.listing = "solutions"
+        """Which list :apply N and :play N pick from: "solutions" (the solver rows), "listed"
+        (a list solve's solutions) or "search"."""
         self.playback: Playback | None = None
         # how the cube looks (look_commands.py); a settings file may set these too
         self.view = "net"
@@ -154,6 +161,7 @@ class Session:
         self.playback = None
         if self.entry.puzzle != before:
             self.solutions = []
+            self.listed, self.listed_for = [], None
 
     def _push(self, entry: Entry) -> None:
         before = self.entry.puzzle
@@ -310,6 +318,15 @@ class Session:
             moves = tuple(self.found[index].moves)
             name = f"search result {index + 1}"
             return moves, name, name, f": {format_moves(moves)}"
+        if listing == "listed":
+            if self.listed_for != self.state:
+                return Outcome(f"solution {index + 1} was found for another position",
+                               error=True)
+            listed = self.listed[index]
+            name = f"solution {index + 1}"
+            aufs = f", {listed.auf}" if listed.auf else ""
+            return (listed.moves, f"{name} of the list", name,
+                    f": {format_moves(listed.moves) or '(none needed)'}{aufs}")
         row = self.solutions[index]
         if row.moves is None:
             return Outcome(f"row {index + 1} has no solution", error=True)
@@ -342,7 +359,7 @@ class Session:
         except ValueError as e:
             return Outcome(str(e), error=True)
         steps = ()
-        if (listing or self.listing) != "search" and self.solutions[index].steps:
+        if (listing or self.listing) == "solutions" and self.solutions[index].steps:
             # a human method's steps, played as they are done, each pause at a milestone
             row = self.solutions[index]
             moves, steps = row.played or moves, row.steps

@@ -86,7 +86,8 @@ def snapshot(session) -> dict:
         "history": [_entry(e) for e in entries],
         "view": session.view,
         "orientation": session.orientation,
-        "listing": session.listing,
+        # (a list solve's solutions are not kept: its list comes back as the solver rows)
+        "listing": "solutions" if session.listing == "listed" else session.listing,
         "table_sets": dict(session.table_sets),
         "solutions": [_row(r) for r in session.solutions],
         "search": dict(session.found_by, classes=[_found(c) for c in session.found]),
