@@ -23,6 +23,11 @@ F2L_CASE = "*U*UUUUU***URRRRRR**UFFFFFF***DDDDDD***LLLLLL**UBBBBBB"
 """An F2L-and-more picture (the U layer's stickers grey but for the U centre's colour)."""
 
 
+NO_POSITION = "LUUUUUUU*" + "RRRRRRRRR" + "FFFFFFFFF" + "DDDDDDDDD" + "LLLLLLLLL" \
+    + "BB*BBBBBB"
+"""A picture no position shows (U1 shows L beside a U sticker and B's grey)."""
+
+
 def _paint(session: Session, text: str) -> None:
     session.execute(":paint")
     session.painting.colours = [int(c) for c in read_colours(text)]
@@ -65,11 +70,7 @@ def test_a_grey_painting_is_a_masked_position_that_moves_carry():
 
 def test_a_picture_no_position_shows_gets_the_command_lines_words():
     s = Session(REGISTRY)
-    twisted = "UUUUUUUU*" + "FRRRRRRRR"[:0] + "RRRRRRRRR" + "FFFFFFFFF" + "DDDDDDDDD" \
-        + "LLLLLLLLL" + "BBBBBBBBB"
-    bad = list(twisted)
-    bad[0], bad[47] = "L", "*"      # U1 shows L: with its neighbours no corner has it
-    text = "".join(bad)
+    text = NO_POSITION
     try:
         read_masked(text)
         raise AssertionError("the picture was read")
@@ -151,3 +152,26 @@ def test_a_masked_position_outlives_the_program():
     assert again.execute(":solve").request.solvers == ("goal",)
     again.execute(":undo")
     assert masked_text(again.mask.colours) == F2L_CASE
+
+
+def test_facelets_with_grey_stickers_make_the_same_masked_position():
+    s = Session(REGISTRY)
+    out = s.execute(":facelets " + F2L_CASE)
+    assert not out.error and out.message.startswith("masked position: 15 grey stickers")
+    assert masked_text(s.mask.colours) == F2L_CASE
+    bad = s.execute(":facelets " + NO_POSITION)
+    try:
+        read_masked(NO_POSITION)
+    except FaceletError as e:
+        assert bad.error and bad.message == str(e)
+    else:
+        raise AssertionError("the picture was read")
+    from cubelab.tui.repl import Repl
+    import io
+    from rich.console import Console
+    repl = Repl(console=Console(file=io.StringIO(), width=100), show_net=False)
+    repl.handle(1, ":facelets " + F2L_CASE)
+    record = repl.handle(2, ":solve --moves RU --auf pre --all")
+    (solved,) = record["solutions"]
+    listed = solved["detail"]["solutions"] if "detail" in solved else solved["solutions"]
+    assert listed and all(len(s_["auf"]) == 2 for s_ in listed)

@@ -124,8 +124,19 @@ def _random(session, args, rest) -> Outcome:
     return Outcome(f"random position (seed {seed})", changed=True)
 
 
-@_command("facelets", "<54|24 chars>", "set the position from a facelet string (URFDLB order)")
+@_command("facelets", "<54|24 chars>", "set the position from a facelet string (URFDLB "
+                                        "order; * or ? for a grey sticker: a masked position)")
 def _facelets(session, args, rest) -> Outcome:
+    from cubelab.cube.masked_facelets import is_masked
+    if is_masked(rest):
+        # grey stickers, as `cubelab solve --facelets` reads them (and paint mode makes them)
+        from .inputs import read_grey
+        from cubelab.cube.positions import PositionError
+        try:
+            mask = read_grey(session.puzzle, rest).state
+        except PositionError as e:
+            return Outcome(str(e), error=True)
+        return session.take_masked(mask, ":facelets")
     try:
         state = session.puzzle.parse_facelets(rest)
     except ValueError as e:

@@ -394,12 +394,18 @@ class Session:
         self.painting = None
         if colours == self.shown_colours():
             return Outcome("painting unchanged")
-        self.set_position(state, ":paint", mask=mask)
         if mask is not None:
-            grey = sum(1 for c in colours if c < 0)
-            return Outcome(f"masked position: {grey} grey sticker{'s' if grey > 1 else ''} · "
-                           ":solve solves what is shown (goal solver)", changed=True)
+            return self.take_masked(mask, ":paint")
+        self.set_position(state, ":paint")
         return Outcome(message.replace(": Enter uses it", ""), changed=True)
+
+    def take_masked(self, mask, label: str) -> Outcome:
+        """Make a picture with grey stickers (a MaskedPosition) the position: one undo step;
+        :solve then solves what it shows."""
+        self.set_position(mask.state, label, mask=mask)
+        grey = sum(1 for c in mask.colours if c < 0)
+        return Outcome(f"masked position: {grey} grey sticker{'s' if grey > 1 else ''} · "
+                       ":solve solves what is shown (goal solver)", changed=True)
 
 
 def scramble_moves(seed: int, length: int = SCRAMBLE_LENGTH) -> list[Move]:
