@@ -135,6 +135,9 @@ def test_the_workbench_paints_grey_keeps_the_picture_and_solves_what_it_shows(tm
             await pilot.press(*":apply 1", "enter")
             await pilot.pause()
             assert app.session.goal_view().met and app.net.grey == frozenset({0, 2})
+            await pilot.press(*":view 3d", "enter")         # grey in the 3-D view too
+            await pilot.pause()
+            assert sum(1 for c in app.net.render().colours if c < 0) == 2
     asyncio.run(main())
 
 

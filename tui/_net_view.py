@@ -237,15 +237,20 @@ class NetView(Widget, can_focus=True):
         if self.view == "3d":
             from cubelab.cube.iso import IsoView
             colours, turn = self._frame if self._frame is not None else (None, None)
+            if colours is None and self.grey:       # grey stickers stay grey in 3-D too
+                colours = self._greyed()
             return IsoView(self.state, colours=colours, orientation=self.orientation,
                            scheme=self.scheme, letters=self.letters, turn=turn,
                            width=self.content_size.width, height=self.content_size.height)
         if self.grey:       # :goal (issue 34): the stickers the goal does not read are grey
-            colours = [-1 if i in self.grey else c
-                       for i, c in enumerate(puzzle_of(self.state).colours(self.state))]
-            return Net(colours=colours, letters=self.letters, scale=self.scale,
+            return Net(colours=self._greyed(), letters=self.letters, scale=self.scale,
                        scheme=self.scheme)
         return Net(self.state, letters=self.letters, scale=self.scale, scheme=self.scheme)
+
+    def _greyed(self) -> list[int]:
+        """The state's stickers with those of `grey` grey (-1)."""
+        return [-1 if i in self.grey else c
+                for i, c in enumerate(puzzle_of(self.state).colours(self.state))]
 
     def watch_cursor(self) -> None:
         # the border names the sticker under the cursor, wherever the arrows take it
