@@ -178,3 +178,28 @@ def test_facelets_with_grey_stickers_make_the_same_masked_position():
     (solved,) = record["solutions"]
     listed = solved["detail"]["solutions"] if "detail" in solved else solved["solutions"]
     assert listed and all(len(s_["auf"]) == 2 for s_ in listed)
+
+
+def test_a_pasted_masked_facelet_string_paints_it_and_is_read_once(tmp_path, monkeypatch):
+    from textual import events
+    from cubelab.tui.records import Painting
+    reads = []
+    verdict = Painting.verdict
+    monkeypatch.setattr(Painting, "verdict", lambda self: reads.append(1) or verdict(self))
+
+    async def main():
+        app = CubeLabApp(solvers=REGISTRY, history=InputHistory(tmp_path / "h"),
+                         compare_time_limit=None)
+        async with app.run_test(size=(80, 24)) as pilot:
+            await pilot.press("f3")
+            await until(pilot, lambda: app.net.mode == "paint", "paint mode")
+            reads.clear()
+            app.net.post_message(events.Paste(F2L_CASE))
+            await until(pilot, lambda: masked_text(app.session.painting.colours) == F2L_CASE,
+                        "the paste painted")
+            assert app.net.colours == tuple(app.session.painting.colours)
+            # one Paint message for the paste (its verdict read by the message line and the
+            # facts), not one per sticker
+            assert app.net.cursor == 53 and len(reads) <= 2
+            assert "15 grey stickers (unknown)" in _screen(app.query_one("#message"))
+    asyncio.run(main())

@@ -101,12 +101,15 @@ class NetView(Widget, can_focus=True):
         but the centres) and the cursor is now on `cursor`. The net has already drawn it: it keeps the
         painting itself while keys arrive, so a burst of keys never waits for the app."""
 
-        def __init__(self, index: int, face: int, cursor: int, everything: bool = False) -> None:
+        def __init__(self, index: int, face: int, cursor: int, everything: bool = False,
+                     colours: tuple | None = None) -> None:
             super().__init__()
             self.index = index
             self.face = face
             self.cursor = cursor
             self.everything = everything
+            self.colours = colours
+            """Every sticker as the net now has it, after a paste (one message for all)."""
 
     class Step(Message):
         """Playback moved by `delta` moves (a large value jumps to an end)."""
@@ -398,32 +401,38 @@ class NetView(Widget, can_focus=True):
             return GREY
         return self.scheme.paint_keys().get((character or "").lower())
 
-    def paint_next(self, face: int) -> None:
+    def paint_next(self, face: int, tell: bool = True) -> None:
         """Paint the sticker under the cursor and step to the next in the paint order (the
         facelet order U1..U9 R1.. B9). A centre never changes: its key is taken and skipped,
-        so a whole facelet string typed or pasted lands sticker for sticker."""
+        so a whole facelet string typed or pasted lands sticker for sticker. `tell`: post the
+        Paint message (a paste posts one for all its stickers)."""
         self.paint_colour = face            # the palette follows the colour keys
         after = min(self.cursor + 1, len(self.colours) - 1)
-        self._set(self.cursor, face, after)
+        self._set(self.cursor, face, after, tell=tell)
 
-    def _set(self, index: int, face: int, cursor: int) -> None:
+    def _set(self, index: int, face: int, cursor: int, tell: bool = True) -> None:
         n = side_of(len(self.colours))
         if not is_centre(index, n):
             colours = list(self.colours)
             colours[index] = face
             self.colours = tuple(colours)
         self.cursor = cursor
-        self.post_message(self.Paint(index, self.colours[index], cursor))
+        if tell:
+            self.post_message(self.Paint(index, self.colours[index], cursor))
 
     def on_paste(self, event: Paste) -> None:
         """A pasted facelet string (or part of one) paints sticker after sticker."""
         if self.mode != "paint" or self.colours is None:
             return
         event.stop()
+        painted = False
         for character in event.text:
             face = self._paint_value(character)
             if face is not None:
-                self.paint_next(face)
+                self.paint_next(face, tell=False)
+                painted = True
+        if painted:     # one message for the whole paste: the app reads the picture once
+            self.post_message(self.Paint(-1, -1, self.cursor, colours=self.colours))
 
     def sticker_name(self) -> str:
         """The sticker under the paint cursor and its place in the order: 'U5 (5/54)'."""

@@ -321,6 +321,8 @@ class CubeLabApp(Preferences, App):
             return
         if event.everything:
             painting.clear()
+        elif event.colours is not None:     # a paste: every sticker at once
+            painting.colours = list(event.colours)
         else:
             painting.colours[event.index] = event.face
         painting.cursor = event.cursor
