@@ -258,3 +258,44 @@ def require_known(goal: TurnedGoal, masked: MaskedPosition) -> None:
             if len(demands) > 1:
                 raise GoalError(f"goal {goal.name} needs the {kind} {names[s]}, which the "
                                 "stickers shown do not pin down (grey where it would show)")
+
+
+# ---- a masked position turned: the grey stickers travel with their pieces --------------------
+
+def sticker_owners(state: CubeState) -> np.ndarray:
+    """What sits on each of the 54 stickers of `state`: a number naming the piece and which of
+    its stickers (corners 0-23, edges 100-123, centres 200-205), the same wherever it is."""
+    from .facelets import paint_pieces
+    owners = np.empty(54, np.int64)
+    paint_pieces(owners, CORNER_FACELETS, state.cp, state.co,
+                 [tuple(3 * p + k for k in range(3)) for p in range(N_CORNERS)])
+    paint_pieces(owners, EDGE_FACELETS, state.ep, state.eo,
+                 [tuple(100 + 2 * p + k for k in range(2)) for p in range(N_EDGES)])
+    for pos, s in enumerate(CENTRE_FACELETS):
+        owners[s] = 200 + int(state.cc[pos])
+    return owners
+
+
+def grey_at(masked: MaskedPosition, state: CubeState) -> frozenset:
+    """The stickers of `state` (masked.state turned by some moves) that are grey: those the
+    grey stickers of the picture travelled to."""
+    owners = sticker_owners(masked.state)
+    hidden = {int(owners[i]) for i, c in enumerate(masked.colours) if c < 0}
+    return frozenset(i for i, o in enumerate(sticker_owners(state)) if int(o) in hidden)
+
+
+def turned(masked: MaskedPosition, state: CubeState) -> MaskedPosition:
+    """The masked position after moves took masked.state to `state`: the same goal (it names
+    the pieces of the completion, wherever they are), its stickers and what they allow read
+    again from where the moves put them."""
+    grey = grey_at(masked, state)
+    from .facelets import state_colours
+    colours = tuple(-1 if i in grey else int(c) for i, c in enumerate(state_colours(state)))
+    shown = np.asarray(colours)
+    allowed = {"c": _pin(_allowed(shown, "c")), "e": _pin(_allowed(shown, "e"))}
+    return MaskedPosition(state, masked.goal, allowed, colours)
+
+
+def masked_text(colours) -> str:
+    """54 face ids (-1 grey) as the facelet string `--facelets` takes (`*` for grey)."""
+    return "".join("*" if c < 0 else FACES[c] for c in colours)

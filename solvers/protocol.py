@@ -168,16 +168,18 @@ class SolveJob:
         """Why the search was told to stop, if it was (stopped_by)."""
         return stopped_by(self.cancel, self.expired)
 
-    def offer(self, moves: list[Move], verify: bool = True, verified: bool = False) -> Solution:
+    def offer(self, moves: list[Move], verify: bool = True, verified: bool = False,
+              detail: dict | None = None) -> Solution:
         """Stream a solution as it is found: verified (RuntimeError when it does not solve the
         position: the tables or the kernel are wrong, and no answer is better than a wrong
         one), kept, counted, its length in BEST, and told to on_solution. `verify=False` for a
         search that streams many improvements (the template then verifies the last one, once);
-        `verified`: the caller has just verified it."""
+        `verified`: the caller has just verified it; `detail`: what the solver says of it (its
+        record in a list of solutions)."""
         if verify and not verified:
             self.solver.verify(self.state, moves)
         self.verified = verify or verified
-        sol = Solution(list(moves), self.elapsed(), int(self.counters[NODES]))
+        sol = Solution(list(moves), self.elapsed(), int(self.counters[NODES]), dict(detail or {}))
         self.solutions.append(sol)
         self.counters[BEST] = sol.length(self.solver.metric)
         self.counters[SOLUTIONS] += 1

@@ -147,6 +147,9 @@ class Solution:
     moves: list[Move]
     seconds: float
     nodes: int
+    detail: dict = field(default_factory=dict)
+    """What the solver says of this one solution (a solver listing several: the goal solver's
+    record of it, with its AUF turns and costs), for a front end showing them as they come."""
 
     @property
     def htm(self) -> int:

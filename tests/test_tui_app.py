@@ -169,7 +169,7 @@ async def test_paint_mode_enters_a_position(make_app):
         await pilot.press("f3")
         assert app.net.mode == "paint" and app.net.has_focus
         await pilot.press("ctrl+u")                      # blank every sticker but the centres
-        assert "48 stickers not painted yet" in message(app)
+        assert "48 stickers grey: every corner and edge sticker is grey" in message(app)
         assert app.net.cursor == 0
         await pilot.press(*(COLOUR_OF_FACE[FACES[c]].lower() for c in state_colours(target)))
         assert "valid position" in message(app)
@@ -364,7 +364,7 @@ async def test_paint_mode_on_the_2x2(make_app):
     async with app.run_test(size=(80, 24)) as pilot:
         await type_line(pilot, ":puzzle 2x2")
         await pilot.press("f3", "ctrl+u")
-        assert "24 stickers not painted yet" in message(app)
+        assert "24 stickers grey: the 2x2x2 is entered whole" in message(app)
         await pilot.press(*(COLOUR_OF_FACE[FACES[c]].lower() for c in pocket.state_colours(target)))
         assert "valid position" in message(app)
         await pilot.press("enter")

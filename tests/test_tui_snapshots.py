@@ -43,6 +43,12 @@ def test_paint_mode_with_letters_80x24(snap_compare, app):
                         run_before=steady)
 
 
+def test_a_painted_masked_position_keeps_its_grey_stickers_80x24(snap_compare, app):
+    # U1-U3 painted grey (unknown), the picture kept, then R: the grey stickers travel
+    assert snap_compare(app, press=["f3", "asterisk", "asterisk", "asterisk", "enter",
+                                    "R", "enter"], terminal_size=(80, 24), run_before=steady)
+
+
 def test_help_80x24(snap_compare, app):
     assert snap_compare(app, press=["f1"], terminal_size=(80, 24), run_before=steady)
 

@@ -23,9 +23,16 @@ KEYS = (
     (("cubelab.help",), "this help"),
     (("cubelab.letters",), "sticker letters on/off"),
     (("cubelab.paint",), "paint mode (on the net)"),
+    ("Paint mode", "colour keys (the colours' initials, U R F D L B, 1-6) paint a sticker and "
+                   "step on; * ? or 0 paints it grey (unknown, as `*` in --facelets; the "
+                   "palette's last swatch too): a picture with grey stickers is a masked "
+                   "position, :solve solves what it shows; Backspace / Delete grey a sticker, "
+                   "Ctrl+U greys all but the centres; Enter uses it"),
     (("cubelab.puzzle",), "switch between the 3x3x3 and the 2x2x2 (:puzzle)"),
     (("cubelab.solve", "cubelab.compare"), "solve / compare solvers"),
-    (("cubelab.lists",), "show the solver table or the search results"),
+    (("cubelab.lists",), "show the solver table, the solutions of a list solve (:solve --goal "
+                         "X --all, -n N, --within K: they fill in as the search finds them) "
+                         "or the search results, in turn"),
     (("cubelab.view",), "the net, the cube in 3-D as last held (U F R at first), its other side, "
                         "in turn (:view)"),
     ("Arrows on the 3-D view", "turn the picture a quarter turn (up twice: D on top); a drag "
@@ -43,7 +50,8 @@ KEYS = (
     (("cubelab.line.previous", "cubelab.line.next"), "input history (shared with `cubelab "
                                                      "repl`)"),
     (("cubelab.rows.down", "cubelab.rows.up"), "on a table: the next row / the row before"),
-    ("Enter on a row", "apply that solution or sequence; {cubelab.rows.play} steps through it "
+    ("Enter on a row", "apply that solution (a list solve's: with its AUF turns) or sequence; "
+                       "{cubelab.rows.play} steps through it "
                        "on the net; {cubelab.rows.view} shows its whole text"),
     ("Left / Right", "playback: step back / forward; Enter keeps, Esc leaves"),
     ("Home / End", "playback: to the start / end (a CFOP solution: step by step)"),

@@ -2,8 +2,9 @@
 
 A click on the net (or on the 3-D view) names a facelet: outside paint mode the app turns its
 face (shift: counter-clockwise); in paint mode it paints the sticker with the palette's colour.
-The palette is drawn beside the 3x3x3's net (a column of six swatches in the two spare columns)
-and under the 2x2x2's (a row in its spare line), so the layout does not move. The keyboard does
+The palette is drawn beside the 3x3x3's net (a column of seven swatches in the two spare
+columns: the six colours, then grey, an unknown sticker) and under the 2x2x2's (a row in its
+spare line), so the layout does not move. The keyboard does
 everything the mouse does.
 """
 
@@ -17,13 +18,18 @@ from cubelab.cube.iso import IsoView
 from cubelab.cube.net import Net, net_size
 from cubelab.cube.pieces import FACES
 
+from .keymap import GREY
+
+PALETTE = (0, 1, 2, 3, 4, 5, GREY)
+"""What the palette's swatches paint, in order: the six faces' colours, then grey."""
+
 
 def palette_slots(n: int, scale: int = 1) -> dict[tuple[int, int], int]:
-    """(column, line) of the content -> the face whose colour that palette cell picks."""
+    """(column, line) of the content -> the value that palette cell picks (a face id, or GREY)."""
     width, height = net_size(n, scale)
     if n == 3:
-        return {(width + dx, face): face for face in range(6) for dx in (0, 1)}
-    return {(2 * face + dx, height): face for face in range(6) for dx in (0, 1)}
+        return {(width + dx, at): value for at, value in enumerate(PALETTE) for dx in (0, 1)}
+    return {(2 * at + dx, height): value for at, value in enumerate(PALETTE) for dx in (0, 1)}
 
 
 def sticker_at(view, x: int, y: int) -> int | None:
@@ -57,7 +63,7 @@ class PaintBoard:
     def _swatch(self, face: int, dx: int, plain: bool) -> Segment:
         mark = face == self.colour
         if dx == 0:
-            text = FACES[face] if self.letters else " "
+            text = ("*" if face == GREY else FACES[face]) if self.letters else " "
         else:
             text = "<" if mark else " "
         if plain:
@@ -71,12 +77,12 @@ class PaintBoard:
         lines = console.render_lines(self.net, options.update(width=width), pad=True)
         for y, line in enumerate(lines[:height]):
             yield from line
-            if n == 3 and y < 6:
-                yield Segment(">" if y == self.colour else " ")
-                yield self._swatch(y, 0, plain)
+            if n == 3 and y < len(PALETTE):
+                yield Segment(">" if PALETTE[y] == self.colour else " ")
+                yield self._swatch(PALETTE[y], 0, plain)
             yield Segment.line()
         if n == 2:
-            for face in range(6):
-                yield self._swatch(face, 0, plain)
-                yield self._swatch(face, 1, plain)
+            for value in PALETTE:
+                yield self._swatch(value, 0, plain)
+                yield self._swatch(value, 1, plain)
             yield Segment.line()

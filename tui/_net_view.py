@@ -26,7 +26,7 @@ from cubelab.cube.puzzles import puzzle_of
 from cubelab.cube.state import CubeState
 
 from .bindings import BINDINGS as ALL_BINDINGS, binding
-from .keymap import CURSOR_KEYS, PAINT_KEYS
+from .keymap import CURSOR_KEYS, GREY, GREY_KEYS
 
 FRAME_SECONDS = 1 / 30
 """The time between two pictures of a turning move."""
@@ -67,9 +67,11 @@ class NetView(Widget, can_focus=True):
     """Sticker size: 1 (two cells by one line) or 2 (four by two); the app picks it for the
     terminal's size."""
     paint_colour: reactive[int] = reactive(0)
-    """The palette's colour (face id) a click paints with; a colour key also picks it."""
+    """The palette's colour (face id, or GREY: -1) a click paints with; a colour key also
+    picks it."""
     grey: reactive[frozenset] = reactive(frozenset())
-    """Stickers drawn grey (the session's goal does not read them: `:goal`)."""
+    """Stickers drawn grey (the session's goal does not read them: `:goal`; or they are grey
+    in a masked position painted with grey stickers)."""
     view: reactive[str] = reactive("net")
     """net | 3d: the net, or the 3-D view (cubelab.cube.iso) held as `orientation`; paint mode
     always shows the net (its cursor moves over the net)."""
@@ -95,16 +97,19 @@ class NetView(Widget, can_focus=True):
             self.click = click
 
     class Paint(Message):
-        """Sticker `index` was painted (face id; -1 blanks it; `everything` blanks all but the
-        centres) and the cursor is now on `cursor`. The net has already drawn it: it keeps the
+        """Sticker `index` was painted (face id; -1 greys it: unknown; `everything` greys all
+        but the centres) and the cursor is now on `cursor`. The net has already drawn it: it keeps the
         painting itself while keys arrive, so a burst of keys never waits for the app."""
 
-        def __init__(self, index: int, face: int, cursor: int, everything: bool = False) -> None:
+        def __init__(self, index: int, face: int, cursor: int, everything: bool = False,
+                     colours: tuple | None = None) -> None:
             super().__init__()
             self.index = index
             self.face = face
             self.cursor = cursor
             self.everything = everything
+            self.colours = colours
+            """Every sticker as the net now has it, after a paste (one message for all)."""
 
     class Step(Message):
         """Playback moved by `delta` moves (a large value jumps to an end)."""
@@ -235,15 +240,20 @@ class NetView(Widget, can_focus=True):
         if self.view == "3d":
             from cubelab.cube.iso import IsoView
             colours, turn = self._frame if self._frame is not None else (None, None)
+            if colours is None and self.grey:       # grey stickers stay grey in 3-D too
+                colours = self._greyed()
             return IsoView(self.state, colours=colours, orientation=self.orientation,
                            scheme=self.scheme, letters=self.letters, turn=turn,
                            width=self.content_size.width, height=self.content_size.height)
         if self.grey:       # :goal (issue 34): the stickers the goal does not read are grey
-            colours = [-1 if i in self.grey else c
-                       for i, c in enumerate(puzzle_of(self.state).colours(self.state))]
-            return Net(colours=colours, letters=self.letters, scale=self.scale,
+            return Net(colours=self._greyed(), letters=self.letters, scale=self.scale,
                        scheme=self.scheme)
         return Net(self.state, letters=self.letters, scale=self.scale, scheme=self.scheme)
+
+    def _greyed(self) -> list[int]:
+        """The state's stickers with those of `grey` grey (-1)."""
+        return [-1 if i in self.grey else c
+                for i, c in enumerate(puzzle_of(self.state).colours(self.state))]
 
     def watch_cursor(self) -> None:
         # the border names the sticker under the cursor, wherever the arrows take it
@@ -260,7 +270,7 @@ class NetView(Widget, can_focus=True):
         self._show_keys(self.has_focus)
 
     HINTS = {"turn": "keys turn it · Esc: to the line",
-             "paint": "Enter uses it · Esc leaves",
+             "paint": "*: grey · Enter: use · Esc: leave",
              "play": "←→ step · Enter keeps · Esc leaves"}
     """What the keys do here, on the bottom edge while the net has them."""
 
@@ -378,39 +388,51 @@ class NetView(Widget, can_focus=True):
             self.colours = colours
             self.post_message(self.Paint(-1, -1, self.cursor, everything=True))
         else:
-            face = self.scheme.paint_keys().get((event.character or "").lower())
+            face = self._paint_value(event.character)
             if face is None:
                 return False
             self.paint_next(face)
         return True
 
-    def paint_next(self, face: int) -> None:
+    def _paint_value(self, character: str | None) -> int | None:
+        """The value a typed character paints: a colour's face id, GREY (-1) for the grey
+        keys (`*`, `?`, 0: unknown, as in masked facelets), None for another character."""
+        if character in GREY_KEYS:
+            return GREY
+        return self.scheme.paint_keys().get((character or "").lower())
+
+    def paint_next(self, face: int, tell: bool = True) -> None:
         """Paint the sticker under the cursor and step to the next in the paint order (the
         facelet order U1..U9 R1.. B9). A centre never changes: its key is taken and skipped,
-        so a whole facelet string typed or pasted lands sticker for sticker."""
+        so a whole facelet string typed or pasted lands sticker for sticker. `tell`: post the
+        Paint message (a paste posts one for all its stickers)."""
         self.paint_colour = face            # the palette follows the colour keys
         after = min(self.cursor + 1, len(self.colours) - 1)
-        self._set(self.cursor, face, after)
+        self._set(self.cursor, face, after, tell=tell)
 
-    def _set(self, index: int, face: int, cursor: int) -> None:
+    def _set(self, index: int, face: int, cursor: int, tell: bool = True) -> None:
         n = side_of(len(self.colours))
         if not is_centre(index, n):
             colours = list(self.colours)
             colours[index] = face
             self.colours = tuple(colours)
         self.cursor = cursor
-        self.post_message(self.Paint(index, self.colours[index], cursor))
+        if tell:
+            self.post_message(self.Paint(index, self.colours[index], cursor))
 
     def on_paste(self, event: Paste) -> None:
         """A pasted facelet string (or part of one) paints sticker after sticker."""
         if self.mode != "paint" or self.colours is None:
             return
         event.stop()
-        keys = self.scheme.paint_keys()
+        painted = False
         for character in event.text:
-            face = keys.get(character.lower())
+            face = self._paint_value(character)
             if face is not None:
-                self.paint_next(face)
+                self.paint_next(face, tell=False)
+                painted = True
+        if painted:     # one message for the whole paste: the app reads the picture once
+            self.post_message(self.Paint(-1, -1, self.cursor, colours=self.colours))
 
     def sticker_name(self) -> str:
         """The sticker under the paint cursor and its place in the order: 'U5 (5/54)'."""

@@ -75,7 +75,7 @@ class SolverPanel(RunPanel):
         own default rule."""
         s = self.session
         rows = s.open_rows(names, keep=not compare)
-        state = s.state if target is None else relative_state(s.state, target)
+        state = s.solve_position() if target is None else relative_state(s.state, target)
         self._runs = [(row, self.runner.solve(name, s.puzzle.name, state, cap=cap,
                                               ask_build=self._ask_build,
                                               options=s.solver_options(name, options)))

@@ -25,6 +25,7 @@ from cubelab.cube.puzzles import DEFAULT_PUZZLE
 
 from ._facts_panel import FactsPanel
 from ._help_screen import HelpScreen
+from ._listed_panel import ListedPanel
 from ._message_line import MessageLine
 from ._move_input import MoveInput
 from ._net_view import NetView
@@ -33,6 +34,7 @@ from ._search_panel import SearchPanel
 from ._solver_panel import SolverPanel
 from .bindings import binding
 from .commands import COMMANDS
+from .goal_text import is_list_solve, list_caption
 from .history import InputHistory
 from .records import (HelpRequest, Outcome, PaintRequest, ScreenshotRequest, SearchRequest,
                       SolveRequest)
@@ -103,6 +105,7 @@ class CubeLabApp(Preferences, App):
             with ContentSwitcher(id="lists", initial="solver"):
                 yield SolverPanel(self.session, self.runner, id="solver")
                 yield SearchPanel(self.session, self.runner, id="search")
+                yield ListedPanel(self.session, self.runner, id="listed")
         yield MoveInput(self.session, self.history, self.submit_line, id="line",
                         placeholder="moves (R U R' U', [R, U]3 ...) or :help")
         yield MessageLine(id="message")
@@ -113,6 +116,7 @@ class CubeLabApp(Preferences, App):
     line = property(lambda self: self.query_one(MoveInput))
     solver_panel = property(lambda self: self.query_one(SolverPanel))
     search_panel = property(lambda self: self.query_one(SearchPanel))
+    listed_panel = property(lambda self: self.query_one(ListedPanel))
 
     def fit_layout(self, size=None) -> None:
         """Size the net for the terminal (`size`, else the app's): larger stickers when the
@@ -151,6 +155,7 @@ class CubeLabApp(Preferences, App):
         self.query_one("#facts").border_title = "facts"
         self.solver_panel.border_title = "solvers"
         self.search_panel.border_title = "search"
+        self.listed_panel.border_title = "solutions"
         self.fit_layout()
         self.refresh_position()
         self.greet()
@@ -193,7 +198,11 @@ class CubeLabApp(Preferences, App):
         net.show(state, moves)
         goal = s.goal_view(state)       # :goal (issue 34): met or not; the net greys the rest
         net.grey = goal.grey if goal is not None else frozenset()
-        net.border_title = title + (f" · goal {goal.text}" if goal is not None else "")
+        if s.mask is not None:      # painted with grey stickers: a masked position
+            title += f" · masked, {len(goal.grey)} grey"
+        elif goal is not None:
+            title += f" · goal {goal.text}"
+        net.border_title = title
         self.query_one(FactsPanel).show(s.puzzle, state, moves, pending, memo=s.memo_options,
                                         goal=goal)
 
@@ -213,6 +222,7 @@ class CubeLabApp(Preferences, App):
         if not first:
             self.solver_panel.cancel()
             self.solver_panel.refresh_rows()
+            self.listed_panel.refresh_rows()
 
     def say(self, text: str, error: bool = False, column: int = 0, typing: bool = False,
             source: str = "") -> None:
@@ -233,6 +243,7 @@ class CubeLabApp(Preferences, App):
             self.say(outcome.message, outcome.error, outcome.column, source=source)
         if outcome.changed or outcome.rows:
             self.solver_panel.refresh_rows()    # rows of the previous position go dim
+            self.listed_panel.refresh_rows()
         if isinstance(request, SolveRequest):
             self.start_solvers(request)
         elif isinstance(request, SearchRequest):
@@ -290,6 +301,7 @@ class CubeLabApp(Preferences, App):
         outcome = self.session.turn(event.move)
         self.say(outcome.message, outcome.error)
         self.solver_panel.refresh_rows()
+        self.listed_panel.refresh_rows()
         self.refresh_position()
         if event.click:
             self.line.focus()       # after a click the keys go to the move line
@@ -309,6 +321,8 @@ class CubeLabApp(Preferences, App):
             return
         if event.everything:
             painting.clear()
+        elif event.colours is not None:     # a paste: every sticker at once
+            painting.colours = list(event.colours)
         else:
             painting.colours[event.index] = event.face
         painting.cursor = event.cursor
@@ -352,6 +366,12 @@ class CubeLabApp(Preferences, App):
         self.show_list("solver")
         panel.start(request.solvers, request.compare, cap=cap, target=request.target,
                     options=request.options)
+        if not request.compare and len(panel.runs) == 1 and is_list_solve(request.options):
+            # a list of solutions (--all, -n, --within): its own panel fills as they come
+            run = panel.runs[0]
+            shown = "the stickers shown" if self.session.mask is not None else "solved"
+            self.listed_panel.follow(run, list_caption(run.options, shown))
+            self.show_list("listed")
 
     def start_search(self, request: SearchRequest) -> None:
         panel = self.search_panel
@@ -361,11 +381,14 @@ class CubeLabApp(Preferences, App):
         self.show_list("search")
         panel.start(request)
 
+    LISTS = {"solver": "solutions", "listed": "listed", "search": "search"}
+    """The lists below the cube (their panels' ids, in F7's order) -> the session's listing."""
+
     def show_list(self, which: str) -> None:
-        """Show the solver table ("solver") or the search results ("search") below the cube;
-        :apply N and :play N then pick from that list."""
+        """Show the solver table ("solver"), a list solve's solutions ("listed") or the search
+        results ("search") below the cube; :apply N and :play N then pick from that list."""
         self.query_one("#lists", ContentSwitcher).current = which
-        self.session.listing = "search" if which == "search" else "solutions"
+        self.session.listing = self.LISTS[which]
 
     def on_search_panel_finished(self, event: SearchPanel.Finished) -> None:
         self.search_panel.reported()
@@ -380,8 +403,17 @@ class CubeLabApp(Preferences, App):
     def on_solver_panel_finished(self, event: SolverPanel.Finished) -> None:
         panel = self.solver_panel
         panel.reported()
+        if self.listed_panel.run in panel.runs:
+            return                      # a list solve: its panel says how it ended
         if self.session.solutions:      # (the rows go with a switch of puzzle)
             self.say(*panel.summary())
+
+    def on_listed_panel_finished(self, event: ListedPanel.Finished) -> None:
+        panel = self.listed_panel
+        panel.reported()
+        run = panel.run
+        self.say(panel.summary(), error=bool(run.error) and not self.session.listed
+                 and run.error != "cancelled")
 
     # ---- actions ----------------------------------------------------------------------------
     def prefill(self, text: str) -> None:
@@ -419,8 +451,11 @@ class CubeLabApp(Preferences, App):
 
     def action_lists(self) -> None:
         current = self.query_one("#lists", ContentSwitcher).current
-        self.show_list("search" if current == "solver" else "solver")
-        self.say("search results" if current == "solver" else "solvers")
+        order = list(self.LISTS)
+        following = order[(order.index(current) + 1) % len(order)]
+        self.show_list(following)
+        self.say({"solver": "solvers", "listed": "solutions of the last list solve",
+                  "search": "search results"}[following])
 
     def action_undo(self) -> None:
         self.session.painting = None

@@ -20,6 +20,7 @@ from . import (
     table_commands,
 )
 from .help_text import SEARCH_PREDICATES, help_text
+from .keymap import GREY_WORDS
 from .records import HelpRequest, Outcome, Painting, PaintRequest, SearchRequest
 from .saves import SaveError, read_save, save_names, write_save
 
@@ -123,8 +124,19 @@ def _random(session, args, rest) -> Outcome:
     return Outcome(f"random position (seed {seed})", changed=True)
 
 
-@_command("facelets", "<54|24 chars>", "set the position from a facelet string (URFDLB order)")
+@_command("facelets", "<54|24 chars>", "set the position from a facelet string (URFDLB "
+                                        "order; * or ? for a grey sticker: a masked position)")
 def _facelets(session, args, rest) -> Outcome:
+    from cubelab.cube.masked_facelets import is_masked
+    if is_masked(rest):
+        # grey stickers, as `cubelab solve --facelets` reads them (and paint mode makes them)
+        from .inputs import read_grey
+        from cubelab.cube.positions import PositionError
+        try:
+            mask = read_grey(session.puzzle, rest).state
+        except PositionError as e:
+            return Outcome(str(e), error=True)
+        return session.take_masked(mask, ":facelets")
     try:
         state = session.puzzle.parse_facelets(rest)
     except ValueError as e:
@@ -166,13 +178,14 @@ def _pick(session, args, default_best: bool) -> tuple[int | None, Outcome | None
     """The row of the list on show that `:apply N` / `:play [N]` name (search results arrive
     shortest first; the shortest solution is picked among the rows that have one)."""
     search = session.listing == "search"
-    items = session.found if search else session.solutions
-    what = "result" if search else "row"
+    listed = session.listing == "listed"
+    items = session.found if search else session.listed if listed else session.solutions
+    what = "result" if search else "solution" if listed else "row"
     if not items:
         return None, Outcome("no search results yet" if search else
                              "no solutions yet (:solve or :compare first)", error=True)
     if not args and default_best:
-        if search:
+        if search or listed:            # both come ranked, the best first
             return 0, None
         found = [i for i, r in enumerate(items) if r.moves is not None]
         if not found:
@@ -181,7 +194,7 @@ def _pick(session, args, default_best: bool) -> tuple[int | None, Outcome | None
     if not args or not args[0].isdigit() or not 1 <= int(args[0]) <= len(items):
         return None, Outcome(f"give a {what} number from 1 to {len(items)}", error=True)
     index = int(args[0]) - 1
-    if not search and items[index].moves is None:
+    if not (search or listed) and items[index].moves is None:
         return None, Outcome(f"row {index + 1} has no solution", error=True)
     return index, None
 
@@ -191,7 +204,8 @@ def _clear(session, args, rest) -> Outcome:
     return session.clear_old_rows()
 
 
-@_command("apply", "N", "apply row N of the list on show (solutions, or search results)")
+@_command("apply", "N", "apply row N of the list on show (solver rows, a list solve's "
+                        "solutions, or search results)")
 def _apply(session, args, rest) -> Outcome:
     index, bad = _pick(session, args, default_best=False)
     return bad or session.apply_row(index)
@@ -281,12 +295,12 @@ def _puzzle(session, args, rest) -> Outcome:
 
 @_command("paint", "", "paint stickers to enter a real cube's position")
 def _paint(session, args, rest) -> Outcome:
-    session.painting = Painting.of(session.state)
+    session.painting = Painting(session.shown_colours(), puzzle=session.puzzle.name)
     keys = " ".join(k.upper() or "-" for k in session.scheme.keys())
     return Outcome(f"paint in facelet order U1..U9 R F D L B (centres stay): {keys} (or "
-                   "U R F D L B, 1-6) paint and step on, arrows/Home/End move, Backspace and "
-                   "Delete blank, Ctrl+U blanks all, Enter uses it, Esc leaves",
-                   request=PaintRequest())
+                   f"U R F D L B, 1-6) paint and step on, {GREY_WORDS} grey (unknown), "
+                   "arrows/Home/End move, Backspace and Delete grey too, Ctrl+U greys all, "
+                   "Enter uses it, Esc leaves", request=PaintRequest())
 
 
 # ---------------------------------------------------------------- saves and help

@@ -68,6 +68,20 @@ def goal_view(text: str | None, puzzle, state) -> GoalView | None:
     return GoalView(text, label, bool(met), missing, frozenset(range(54)) - read)
 
 
+def masked_view(mask, state) -> GoalView:
+    """A position painted with grey stickers (`mask`, a MaskedPosition), turned to `state` by
+    moves since, against its own goal: the stickers shown, solved. Its grey stickers are the
+    ones the net greys (travelled with their pieces)."""
+    from cubelab.cube.goals import TurnedGoal
+    from cubelab.cube.masked_facelets import grey_at
+    goal = TurnedGoal(mask.goal)
+    grey = grey_at(mask, state)
+    met = goal.is_met(state)
+    label = f"stickers shown ({len(grey)} grey)"
+    return GoalView("the stickers shown", label, met, () if met else tuple(goal.unmet(state)),
+                    grey)
+
+
 def _complete(session, words) -> list[str]:
     from .goals_cmd import goal_rows
     out = []

@@ -57,3 +57,44 @@ def goal_lines(detail: dict, indent: str = "  ") -> list[str]:
     if len(listed) > SHOWN:
         lines.append(f"{indent}  ... {len(listed) - SHOWN} more (--json lists them all)")
     return lines
+
+
+def listed(found, detail: dict | None = None) -> list:
+    """A list solve's solutions as the session lists them (records.ListedSolution): the ranked
+    list of a finished search's record (`detail["solutions"]`) when there is one, else the
+    solutions streamed so far (protocol Solutions carrying their record), in the order found."""
+    from cubelab.cube.notation import parse
+    from .records import ListedSolution
+    when = {str(s.detail.get("solution")): s.seconds for s in found if s.detail}
+    records = (detail or {}).get("solutions")
+    if records is None:
+        return [ListedSolution(tuple(s.moves), dict(s.detail), s.seconds)
+                for s in found if s.detail]
+    out = []
+    for record in records:
+        auf = record.get("auf") or {}
+        text = " ".join(filter(None, (auf.get("pre"), record["solution"], auf.get("post"))))
+        out.append(ListedSolution(tuple(parse(text).flatten()), dict(record),
+                                  when.get(record["solution"], 0.0)))
+    return out
+
+
+def is_list_solve(options: dict) -> bool:
+    """Whether a solve's options ask for a list of solutions (`--all`, `-n N`, `--within K`)."""
+    from cubelab.solvers.goals.about import LIST_OPTIONS
+    return any(options.get(k) not in (None, False) for k in LIST_OPTIONS)
+
+
+def list_caption(options: dict, goal: str = "solved") -> str:
+    """What a list solve asks, in a few words: 'cross · RUF · HTM · all optimal' (`goal`: what
+    it solves without a --goal)."""
+    goal = options.get("goal") or goal
+    how = ("all optimal" if options.get("all") else
+           f"{options['n']} best" if options.get("n") else "")
+    if options.get("within") not in (None, False):
+        how = " ".join(filter(None, (how, f"within {options['within']} of the optimum")))
+    parts = [str(goal), str(options.get("moves") or "all moves"),
+             str(options.get("metric") or "htm").upper(), how]
+    if options.get("auf") not in (None, "none"):
+        parts.append(f"AUF {options['auf']}")
+    return " · ".join(p for p in parts if p)

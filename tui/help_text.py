@@ -38,6 +38,11 @@ HELP_NOTES = (
     "edges, in Speffz's order: U L F R B D, each face clockwise from its top-left sticker); "
     "pieces twisted or flipped in place are listed apart, and an odd number of corner letters "
     "means parity.",
+    "Grey stickers: in paint mode (F3) * ? or 0 paints a sticker grey (unknown); :facelets "
+    "takes * and ? too. A picture with grey stickers is a masked position: its grey stickers "
+    "stay grey as you turn, and :solve (the goal solver) solves what is shown. A list solve "
+    "(:solve --goal cross --all, -n N, --within K) fills the solutions panel as the search "
+    "finds them (F7 shows it); Enter applies a row, P plays it.",
     "The look: :scheme western|japanese or six colours (U R F D L B) colours every picture and "
     "the paint keys (each colour's initial); facelet strings stay URFDLB. :view turns the 3-D "
     "view; :animate on|off shows moves turning there (off by itself when served to a browser "

@@ -39,6 +39,14 @@ for _face, (_colour_letter, _face_letter) in enumerate(zip("wrgyob", FACES.lower
     PAINT_KEYS[_face_letter] = _face
     PAINT_KEYS[str(_face + 1)] = _face
 
+GREY = -1
+"""The paint value of a grey sticker (unknown, `*` in facelets), as the net draws it."""
+GREY_KEYS = ("*", "?", "0")
+"""Typed characters that paint a sticker grey: the facelet strings' `*` and `?`, and 0 beside
+the colours' 1-6 (so a masked facelet string pasted or typed paints as it reads)."""
+GREY_WORDS = "* ? 0"
+"""The grey keys as the paint messages and the help name them."""
+
 CURSOR_KEYS = {"up": (-1, 0), "down": (1, 0), "left": (0, -1), "right": (0, 1)}
 """Arrow key -> (row, column) step of the paint cursor over the net."""
 

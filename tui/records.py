@@ -118,6 +118,28 @@ class SolutionRow:
 
 
 @dataclass
+class ListedSolution:
+    """One solution of a list solve (`:solve --goal X --all`, `-n N`, `--within K`): the moves
+    to apply (its AUF turns included) and the solver's record of it (solution, length in each
+    metric, metric_cost, finger-trick cost, auf, goal met)."""
+
+    moves: tuple[Move, ...]
+    record: dict
+    seconds: float = 0.0
+    """When the search found it (0 when not known: a session brought back)."""
+
+    @property
+    def text(self) -> str:
+        return str(self.record.get("solution", format_moves(self.moves)))
+
+    @property
+    def auf(self) -> str:
+        """'pre U, post U2' ('' with no AUF turn)."""
+        auf = self.record.get("auf") or {}
+        return ", ".join(f"{k} {v}" for k, v in auf.items() if v)
+
+
+@dataclass
 class Playback:
     """Stepping through a move list from a start position; `index` moves are done."""
 
@@ -188,19 +210,45 @@ class Painting:
     def clear(self) -> None:
         self.colours = PUZZLES[self.puzzle].blank()
 
+    @property
+    def grey(self) -> int:
+        """How many stickers are grey (unknown: painted grey, blanked, or not painted yet)."""
+        return sum(1 for c in self.colours if c < 0)
+
+    def masked(self):
+        """The picture with grey stickers as a masked position (a MaskedPosition: one position
+        it shows and the goal of solving what is shown), None when no sticker is grey;
+        FaceletError saying what no position can show, as `--facelets` with `*` says it."""
+        grey = self.grey
+        if not grey:
+            return None
+        if self.puzzle != "3x3":
+            raise FaceletError(f"the {PUZZLES[self.puzzle].title} is entered whole: paint "
+                               "every sticker (grey stickers are read on the 3x3x3)")
+        from cubelab.cube.masked_facelets import masked_text, read_masked
+        return read_masked(masked_text(self.colours))
+
     def state(self):
-        """The painted position; a ValueError (FaceletError, PocketError) says what is wrong."""
-        missing = sum(1 for c in self.colours if c < 0)
-        if missing:
-            raise FaceletError(f"{missing} sticker{'s' if missing > 1 else ''} not painted yet")
+        """The painted position (with grey stickers: one position the picture shows); a
+        ValueError (FaceletError, PocketError) says what is wrong."""
+        masked = self.masked()
+        if masked is not None:
+            return masked.state
         return PUZZLES[self.puzzle].from_colours(self.colours)
 
     def verdict(self) -> tuple[bool, str]:
-        """(usable, message): usable once the stickers form a valid assembly."""
+        """(usable, message): usable once the stickers form a valid assembly, or with grey
+        stickers a picture some position shows (a masked position)."""
+        grey = self.grey
         try:
             state = self.state()
         except ValueError as e:
+            if grey:
+                return False, f"{grey} sticker{'s' if grey > 1 else ''} grey: {e}"
             return False, str(e)
+        if grey:
+            return True, (f"{grey} grey sticker{'s' if grey > 1 else ''} (unknown): Enter uses "
+                          "it as a masked position")
         reason = PUZZLES[self.puzzle].unreachable(state)
         if reason:
             return True, f"valid assembly, but {reason}"

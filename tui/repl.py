@@ -150,7 +150,7 @@ class Repl:
         :apply N and :play N pick from."""
         from cubelab.solvers.target import relative_state
         s = self.session
-        state = s.state if target is None else relative_state(s.state, target)
+        state = s.solve_position() if target is None else relative_state(s.state, target)
         results = []
         for name, index in zip(names, s.open_rows(names, keep=False)):
             run = self.runner.solve(name, s.puzzle.name, state, cap=self.time_limit,

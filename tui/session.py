@@ -21,7 +21,7 @@ from cubelab.cube.puzzles import PUZZLES, puzzle_named
 from cubelab.cube.random_states import face_scramble
 
 from . import commands
-from .records import Outcome, Painting, Playback, Preview, SolutionRow
+from .records import ListedSolution, Outcome, Painting, Playback, Preview, SolutionRow
 from .saves import saves_dir
 from .undo import Entry, UndoHistory
 
@@ -55,7 +55,14 @@ class Session:
         self.found: list = []               # search results (algsearch.AlgClass), in order
         self.found_by: dict[str, str] = {}
         """What the search results answer: the search's "caption" and "metric"."""
-        self.listing = "solutions"          # which list :apply N and :play N pick from
+        self.listed: list[ListedSolution] = []
+        """The solutions of the last list solve (`:solve --goal X --all`, -n, --within), as
+        they came and, once it ended, ranked."""
+        self.listed_for = None
+        """The position they solve (a CubeState; :apply refuses them on another)."""
+        self.listing = "solutions"
+        """Which list :apply N and :play N pick from: "solutions" (the solver rows), "listed"
+        (a list solve's solutions) or "search"."""
         self.playback: Playback | None = None
         # how the cube looks (look_commands.py); a settings file may set these too
         self.view = "net"
@@ -102,6 +109,23 @@ class Session:
     def moves(self) -> tuple[Move, ...]:
         return self.entry.moves
 
+    @property
+    def mask(self):
+        """The picture with grey stickers the current position stands for (a MaskedPosition:
+        painted grey in paint mode), or None for a whole position."""
+        return self.entry.mask
+
+    def solve_position(self):
+        """What a solve of the current position is given: the masked picture (the goal solver
+        solves what it shows), else the state."""
+        return self.entry.mask if self.entry.mask is not None else self.state
+
+    def shown_colours(self) -> list[int]:
+        """The stickers of the current position as the net shows them (-1: grey)."""
+        if self.entry.mask is not None:
+            return list(self.entry.mask.colours)
+        return self.puzzle.colours(self.state)
+
     def shown_state(self):
         """What the net shows: the playback position while stepping, else the current one."""
         return self.playback.state if self.playback else self.state
@@ -109,8 +133,10 @@ class Session:
     def goal_view(self, state=None):
         """The position (the current one by default) against the session's goal: a
         goal_commands.GoalView, or None without a goal."""
-        from .goal_commands import goal_view
+        from .goal_commands import goal_view, masked_view
         state = self.state if state is None else state
+        if self.entry.mask is not None:     # a picture with grey stickers: its own goal
+            return masked_view(self.entry.mask, state)
         return goal_view(self.goal, PUZZLES[self.entry.puzzle], state)
 
     def solver_names(self) -> list[str]:
@@ -135,6 +161,7 @@ class Session:
         self.playback = None
         if self.entry.puzzle != before:
             self.solutions = []
+            self.listed, self.listed_for = [], None
 
     def _push(self, entry: Entry) -> None:
         before = self.entry.puzzle
@@ -146,11 +173,17 @@ class Session:
         moves = tuple(moves)
         label = label if label is not None else format_moves(moves)
         state = self.puzzle.apply(self.state, moves)
-        self._push(Entry(state, self.moves + moves, label, self.puzzle.name))
+        mask = self.entry.mask
+        if mask is not None:        # the grey stickers travel with their pieces
+            from cubelab.cube.masked_facelets import turned
+            mask = turned(mask, state)
+        self._push(Entry(state, self.moves + moves, label, self.puzzle.name, mask))
 
     def set_position(self, state, label: str, moves: Iterable[Move] = (),
-                     puzzle: str | None = None) -> None:
-        self._push(Entry(state, tuple(moves), label, puzzle or self.puzzle.name))
+                     puzzle: str | None = None, mask=None) -> None:
+        """Make `state` the position outright (`mask`: the picture with grey stickers it
+        stands for, whose state it is)."""
+        self._push(Entry(state, tuple(moves), label, puzzle or self.puzzle.name, mask))
 
     def undo(self) -> Entry | None:
         """Step back; returns the entry undone, or None when there is nothing to undo."""
@@ -285,6 +318,15 @@ class Session:
             moves = tuple(self.found[index].moves)
             name = f"search result {index + 1}"
             return moves, name, name, f": {format_moves(moves)}"
+        if listing == "listed":
+            if self.listed_for != self.state:
+                return Outcome(f"solution {index + 1} was found for another position",
+                               error=True)
+            listed = self.listed[index]
+            name = f"solution {index + 1}"
+            aufs = f", {listed.auf}" if listed.auf else ""
+            return (listed.moves, f"{name} of the list", name,
+                    f": {format_moves(listed.moves) or '(none needed)'}{aufs}")
         row = self.solutions[index]
         if row.moves is None:
             return Outcome(f"row {index + 1} has no solution", error=True)
@@ -317,7 +359,7 @@ class Session:
         except ValueError as e:
             return Outcome(str(e), error=True)
         steps = ()
-        if (listing or self.listing) != "search" and self.solutions[index].steps:
+        if (listing or self.listing) == "solutions" and self.solutions[index].steps:
             # a human method's steps, played as they are done, each pause at a milestone
             row = self.solutions[index]
             moves, steps = row.played or moves, row.steps
@@ -346,12 +388,24 @@ class Session:
         usable, message = self.painting.verdict()
         if not usable:
             return Outcome(message, error=True)
-        state = self.painting.state()
+        mask = self.painting.masked()
+        state = mask.state if mask is not None else self.painting.state()
+        colours = list(self.painting.colours)
         self.painting = None
-        if state == self.state:
+        if colours == self.shown_colours():
             return Outcome("painting unchanged")
+        if mask is not None:
+            return self.take_masked(mask, ":paint")
         self.set_position(state, ":paint")
         return Outcome(message.replace(": Enter uses it", ""), changed=True)
+
+    def take_masked(self, mask, label: str) -> Outcome:
+        """Make a picture with grey stickers (a MaskedPosition) the position: one undo step;
+        :solve then solves what it shows."""
+        self.set_position(mask.state, label, mask=mask)
+        grey = sum(1 for c in mask.colours if c < 0)
+        return Outcome(f"masked position: {grey} grey sticker{'s' if grey > 1 else ''} · "
+                       ":solve solves what is shown (goal solver)", changed=True)
 
 
 def scramble_moves(seed: int, length: int = SCRAMBLE_LENGTH) -> list[Move]:

@@ -86,7 +86,8 @@ def snapshot(session) -> dict:
         "history": [_entry(e) for e in entries],
         "view": session.view,
         "orientation": session.orientation,
-        "listing": session.listing,
+        # (a list solve's solutions are not kept: its list comes back as the solver rows)
+        "listing": "solutions" if session.listing == "listed" else session.listing,
         "table_sets": dict(session.table_sets),
         "solutions": [_row(r) for r in session.solutions],
         "search": dict(session.found_by, classes=[_found(c) for c in session.found]),
@@ -96,8 +97,12 @@ def snapshot(session) -> dict:
 
 def _entry(entry: Entry) -> dict:
     puzzle = PUZZLES[entry.puzzle]
-    return {"facelets": puzzle.to_facelets(entry.state), "puzzle": entry.puzzle,
-            "moves": format_moves(entry.moves), "label": entry.label}
+    record = {"facelets": puzzle.to_facelets(entry.state), "puzzle": entry.puzzle,
+              "moves": format_moves(entry.moves), "label": entry.label}
+    if entry.mask is not None:      # painted with grey stickers: the picture, `*` for grey
+        from cubelab.cube.masked_facelets import masked_text
+        record["grey"] = masked_text(entry.mask.colours)
+    return record
 
 
 def _row(row: SolutionRow) -> dict:
@@ -217,7 +222,14 @@ def _history(record: dict) -> tuple[list[Entry], int]:
         puzzle = _puzzle(item)
         state = puzzle.parse_facelets(_text(item, "facelets"))
         moves = tuple(_moves(_text(item, "moves", "")))
-        entries.append(Entry(state, moves, _text(item, "label", ""), puzzle.name))
+        mask = None
+        if "grey" in item:
+            # a picture with grey stickers: read as the command line reads it; its state is
+            # the one it shows (the grey pieces of the one saved were never known)
+            from cubelab.cube.masked_facelets import read_masked
+            mask = read_masked(_text(item, "grey"))
+            state = mask.state
+        entries.append(Entry(state, moves, _text(item, "label", ""), puzzle.name, mask))
     cursor = record.get("cursor")
     if not entries or not isinstance(cursor, int) or not 0 <= cursor < len(entries):
         raise SessionDamaged("no current position")

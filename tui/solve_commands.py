@@ -125,6 +125,13 @@ def _solve_request(session, args, compare: bool) -> Outcome:
         return Outcome(f"unknown solver {unknown[0]!r} (choose from {', '.join(names)})",
                        error=True)
     registry = session.registry
+    masked = getattr(session, "mask", None) is not None
+    if masked and target is not None:
+        return Outcome("--to takes a whole position: this one has grey stickers", error=True)
+    if masked and args:
+        whole = [a for a in args if not registry.describe(a).grey_stickers]
+        if whole:
+            return Outcome(_whole_only(session, whole[0]), error=True)
     if args:
         chosen, refused = _in_metric(session, dict.fromkeys(args), metric, strict=True)
     else:
@@ -136,6 +143,8 @@ def _solve_request(session, args, compare: bool) -> Outcome:
         pool = names if compare else \
             [n for n in order if n in names] + [n for n in names if n not in order]
         pool = [n for n in pool if all(registry.describe(n).option(k) for k in asked)]
+        if masked:      # grey stickers: only a solver that solves what they show
+            pool = [n for n in pool if registry.describe(n).grey_stickers]
         if compare:
             # a plain :compare runs the solvers declared for it (not the goal solver)
             pool = [n for n in pool if registry.describe(n).compare]
@@ -145,11 +154,13 @@ def _solve_request(session, args, compare: bool) -> Outcome:
             pool = pool if metric else _once_each(session, pool)
         chosen, refused = _in_metric(session, pool, metric, strict=False)
         chosen = chosen if compare else chosen[:1]
+    if masked and not chosen and not refused:
+        return Outcome(_whole_only(session, None), error=True)
     if refused or not chosen:
         return Outcome(refused or f"no solver of the {session.puzzle.name} counts in "
                        f"{metric.upper()}" + (" with those options" if asked else ""),
                        error=True)
-    if getattr(session, "goal", None) and "goal" not in asked and \
+    if getattr(session, "goal", None) and "goal" not in asked and not masked and \
             all(registry.describe(n).option("goal") for n in chosen):
         asked["goal"] = session.goal    # :solve goal solves towards the session's goal (:goal)
     if metric is not None and any(registry.describe(n).option("metric") for n in chosen):
@@ -165,6 +176,16 @@ def _solve_request(session, args, compare: bool) -> Outcome:
     to = f" to {to_text}" if to_text else ""
     return Outcome(f"{doing} {', '.join(chosen)}{to}",
                    request=SolveRequest(tuple(chosen), compare, target, dict(asked)))
+
+
+def _whole_only(session, name: str | None) -> str:
+    """Why solver `name` (None: any solver asked for) cannot take a position painted with
+    grey stickers, and which solvers can (the command line's words)."""
+    takers = [d.name for d in session.registry.descriptions(session.puzzle.name)
+              if d.grey_stickers]
+    who = f"solver {name} solves" if name else "the solvers asked for solve"
+    return (f"{who} whole positions: grey stickers (* or ?) are solved by "
+            f"{', '.join(takers) or 'no solver here'}")
 
 
 def own_options(description, asked: dict) -> dict:

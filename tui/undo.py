@@ -20,6 +20,10 @@ class Entry:
     moves: tuple[Move, ...]   # the sequence applied since the position was last set outright
     label: str                # what made the change, for the user
     puzzle: str = "3x3"       # which cube: undo across a switch of puzzles restores it
+    mask: object = None
+    """With grey stickers (painted grey in paint mode): the picture this position stands for, a
+    cube.masked_facelets.MaskedPosition whose `state` is `state` (one position it shows) and
+    whose goal is what it shows, solved; None for a whole position."""
 
 
 class UndoHistory:

@@ -113,7 +113,7 @@ class GoalSolver(SolverBase):
     def search(self, job) -> Answer:
         def streamed(solution):
             # verified by the search's compiled check before it gets here
-            job.offer(solution.full(), verified=True)
+            job.offer(solution.full(), verified=True, detail=solution.to_json())
         try:
             result = find(job.state, self._goal_for(job.state), self.moveset,
                           metric=self._metric.value, weights=self.weights, auf=self.auf,
@@ -124,7 +124,7 @@ class GoalSolver(SolverBase):
             raise SolverError(str(e)) from None
         if job.on_solution is None:
             for solution in result.solutions:
-                job.offer(solution.full(), verified=True)
+                job.offer(solution.full(), verified=True, detail=solution.to_json())
         return self._answer(job, result)
 
     def _answer(self, job, result) -> Answer:
