@@ -1,0 +1,573 @@
+"""Insertions into an FMC skeleton: 3-cycle algs placed inside it so that the whole cancels best.
+
+A skeleton is a sequence that, after the scramble, leaves a few pieces unsolved: L = scramble
+skeleton is a product of a few corner and edge 3-cycles. Inserting an alg A after the first p
+moves of a sequence S leaves L (T^-1 A T), T being S's moves after the place, so A must perform
+T c T^-1 for a 3-cycle c that brings L one 3-cycle nearer to solved (exactly L^-1 when one is
+left). The algs are every canonical sequence of up to 10 face turns that is that 3-cycle
+(cubelab.tables.insertions), so a single insertion found here is the best single insertion of
+any alg up to that length, not just of the commutators a cuber knows by heart.
+
+The places: before each move, after the last, and between two moves of one axis (U D) also in
+the other order (D ^ U), since those commute. The result of each (place, alg) is the sequence
+with the alg inserted and everything cancelled (same-face turns merged across turns of the
+opposite face, as cubelab.tables.sequences.cancel does); its length is computed by a kernel for
+every candidate at once, and only the ones kept are built and checked in Python.
+
+Several insertions: the fewest possible (the number of 3-cycles the leftover needs, counted
+exactly by a search over cycle classes), each taking one 3-cycle off, searched level by level:
+at each level every candidate of every kept sequence is scored, the sequences are merged when
+equal, and the `beam` shortest go on. When no level had more distinct sequences than the beam,
+every way of making those insertions was tried and the result is *optimal* among them (the
+record says so); otherwise it is the best the beam found. Every final solution is checked on
+the model before it is returned.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from cubelab.cube.alg import Move
+from cubelab.cube.facts import corner_cycles, edge_cycles
+from cubelab.cube.moves import FACE_MOVES, apply_moves
+from cubelab.cube.notation import format_moves
+from cubelab.cube.state import CubeState, permutation_parity
+from cubelab.tables.cubies import move_rows
+from cubelab.tables.insertions.algs import KINDS, three_cycle_rows
+from cubelab.tables.insertions.specs import AlgSet, load_alg_sets
+from cubelab.tables.jit import kernel
+from cubelab.tables.sequences import IDENTITY_ROW, inverses, products, sequence_elements
+from cubelab.tables.sequences import cancel as cancel_moves
+
+from ..protocol import NODES, PHASE, new_cancel, new_counters
+
+DEFAULT_BEAM = 400
+"""Sequences kept at each level of a several-insertion search."""
+MAX_INSERTIONS = 4
+"""The most insertions searched by default: a skeleton that needs more is refused."""
+
+_PARTS = {"corners": (slice(0, 8), slice(8, 16), 3), "edges": (slice(16, 28), slice(28, 40), 2)}
+_NAMES = {"corners": "corner", "edges": "edge"}
+
+
+class InsertionError(ValueError):
+    """A skeleton (or a request) no insertion of the chosen algs can finish."""
+
+
+# ---- how many 3-cycles a leftover needs ---------------------------------------------------------
+
+@kernel
+def _class_codes(perm, ori, mod, weights):
+    """One integer per row naming its class: the multiset of its cycles (length, net turn),
+    pieces at home unturned left out. Conjugation keeps the class, and the fewest 3-cycles
+    that solve a position depend on its class only."""
+    n = perm.shape[1]
+    out = np.zeros(perm.shape[0], dtype=np.int64)
+    seen = np.zeros(n, dtype=np.bool_)
+    count = np.zeros(n * mod, dtype=np.int64)
+    for r in range(perm.shape[0]):
+        seen[:] = False
+        count[:] = 0
+        for s in range(n):
+            if seen[s]:
+                continue
+            length = 0
+            net = 0
+            i = s
+            while not seen[i]:
+                seen[i] = True
+                net += ori[r, i]
+                length += 1
+                i = perm[r, i]
+            count[(length - 1) * mod + net % mod] += 1
+        code = 0
+        for k in range(1, n * mod):            # slot 0: pieces at home, implied by the rest
+            code += count[k] * weights[k]
+        out[r] = code
+    return out
+
+
+class _Distances:
+    """For one kind: the fewest 3-cycles of that kind solving each class, up to `depth`."""
+
+    def __init__(self, kind: str, depth: int):
+        self.kind = kind
+        p, o, self.mod = _PARTS[kind]
+        cycles = three_cycle_rows(kind)
+        self.cycles = cycles
+        self.cp = cycles[:, p].astype(np.int64)
+        self.co = cycles[:, o].astype(np.int64)
+        n = self.cp.shape[1]
+        # mixed radix: a class has at most n // length cycles of one length
+        self._weights = np.zeros(n * self.mod, np.int64)
+        scale = 1
+        for k in range(1, n * self.mod):
+            self._weights[k] = scale
+            scale *= n // (k // self.mod + 1) + 1
+        ident_p, ident_o = np.arange(n)[None], np.zeros((1, n), np.int64)
+        dist = {int(self.codes(ident_p, ident_o)[0]): 0}
+        frontier = [(ident_p[0], ident_o[0])]
+        for d in range(1, depth + 1):
+            nxt = []
+            for perm, ori in frontier:
+                np_, no = self.after(perm, ori)
+                codes = self.codes(np_, no)
+                _, first = np.unique(codes, return_index=True)
+                for i in first:
+                    c = int(codes[i])
+                    if c not in dist:
+                        dist[c] = d
+                        nxt.append((np_[i], no[i]))
+            frontier = nxt
+        self.depth = depth
+        self._codes = np.array(sorted(dist), dtype=np.int64)
+        self._dist = np.array([dist[c] for c in self._codes.tolist()], dtype=np.int64)
+
+    def codes(self, perm, ori) -> np.ndarray:
+        return _class_codes(np.ascontiguousarray(perm, np.int64),
+                            np.ascontiguousarray(ori, np.int64), self.mod, self._weights)
+
+    def after(self, perm, ori):
+        """The position after each 3-cycle (rows)."""
+        return perm[self.cp], (ori[self.cp] + self.co) % self.mod
+
+    def of_codes(self, codes: np.ndarray) -> np.ndarray:
+        """Distances (depth + 1 for a class farther than the search went)."""
+        i = np.minimum(np.searchsorted(self._codes, codes), len(self._codes) - 1)
+        return np.where(self._codes[i] == codes, self._dist[i], self.depth + 1)
+
+    def of_row(self, row: np.ndarray) -> int:
+        p, o, _ = _PARTS[self.kind]
+        return int(self.of_codes(self.codes(row[None, p], row[None, o]))[0])
+
+    def steps_down(self, row: np.ndarray) -> np.ndarray:
+        """The 3-cycles (rows) c with row * c one 3-cycle nearer to solved."""
+        p, o, _ = _PARTS[self.kind]
+        here = self.of_row(row)
+        np_, no = self.after(row[p].astype(np.int64), row[o].astype(np.int64))
+        d = self.of_codes(self.codes(np_, no))
+        return self.cycles[d == here - 1]
+
+
+_DISTANCES: dict[tuple[str, int], _Distances] = {}
+
+
+def _distances(kind: str, depth: int) -> _Distances:
+    key = (kind, depth)
+    if key not in _DISTANCES:
+        _DISTANCES[key] = _Distances(kind, depth)
+    return _DISTANCES[key]
+
+
+# ---- the lengths of many insertions at once ---------------------------------------------------
+
+@kernel
+def _insert_lengths(bases, splits, cand_place, cand_algs, out):
+    """For each candidate k: the length of bases[place] with cand_algs[k] (padded with -1)
+    inserted after its first splits[place] moves, everything cancelled. Every base is reduced,
+    so once two moves of the base's tail sit unchanged on top of the stack, the rest of it
+    stays as it is."""
+    n = bases.shape[1]
+    stack = np.empty(n + cand_algs.shape[1] + 2, dtype=np.int64)
+    for k in range(cand_place.shape[0]):
+        b = bases[cand_place[k]]
+        split = splits[cand_place[k]]
+        top = 0
+        for i in range(split):
+            stack[top] = b[i]
+            top += 1
+        total = -1
+        for step in range(cand_algs.shape[1] + n - split):
+            if step < cand_algs.shape[1]:
+                m = cand_algs[k, step]
+                if m < 0:
+                    continue
+                from_base = -1
+            else:
+                from_base = split + step - cand_algs.shape[1]
+                m = b[from_base]
+            face = m // 3
+            amount = m % 3 + 1
+            axis = face % 3
+            j = top - 1
+            merged = False
+            while j >= 0 and (stack[j] // 3) % 3 == axis:
+                if stack[j] // 3 == face:
+                    t = (stack[j] % 3 + 1 + amount) % 4
+                    if t:
+                        stack[j] = 3 * face + t - 1
+                    else:
+                        for q in range(j, top - 1):
+                            stack[q] = stack[q + 1]
+                        top -= 1
+                    merged = True
+                    break
+                j -= 1
+            if not merged:
+                stack[top] = m
+                top += 1
+                if (from_base >= 1 and top >= 2 and stack[top - 1] == b[from_base]
+                        and stack[top - 2] == b[from_base - 1]):
+                    total = top + n - from_base - 1
+                    break
+        out[k] = top if total < 0 else total
+
+
+# ---- results ------------------------------------------------------------------------------------
+
+def _text(seq) -> str:
+    return format_moves(FACE_MOVES[m] for m in seq)
+
+
+@dataclass(frozen=True)
+class Insertion:
+    """One alg put into a sequence: after the first `place` moves of `into` (with the two
+    commuting moves around the place read in the other order when `swapped`)."""
+
+    into: tuple[int, ...]
+    place: int
+    swapped: bool
+    alg: tuple[int, ...]
+    kind: str
+    after: tuple[int, ...]
+
+    @property
+    def cancelled(self) -> int:
+        return len(self.into) + len(self.alg) - len(self.after)
+
+    def shown_into(self) -> tuple[int, ...]:
+        """The sequence as the insertion reads it (a swapped commuting pair swapped)."""
+        s = list(self.into)
+        if self.swapped:
+            s[self.place - 1], s[self.place] = s[self.place], s[self.place - 1]
+        return tuple(s)
+
+    def marked(self, mark: str = "^") -> str:
+        s = self.shown_into()
+        words = [str(FACE_MOVES[m]) for m in s[:self.place]] + [mark] + \
+            [str(FACE_MOVES[m]) for m in s[self.place:]]
+        return " ".join(words)
+
+    def what(self) -> str:
+        state = apply_moves(CubeState.identity(), [FACE_MOVES[m] for m in self.alg])
+        return (f"corner 3-cycle {corner_cycles(state)}" if self.kind == "corners"
+                else f"edge 3-cycle {edge_cycles(state)}")
+
+    def to_json(self, n: int) -> dict:
+        return {"skeleton": _text(self.shown_into()), "place": self.place,
+                "swapped": self.swapped, "marked": self.marked(f"[{n}]"),
+                "alg": _text(self.alg), "alg_length": len(self.alg), "kind": self.kind,
+                "cycle": self.what(), "cancelled": self.cancelled,
+                "result": _text(self.after), "length": len(self.after)}
+
+
+@dataclass(frozen=True)
+class InsertionSolution:
+    insertions: tuple[Insertion, ...]
+    moves: tuple[int, ...]
+
+    @property
+    def length(self) -> int:
+        return len(self.moves)
+
+    @property
+    def text(self) -> str:
+        return _text(self.moves)
+
+    @property
+    def cancelled(self) -> int:
+        return sum(i.cancelled for i in self.insertions)
+
+    def to_json(self) -> dict:
+        return {"solution": self.text, "length": self.length, "cancelled": self.cancelled,
+                "insertions": [ins.to_json(k) for k, ins in enumerate(self.insertions, 1)]}
+
+
+@dataclass
+class InsertionResult:
+    scramble: tuple[int, ...]
+    skeleton: tuple[int, ...]           # as given
+    reduced: tuple[int, ...]            # cancelled: what the insertions go into
+    leftover: dict                      # corner_cycles / edge_cycles texts, 3-cycles needed
+    needed: int
+    solutions: list[InsertionSolution] = field(default_factory=list)
+    optimal: bool = False
+    status: str = "not found"
+    nodes: int = 0
+    seconds: float = 0.0
+    beam: int = DEFAULT_BEAM
+    kinds: tuple[str, ...] = KINDS
+    max_len: dict = field(default_factory=dict)
+    truncated_levels: list[int] = field(default_factory=list)
+
+    @property
+    def best(self) -> InsertionSolution | None:
+        return self.solutions[0] if self.solutions else None
+
+
+# ---- the search ---------------------------------------------------------------------------------
+
+def move_indices(moves) -> tuple[int, ...]:
+    """Face turns (cubelab Moves) as indices into FACE_MOVES; ValueError for anything else."""
+    out = []
+    for m in moves:
+        if m not in FACE_MOVES:
+            raise InsertionError(f"{m} is not a face turn (U R F D L B with ', 2)")
+        out.append(FACE_MOVES.index(m))
+    return tuple(out)
+
+
+def _row(seq) -> np.ndarray:
+    return sequence_elements([tuple(seq)])[0]
+
+
+def leftover_of(scramble, skeleton) -> np.ndarray:
+    return _row(tuple(scramble) + tuple(skeleton))
+
+
+def check_skeleton(left: np.ndarray, kinds, max_insertions: int) -> tuple[int, dict]:
+    """(3-cycles needed, {kind: needed}) for the leftover, or InsertionError saying why no
+    insertion of the chosen kinds can solve it."""
+    cp, ep = left[0:8], left[16:28]
+    state = CubeState(left[0:8], left[8:16], left[16:28], left[28:40])
+    if permutation_parity(cp):
+        raise InsertionError(
+            "the skeleton leaves an odd permutation (two corners and two edges swapped: "
+            f"corners {corner_cycles(state)}, edges {edge_cycles(state)}); 3-cycle insertions "
+            "cannot solve parity: add a quarter turn to the skeleton")
+    need = {}
+    for kind in KINDS:
+        dist = _distances(kind, max_insertions)
+        d = dist.of_row(left)
+        if d and kind not in kinds:
+            raise InsertionError(
+                f"the skeleton leaves {_NAMES[kind]}s unsolved "
+                f"{corner_cycles(state) if kind == 'corners' else edge_cycles(state)} "
+                f"but only {', '.join(_NAMES[k] for k in kinds)} 3-cycles may be inserted")
+        need[kind] = d
+    total = sum(need.values())
+    if any(d > max_insertions for d in need.values()) or total > max_insertions:
+        moved_c = int(((cp != np.arange(8)) | (left[8:16] != 0)).sum())
+        moved_e = int(((ep != np.arange(12)) | (left[28:40] != 0)).sum())
+        at_least = ">" + str(max_insertions) if any(d > max_insertions for d in need.values()) \
+            else str(total)
+        raise InsertionError(
+            f"the skeleton leaves {moved_c} corners and {moved_e} edges unsolved: "
+            f"{at_least} insertions needed, more than {max_insertions} (--max-insertions)")
+    return total, need
+
+
+class _Node:
+    __slots__ = ("seq", "row", "insertions")
+
+    def __init__(self, seq, row, insertions):
+        self.seq, self.row, self.insertions = seq, row, insertions
+
+
+def _places(seq: tuple[int, ...]):
+    """(base, split, swapped, place) for every place: before each move and after the last, and
+    inside each commuting pair in the other order."""
+    n = len(seq)
+    out = [(seq, p, False, p) for p in range(n + 1)]
+    for p in range(1, n):
+        a, b = seq[p - 1], seq[p]
+        if a // 3 % 3 == b // 3 % 3:
+            s = list(seq)
+            s[p - 1], s[p] = b, a
+            out.append((tuple(s), p, True, p))
+    return out
+
+
+def _suffix_rows(base: tuple[int, ...], split: int, moves: np.ndarray) -> np.ndarray:
+    row = IDENTITY_ROW[None]
+    for m in reversed(base[split:]):
+        row = products(moves[m], row)
+    return row[0]
+
+
+def _candidates(node: _Node, steps: dict[str, np.ndarray], sets: dict[str, AlgSet]):
+    """Every (place, alg) that takes one 3-cycle off the node's leftover: the places, and per
+    candidate its place index, alg row and kind."""
+    places = _places(node.seq)
+    moves = move_rows("htm")
+    # suffix elements, from the end: T_p = move(seq[p]) T_{p+1}
+    n = len(node.seq)
+    suffix = [None] * (n + 1)
+    suffix[n] = IDENTITY_ROW
+    for p in range(n - 1, -1, -1):
+        suffix[p] = products(moves[node.seq[p]], suffix[p + 1])[0]
+    ts = []
+    for base, split, swapped, _ in places:
+        ts.append(suffix[split] if not swapped else
+                  products(moves[base[split]], suffix[split + 1])[0])
+    ts = np.array(ts, dtype=np.uint8)
+    ts_inv = inverses(ts)
+    place_idx, alg_rows, kinds = [], [], []
+    for kind, cyc in steps.items():
+        if not len(cyc):
+            continue
+        algset = sets[kind]
+        # A = T c T^-1 for every place and every useful 3-cycle c
+        P, C = len(ts), len(cyc)
+        t_rep = np.repeat(ts, C, 0)
+        ti_rep = np.repeat(ts_inv, C, 0)
+        c_rep = np.tile(cyc, (P, 1))
+        need = products(products(t_rep, c_rep), ti_rep)
+        for i, row in enumerate(need):
+            algs = algset.algs_for(row.tobytes())
+            if algs is None:
+                continue
+            place_idx.append(np.full(len(algs), i // C, np.int64))
+            alg_rows.append(algs)
+            kinds.append(np.full(len(algs), KINDS.index(kind), np.int8))
+    return places, place_idx, alg_rows, kinds
+
+
+def _expand(node: _Node, steps, sets, width: int):
+    """(lengths, place index, alg rows, kinds, places) of every candidate of one node."""
+    places, place_idx, alg_rows, kinds = _candidates(node, steps, sets)
+    if not place_idx:
+        return None
+    pidx = np.concatenate(place_idx)
+    algs = np.zeros((len(pidx), width), np.int8) - 1
+    at = 0
+    for a in alg_rows:
+        algs[at:at + len(a), :a.shape[1]] = a
+        at += len(a)
+    n = len(node.seq)
+    bases = np.array([b for b, _, _, _ in places], dtype=np.int64).reshape(len(places), n)
+    splits = np.array([s for _, s, _, _ in places], dtype=np.int64)
+    lengths = np.empty(len(pidx), np.int64)
+    _insert_lengths(bases, splits, pidx, algs, lengths)
+    return lengths, pidx, algs, np.concatenate(kinds), places
+
+
+def _steps(row: np.ndarray, kinds, depth: int, left_total: int) -> dict[str, np.ndarray]:
+    """The useful 3-cycles (in the end frame) for a leftover, per kind."""
+    out = {}
+    for kind in kinds:
+        p, o, _ = _PARTS[kind]
+        dist = _distances(kind, depth)
+        if left_total == 1:
+            # one 3-cycle left: only its inverse finishes, if it is of this kind
+            out[kind] = inverses(row)[:1] if dist.of_row(row) == 1 else np.zeros((0, 40), np.uint8)
+        else:
+            out[kind] = dist.steps_down(row)
+    return out
+
+
+def find_insertions(scramble, skeleton, *, kinds=KINDS, max_insertions: int = MAX_INSERTIONS,
+                    beam: int = DEFAULT_BEAM, count: int = 5, counters=None, cancel=None,
+                    sets: dict[str, AlgSet] | None = None, progress=None, log=None
+                    ) -> InsertionResult:
+    """The shortest solutions made of the skeleton and insertions of 3-cycle algs.
+
+    scramble, skeleton: face turns (cubelab Moves or indices). InsertionError when the
+    skeleton leaves a position no insertions of the chosen kinds can solve (parity, a kind
+    not allowed, more 3-cycles than max_insertions)."""
+    t0 = time.perf_counter()
+    counters = counters if counters is not None else new_counters()
+    cancel = cancel if cancel is not None else new_cancel()
+    scramble = tuple(scramble) if not scramble or isinstance(scramble[0], int) \
+        else move_indices(scramble)
+    skeleton = tuple(skeleton) if not skeleton or isinstance(skeleton[0], int) \
+        else move_indices(skeleton)
+    kinds = tuple(k for k in KINDS if k in kinds)
+    if not kinds:
+        raise InsertionError("no alg set chosen (corners, edges)")
+    left = leftover_of(scramble, skeleton)
+    state = CubeState(left[0:8], left[8:16], left[16:28], left[28:40])
+    needed, per_kind = check_skeleton(left, kinds, max_insertions)
+    if sets is None:
+        sets = load_alg_sets(progress=progress, cancel=cancel, log=log)
+    reduced = cancel_seq(skeleton)
+    result = InsertionResult(
+        scramble, skeleton, reduced,
+        {"corners": corner_cycles(state), "edges": edge_cycles(state),
+         "corner_3cycles": per_kind["corners"], "edge_3cycles": per_kind["edges"]},
+        needed, beam=beam, kinds=kinds, max_len={k: sets[k].max_len for k in kinds})
+    if needed == 0:
+        result.solutions = [InsertionSolution((), reduced)]
+        result.optimal, result.status = True, "solved"
+        _verify(scramble, result.solutions[0])
+        result.seconds = time.perf_counter() - t0
+        return result
+    width = max(s.max_len for s in sets.values())
+    level = [_Node(reduced, left, ())]
+    exhaustive = True
+    for depth in range(needed):
+        counters[PHASE] = depth
+        left_total = needed - depth
+        last = left_total == 1
+        children: dict[tuple, _Node] = {}
+        scored = []                                 # (length, parent, candidate index)
+        expansions = []
+        for node in level:
+            if cancel[0]:
+                break
+            steps = _steps(node.row, kinds, max_insertions, left_total)
+            ex = _expand(node, steps, sets, width)
+            expansions.append(ex)
+            if ex is not None:
+                counters[NODES] += len(ex[0])
+        if cancel[0]:
+            result.status = "cancelled"
+            break
+        for parent, ex in enumerate(expansions):
+            if ex is not None:
+                lengths = ex[0]
+                scored.append(np.stack([lengths, np.full(len(lengths), parent),
+                                        np.arange(len(lengths))], 1))
+        if not scored:
+            level = []
+            break
+        allc = np.concatenate(scored)
+        allc = allc[np.lexsort((allc[:, 2], allc[:, 1], allc[:, 0]))]
+        keep = count if last else beam
+        for length, parent, k in allc.tolist():
+            if len(children) >= keep:
+                # a full level: later candidates (no shorter) are left out
+                if not last:
+                    exhaustive = False
+                    result.truncated_levels.append(depth + 1)
+                break
+            node = level[parent]
+            lengths, pidx, algs, kinds_, places = expansions[parent]
+            base, split, swapped, place = places[pidx[k]]
+            alg = tuple(int(m) for m in algs[k] if m >= 0)
+            after = cancel_moves(base[:split] + alg + base[split:])
+            if len(after) != length:
+                raise AssertionError(f"insertion length {len(after)} != kernel's {length}")
+            if after in children:
+                continue
+            ins = Insertion(node.seq, place, swapped, alg, KINDS[int(kinds_[k])], after)
+            row = leftover_of(scramble, after)
+            children[after] = _Node(after, row, node.insertions + (ins,))
+        level = list(children.values())
+    if level and result.status != "cancelled":
+        sols = [InsertionSolution(n.insertions, n.seq) for n in level]
+        for s in sols:
+            _verify(scramble, s)
+        result.solutions = sorted(sols, key=lambda s: (s.length, s.text))[:count]
+        result.status = "solved"
+        result.optimal = exhaustive
+    result.nodes = int(counters[NODES])
+    result.seconds = time.perf_counter() - t0
+    return result
+
+
+def cancel_seq(seq) -> tuple[int, ...]:
+    return cancel_moves(tuple(seq))
+
+
+def _verify(scramble, solution: InsertionSolution) -> None:
+    state = apply_moves(CubeState.identity(), [FACE_MOVES[m] for m in scramble + solution.moves])
+    if state != CubeState.identity():
+        raise AssertionError(f"insertion result {solution.text} does not solve the scramble")
+
+
+def as_moves(seq) -> list[Move]:
+    return [FACE_MOVES[m] for m in seq]
