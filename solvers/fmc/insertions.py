@@ -335,9 +335,9 @@ def check_skeleton(left: np.ndarray, kinds, max_insertions: int) -> tuple[int, d
     state = CubeState(left[0:8], left[8:16], left[16:28], left[28:40])
     if permutation_parity(cp):
         raise InsertionError(
-            "the skeleton leaves an odd permutation (two corners and two edges swapped: "
-            f"corners {corner_cycles(state)}, edges {edge_cycles(state)}); 3-cycle insertions "
-            "cannot solve parity: add a quarter turn to the skeleton")
+            "the skeleton leaves an odd permutation (corners "
+            f"{corner_cycles(state)}, edges {edge_cycles(state)}): 3-cycle insertions cannot "
+            "solve parity; end the skeleton with a quarter turn more or less")
     need = {}
     for kind in KINDS:
         dist = _distances(kind, max_insertions)
