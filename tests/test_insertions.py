@@ -115,7 +115,9 @@ def _brute_single(scramble, skeleton, sets):
             for kind in KINDS for _, block in sets[kind].items() for a in block]
     goal = sequence_elements([invert_seq(scramble)])[0]
     best = None
-    for base, split, _, _ in _places(skeleton):
+    bases, splits, _ = _places(skeleton)
+    for base, split in zip(bases, splits):
+        base = tuple(int(m) for m in base)
         whole = [base[:split] + a + base[split:] for a in algs]
         ok = (sequence_elements(whole) == goal[None]).all(1)
         for i in np.nonzero(ok)[0]:
@@ -143,9 +145,10 @@ def test_one_insertion_is_the_best_of_every_place_and_alg(sets, seed):
 
 def test_a_place_between_commuting_moves_counts_both_orders(sets):
     """U D: inserting between them as D ^ U is a place of its own (conjugated by U, not D)."""
-    places = _places(_ids("R U D F"))
-    assert [(b, s, sw) for b, s, sw, _ in places if sw] == [(_ids("R D U F"), 2, True)]
-    assert len(places) == 6
+    bases, splits, swapped = _places(_ids("R U D F"))
+    assert [(tuple(b), s) for b, s, sw in zip(bases, splits, swapped) if sw] == \
+        [(_ids("R D U F"), 2)]
+    assert len(splits) == 6 and list(splits[:5]) == [0, 1, 2, 3, 4]
 
 
 # ---- several insertions -------------------------------------------------------------------------

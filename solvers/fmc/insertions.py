@@ -35,7 +35,7 @@ from cubelab.cube.facts import corner_cycles, edge_cycles
 from cubelab.cube.moves import FACE_MOVES, apply_moves
 from cubelab.cube.notation import format_moves
 from cubelab.cube.state import CubeState, permutation_parity
-from cubelab.tables.cubies import move_rows
+from cubelab.tables.cubies import move_rows, multiply, state_row
 from cubelab.tables.insertions.algs import KINDS, three_cycle_rows
 from cubelab.tables.insertions.specs import AlgSet, load_alg_sets
 from cubelab.tables.jit import kernel
@@ -368,81 +368,98 @@ class _Node:
 
 
 def _places(seq: tuple[int, ...]):
-    """(base, split, swapped, place) for every place: before each move and after the last, and
-    inside each commuting pair in the other order."""
+    """Every place: before each move and after the last, then inside each commuting pair in
+    the other order. (bases (P, n): the sequence as each place reads it, splits (P,): moves
+    before the place, swapped (P,) bool)."""
     n = len(seq)
-    out = [(seq, p, False, p) for p in range(n + 1)]
-    for p in range(1, n):
-        a, b = seq[p - 1], seq[p]
-        if a // 3 % 3 == b // 3 % 3:
-            s = list(seq)
-            s[p - 1], s[p] = b, a
-            out.append((tuple(s), p, True, p))
-    return out
+    arr = np.array(seq, dtype=np.int64)
+    pair = np.nonzero(arr[:-1] // 3 % 3 == arr[1:] // 3 % 3)[0] + 1 if n > 1 else \
+        np.zeros(0, np.int64)
+    bases = np.tile(arr, (n + 1 + len(pair), 1)).reshape(n + 1 + len(pair), n)
+    rows = np.arange(n + 1, n + 1 + len(pair))
+    bases[rows, pair - 1], bases[rows, pair] = arr[pair], arr[pair - 1]
+    splits = np.r_[np.arange(n + 1), pair].astype(np.int64)
+    swapped = np.r_[np.zeros(n + 1, bool), np.ones(len(pair), bool)]
+    return bases, splits, swapped
 
 
-def _suffix_rows(base: tuple[int, ...], split: int, moves: np.ndarray) -> np.ndarray:
-    row = IDENTITY_ROW[None]
-    for m in reversed(base[split:]):
-        row = products(moves[m], row)
-    return row[0]
-
-
-def _candidates(node: _Node, steps: dict[str, np.ndarray], sets: dict[str, AlgSet]):
-    """Every (place, alg) that takes one 3-cycle off the node's leftover: the places, and per
-    candidate its place index, alg row and kind."""
-    places = _places(node.seq)
-    moves = move_rows("htm")
-    # suffix elements, from the end: T_p = move(seq[p]) T_{p+1}
-    n = len(node.seq)
-    suffix = [None] * (n + 1)
-    suffix[n] = IDENTITY_ROW
+@kernel
+def _suffixes(seq, moves, out):
+    """out[p] = the effect of seq[p:] (out[len(seq)] the identity), from the end."""
+    n = seq.shape[0]
+    for i in range(40):
+        out[n, i] = 0
+    for i in range(8):
+        out[n, i] = i
+    for i in range(12):
+        out[n, 16 + i] = i
     for p in range(n - 1, -1, -1):
-        suffix[p] = products(moves[node.seq[p]], suffix[p + 1])[0]
-    ts = []
-    for base, split, swapped, _ in places:
-        ts.append(suffix[split] if not swapped else
-                  products(moves[base[split]], suffix[split + 1])[0])
-    ts = np.array(ts, dtype=np.uint8)
+        multiply(moves[seq[p]], out[p + 1], out[p])
+
+
+@dataclass
+class _Expansion:
+    """Every candidate of one node: its place, its alg, its kind and the 3-cycle (end frame)
+    it takes off, and the length of the sequence it makes."""
+
+    places: list
+    place: np.ndarray
+    algs: np.ndarray
+    kind: np.ndarray
+    cycle: np.ndarray           # rows
+    lengths: np.ndarray
+
+
+def _expand(node: _Node, steps: dict[str, np.ndarray], sets: dict[str, AlgSet], width: int
+            ) -> _Expansion | None:
+    """Every (place, alg) that takes one 3-cycle c off the node's leftover: at a place whose
+    moves after it do T, the alg must do T c T^-1; all of them looked up at once."""
+    bases, splits, swapped = places = _places(node.seq)
+    moves = move_rows("htm")
+    seq = np.array(node.seq, dtype=np.int64)
+    n = len(seq)
+    suffix = np.empty((n + 1, 40), np.uint8)
+    _suffixes(seq, moves, suffix)
+    ts = np.empty((len(splits), 40), np.uint8)
+    ts[:n + 1] = suffix
+    if swapped.any():
+        # D ^ U in place of U D: T is the first of the pair (now after the place), then the
+        # rest after the pair
+        sw = np.nonzero(swapped)[0]
+        ts[n + 1:] = products(moves[bases[sw, splits[sw]]], suffix[splits[sw] + 1])
     ts_inv = inverses(ts)
-    place_idx, alg_rows, kinds = [], [], []
+    parts = []
     for kind, cyc in steps.items():
         if not len(cyc):
             continue
         algset = sets[kind]
-        # A = T c T^-1 for every place and every useful 3-cycle c
         P, C = len(ts), len(cyc)
-        t_rep = np.repeat(ts, C, 0)
-        ti_rep = np.repeat(ts_inv, C, 0)
-        c_rep = np.tile(cyc, (P, 1))
-        need = products(products(t_rep, c_rep), ti_rep)
-        for i, row in enumerate(need):
-            algs = algset.algs_for(row.tobytes())
-            if algs is None:
-                continue
-            place_idx.append(np.full(len(algs), i // C, np.int64))
-            alg_rows.append(algs)
-            kinds.append(np.full(len(algs), KINDS.index(kind), np.int8))
-    return places, place_idx, alg_rows, kinds
-
-
-def _expand(node: _Node, steps, sets, width: int):
-    """(lengths, place index, alg rows, kinds, places) of every candidate of one node."""
-    places, place_idx, alg_rows, kinds = _candidates(node, steps, sets)
-    if not place_idx:
+        need = products(products(np.repeat(ts, C, 0), np.tile(cyc, (P, 1))),
+                        np.repeat(ts_inv, C, 0))
+        ids = algset.lookup(need)
+        hit = np.nonzero(ids >= 0)[0]
+        if not len(hit):
+            continue
+        counts = algset.counts[ids[hit]]
+        total = int(counts.sum())
+        group = np.repeat(np.arange(len(hit)), counts)
+        within = np.arange(total) - np.repeat(np.cumsum(counts) - counts, counts)
+        alg_idx = algset.starts[ids[hit]][group] + within
+        parts.append((hit[group] // C, algset.moves[alg_idx], KINDS.index(kind),
+                      cyc[hit[group] % C]))
+    if not parts:
         return None
-    pidx = np.concatenate(place_idx)
-    algs = np.zeros((len(pidx), width), np.int8) - 1
+    place = np.concatenate([p for p, _, _, _ in parts])
+    algs = np.full((len(place), width), -1, np.int8)
     at = 0
-    for a in alg_rows:
+    for _, a, _, _ in parts:
         algs[at:at + len(a), :a.shape[1]] = a
         at += len(a)
-    n = len(node.seq)
-    bases = np.array([b for b, _, _, _ in places], dtype=np.int64).reshape(len(places), n)
-    splits = np.array([s for _, s, _, _ in places], dtype=np.int64)
-    lengths = np.empty(len(pidx), np.int64)
-    _insert_lengths(bases, splits, pidx, algs, lengths)
-    return lengths, pidx, algs, np.concatenate(kinds), places
+    kind = np.concatenate([np.full(len(p), k, np.int8) for p, _, k, _ in parts])
+    cycle = np.concatenate([c for _, _, _, c in parts])
+    lengths = np.empty(len(place), np.int64)
+    _insert_lengths(bases, splits, place, algs, lengths)
+    return _Expansion(places, place, algs, kind, cycle, lengths)
 
 
 def _steps(row: np.ndarray, kinds, depth: int, left_total: int) -> dict[str, np.ndarray]:
@@ -459,13 +476,14 @@ def _steps(row: np.ndarray, kinds, depth: int, left_total: int) -> dict[str, np.
     return out
 
 
-def find_insertions(scramble, skeleton, *, kinds=KINDS, max_insertions: int = MAX_INSERTIONS,
+def find_insertions(scramble, skeleton, *, position: CubeState | None = None, kinds=KINDS, max_insertions: int = MAX_INSERTIONS,
                     beam: int = DEFAULT_BEAM, count: int = 5, counters=None, cancel=None,
                     sets: dict[str, AlgSet] | None = None, progress=None, log=None
                     ) -> InsertionResult:
     """The shortest solutions made of the skeleton and insertions of 3-cycle algs.
 
-    scramble, skeleton: face turns (cubelab Moves or indices). InsertionError when the
+    scramble, skeleton: face turns (cubelab Moves or indices); or `position`, the scrambled
+    cube itself (the scramble then unused, give ()). InsertionError when the
     skeleton leaves a position no insertions of the chosen kinds can solve (parity, a kind
     not allowed, more 3-cycles than max_insertions)."""
     t0 = time.perf_counter()
@@ -478,7 +496,12 @@ def find_insertions(scramble, skeleton, *, kinds=KINDS, max_insertions: int = MA
     kinds = tuple(k for k in KINDS if k in kinds)
     if not kinds:
         raise InsertionError("no alg set chosen (corners, edges)")
-    left = leftover_of(scramble, skeleton)
+    start = position if position is not None else \
+        apply_moves(CubeState.identity(), [FACE_MOVES[m] for m in scramble])
+    if (np.asarray(start.cc) != np.arange(6)).any():
+        raise InsertionError("the position has its centres turned (a rotation or slice move): "
+                             "insertions work on a cube held in place")
+    left = products(state_row(start), _row(skeleton))[0]
     state = CubeState(left[0:8], left[8:16], left[16:28], left[28:40])
     needed, per_kind = check_skeleton(left, kinds, max_insertions)
     if sets is None:
@@ -492,7 +515,7 @@ def find_insertions(scramble, skeleton, *, kinds=KINDS, max_insertions: int = MA
     if needed == 0:
         result.solutions = [InsertionSolution((), reduced)]
         result.optimal, result.status = True, "solved"
-        _verify(scramble, result.solutions[0])
+        _verify(start, result.solutions[0])
         result.seconds = time.perf_counter() - t0
         return result
     width = max(s.max_len for s in sets.values())
@@ -503,54 +526,52 @@ def find_insertions(scramble, skeleton, *, kinds=KINDS, max_insertions: int = MA
         left_total = needed - depth
         last = left_total == 1
         children: dict[tuple, _Node] = {}
-        scored = []                                 # (length, parent, candidate index)
         expansions = []
         for node in level:
             if cancel[0]:
                 break
-            steps = _steps(node.row, kinds, max_insertions, left_total)
-            ex = _expand(node, steps, sets, width)
+            ex = _expand(node, _steps(node.row, kinds, max_insertions, left_total), sets,
+                         width)
             expansions.append(ex)
             if ex is not None:
-                counters[NODES] += len(ex[0])
+                counters[NODES] += len(ex.lengths)
         if cancel[0]:
             result.status = "cancelled"
             break
-        for parent, ex in enumerate(expansions):
-            if ex is not None:
-                lengths = ex[0]
-                scored.append(np.stack([lengths, np.full(len(lengths), parent),
-                                        np.arange(len(lengths))], 1))
-        if not scored:
+        found = [(i, ex) for i, ex in enumerate(expansions) if ex is not None]
+        if not found:
             level = []
             break
-        allc = np.concatenate(scored)
-        allc = allc[np.lexsort((allc[:, 2], allc[:, 1], allc[:, 0]))]
+        lengths = np.concatenate([ex.lengths for _, ex in found])
+        parent = np.concatenate([np.full(len(ex.lengths), i) for i, ex in found])
+        cand = np.concatenate([np.arange(len(ex.lengths)) for _, ex in found])
         keep = count if last else beam
-        for length, parent, k in allc.tolist():
+        for length, i, k in _shortest_first(lengths, parent, cand, keep):
             if len(children) >= keep:
-                # a full level: later candidates (no shorter) are left out
+                # a full level: the candidates left (none shorter) are not followed
                 if not last:
                     exhaustive = False
                     result.truncated_levels.append(depth + 1)
                 break
-            node = level[parent]
-            lengths, pidx, algs, kinds_, places = expansions[parent]
-            base, split, swapped, place = places[pidx[k]]
-            alg = tuple(int(m) for m in algs[k] if m >= 0)
+            node, ex = level[i], expansions[i]
+            bases, splits, swaps = ex.places
+            j = int(ex.place[k])
+            base, split, swapped = tuple(int(m) for m in bases[j]), int(splits[j]), bool(swaps[j])
+            place = split
+            alg = tuple(int(m) for m in ex.algs[k] if m >= 0)
             after = cancel_moves(base[:split] + alg + base[split:])
             if len(after) != length:
                 raise AssertionError(f"insertion length {len(after)} != kernel's {length}")
             if after in children:
                 continue
-            ins = Insertion(node.seq, place, swapped, alg, KINDS[int(kinds_[k])], after)
-            row = leftover_of(scramble, after)
+            ins = Insertion(node.seq, place, swapped, alg, KINDS[int(ex.kind[k])], after)
+            row = products(node.row, ex.cycle[k])[0]
             children[after] = _Node(after, row, node.insertions + (ins,))
         level = list(children.values())
     if level and result.status != "cancelled":
         sols = [InsertionSolution(n.insertions, n.seq) for n in level]
         for s in sols:
-            _verify(scramble, s)
+            _verify(start, s)
         result.solutions = sorted(sols, key=lambda s: (s.length, s.text))[:count]
         result.status = "solved"
         result.optimal = exhaustive
@@ -559,12 +580,33 @@ def find_insertions(scramble, skeleton, *, kinds=KINDS, max_insertions: int = MA
     return result
 
 
+def _shortest_first(lengths, parent, cand, keep: int):
+    """(length, parent, candidate) in order of length (then parent, candidate), lazily: the
+    shortest few thousand sorted first, the rest only if the level has not filled by then."""
+    n = len(lengths)
+    first = min(n, max(8 * keep, 4096))
+    if first < n:
+        head = np.argpartition(lengths, first - 1)[:first]
+        cut = lengths[head].max()
+        head = np.nonzero(lengths < cut)[0]          # whole lengths only, so ties stay in order
+    else:
+        head = np.arange(n)
+    order = head[np.lexsort((cand[head], parent[head], lengths[head]))]
+    for j in order:
+        yield int(lengths[j]), int(parent[j]), int(cand[j])
+    if len(head) < n:
+        rest = np.setdiff1d(np.arange(n), head, assume_unique=True)
+        for j in rest[np.lexsort((cand[rest], parent[rest], lengths[rest]))]:
+            yield int(lengths[j]), int(parent[j]), int(cand[j])
+
+
 def cancel_seq(seq) -> tuple[int, ...]:
     return cancel_moves(tuple(seq))
 
 
-def _verify(scramble, solution: InsertionSolution) -> None:
-    state = apply_moves(CubeState.identity(), [FACE_MOVES[m] for m in scramble + solution.moves])
+def _verify(start: CubeState, solution: InsertionSolution) -> None:
+    """The solution solves the cube on the model (CubeState), or AssertionError: never shown."""
+    state = apply_moves(start, [FACE_MOVES[m] for m in solution.moves])
     if state != CubeState.identity():
         raise AssertionError(f"insertion result {solution.text} does not solve the scramble")
 

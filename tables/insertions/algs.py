@@ -78,13 +78,13 @@ def kind_of(row: np.ndarray) -> str | None:
 
 # ---- meet in the middle -----------------------------------------------------------------------
 
-def _zobrist() -> np.ndarray:
+def zobrist() -> np.ndarray:
     rng = np.random.default_rng(0x1D5E27)
     return rng.integers(0, 2 ** 63, size=(40, 24), dtype=np.int64).astype(np.uint64)
 
 
 @kernel
-def _hashes(elems, z):
+def row_hashes(elems, z):
     out = np.zeros(elems.shape[0], dtype=np.uint64)
     for r in range(elems.shape[0]):
         h = np.uint64(0)
@@ -138,7 +138,7 @@ class _Levels:
     """The canonical sequences of each length 0..half, their rows, hashes and seams."""
 
     def __init__(self, half: int, cancel):
-        self.z = _zobrist()
+        self.z = zobrist()
         self.follows = follows_table().astype(np.bool_)
         levels = [(np.zeros((1, 0), np.int8), IDENTITY_ROW[None].copy())]
         levels += canonical_levels(range(18), half, cancel)
@@ -154,7 +154,7 @@ class _Levels:
         self.hash = []
         self.order = []
         for e in self.elems:
-            h = _hashes(e, self.z)
+            h = row_hashes(e, self.z)
             order = np.argsort(h, kind="stable")
             self.hash.append(np.ascontiguousarray(h[order]))
             self.order.append(order.astype(np.int64))

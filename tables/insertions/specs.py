@@ -11,7 +11,7 @@ import numpy as np
 
 from ..spec import TableSpec, register
 from ..store import load_or_build
-from .algs import KINDS, TARGET_COUNTS, Stopped, kind_of, search
+from .algs import KINDS, TARGET_COUNTS, Stopped, row_hashes, zobrist, kind_of, search
 
 PARAMS = {
     "version": 1,
@@ -37,33 +37,54 @@ def encode(found: dict[str, dict[bytes, np.ndarray]], width: int) -> np.ndarray:
 
 
 class AlgSet:
-    """The sequences of one kind: for a 3-cycle (row bytes), its sequences as an (N, width)
-    int8 array of move indices padded with -1, shortest first; `max_len` the length every
-    sequence up to which is there."""
+    """The sequences of one kind, indexed by the 3-cycle they perform.
+
+    `moves` (N, width) int8: every sequence, padded with -1, a 3-cycle's together and shortest
+    first; `rows` (E, 40): the 3-cycles that have sequences, sorted by hash, each with its
+    block `starts[e]:starts[e] + counts[e]` of `moves`; `max_len`: the length every sequence up
+    to which is there. `lookup(rows)` finds many 3-cycles at once."""
 
     def __init__(self, kind: str, arr: np.ndarray, max_len: int):
         self.kind, self.max_len = kind, max_len
         mine = arr[arr[:, KIND] == KINDS.index(kind)]
         self.count = len(mine)
-        self._algs: dict[bytes, np.ndarray] = {}
-        if not len(mine):
-            return
+        self.moves = np.where(mine[:, MOVES:] == PAD, -1, mine[:, MOVES:]).astype(np.int8)
         keys = np.ascontiguousarray(mine[:, ELEMENT:MOVES])
-        moves = np.where(mine[:, MOVES:] == PAD, -1, mine[:, MOVES:]).astype(np.int8)
         # rows of one 3-cycle are together: cut at each change of element
-        change = np.nonzero((keys[1:] != keys[:-1]).any(1))[0] + 1
-        for lo, hi in zip(np.r_[0, change], np.r_[change, len(mine)]):
-            self._algs[keys[lo].tobytes()] = moves[lo:hi]
+        change = np.nonzero((keys[1:] != keys[:-1]).any(1))[0] + 1 if len(mine) else \
+            np.zeros(0, np.int64)
+        starts = np.r_[0, change].astype(np.int64) if len(mine) else np.zeros(0, np.int64)
+        counts = np.diff(np.r_[starts, len(mine)]).astype(np.int64)
+        rows = keys[starts] if len(mine) else np.zeros((0, 40), np.uint8)
+        self._z = zobrist()
+        h = row_hashes(np.ascontiguousarray(rows), self._z)
+        order = np.argsort(h, kind="stable")
+        self.hashes, self.rows = h[order], np.ascontiguousarray(rows[order])
+        self.starts, self.counts = starts[order], counts[order]
+
+    def lookup(self, rows: np.ndarray) -> np.ndarray:
+        """For each row, the index of its 3-cycle in `rows`, or -1 (none, or not a 3-cycle)."""
+        rows = np.ascontiguousarray(rows, np.uint8)
+        if not len(self.rows):
+            return np.full(len(rows), -1, np.int64)
+        h = row_hashes(rows, self._z)
+        i = np.minimum(np.searchsorted(self.hashes, h), len(self.hashes) - 1)
+        hit = (self.hashes[i] == h) & (self.rows[i] == rows).all(1)
+        return np.where(hit, i, -1)
 
     def algs_for(self, element: bytes) -> np.ndarray | None:
-        return self._algs.get(element)
+        """The sequences of one 3-cycle (row bytes), or None."""
+        e = int(self.lookup(np.frombuffer(element, np.uint8)[None])[0])
+        return None if e < 0 else self.moves[self.starts[e]:self.starts[e] + self.counts[e]]
 
     def covers(self) -> int:
         """How many of the kind's 3-cycles have at least one sequence."""
-        return len(self._algs)
+        return len(self.rows)
 
     def items(self):
-        return self._algs.items()
+        """(row bytes, sequences) of every 3-cycle that has some."""
+        for e in range(len(self.rows)):
+            yield self.rows[e].tobytes(), self.moves[self.starts[e]:self.starts[e] + self.counts[e]]
 
 
 def _build(ctx) -> np.ndarray:
@@ -93,7 +114,7 @@ def load_alg_sets(progress=None, cancel=None, log=None) -> dict[str, AlgSet]:
     for kind, s in sets.items():
         if s.covers() > TARGET_COUNTS[kind]:
             raise RuntimeError(f"{INSERTION_ALGS.name}: more {kind} 3-cycles than there are")
-        for key in list(s._algs)[:1]:
-            if kind_of(np.frombuffer(key, np.uint8)) != kind:
+        for e in range(min(1, s.covers())):
+            if kind_of(s.rows[e]) != kind:
                 raise RuntimeError(f"{INSERTION_ALGS.name}: a {kind} row is not a 3-cycle")
     return sets
