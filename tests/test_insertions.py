@@ -18,10 +18,10 @@ from cubelab.cube.moves import FACE_MOVES
 from cubelab.solvers.fmc.insertions import (
     InsertionError, _places, _text, check_skeleton, find_insertions, leftover_of,
 )
-from cubelab.tables.insertions.algs import KINDS, TARGET_COUNTS, _Levels, kind_of
+from cubelab.tables.insertions.algs import KINDS, TARGET_COUNTS, _Levels, kind_of, three_cycle_rows
 from cubelab.tables.insertions.specs import load_alg_sets
 from cubelab.tables.sequences import (
-    cancel, canonical_levels, invert_seq, sequence_elements,
+    IDENTITY_ROW, cancel, canonical_levels, invert_seq, products, sequence_elements,
 )
 from cubelab.tui.cli import main
 
@@ -181,6 +181,27 @@ def test_a_solved_skeleton_needs_nothing(sets):
     assert res.needed == 0 and res.best.length == 2 and res.optimal and not res.best.insertions
 
 
+def test_the_3_cycles_a_leftover_needs():
+    """Counted over cycle classes: one 3-cycle 1, a Sune's three twisted corners 2 (and its
+    edge 3-cycle 1), two twisted corners 2, a corner 5-cycle 2, a product of k 3-cycles at
+    most k."""
+    def need(text):
+        return check_skeleton(leftover_of(_ids(text), ()), KINDS, 4)[1]
+    assert need("R U R' D R U' R' D'") == {"corners": 1, "edges": 0}
+    assert need("R U R' U R U2 R' U2") == {"corners": 2, "edges": 1}
+    assert need("R2 U R U R' U' R' U' R' U R'") == {"corners": 0, "edges": 1}
+    rng = random.Random(11)
+    rows = {k: three_cycle_rows(k) for k in KINDS}
+    for _ in range(30):
+        k = rng.randrange(1, 4)
+        left = IDENTITY_ROW
+        for _ in range(k):
+            kind = rng.choice(KINDS)
+            left = products(left, rows[kind][rng.randrange(len(rows[kind]))])[0]
+        total, _ = check_skeleton(left, KINDS, 4)
+        assert total <= k and (k > 1 or total == 1)
+
+
 # ---- bad skeletons --------------------------------------------------------------------------------
 
 def test_parity_and_kinds_are_refused():
@@ -189,7 +210,7 @@ def test_parity_and_kinds_are_refused():
     corner = _ids("R U R' D R U' R' D'")
     with pytest.raises(InsertionError, match="only edge 3-cycles"):
         check_skeleton(leftover_of(corner, ()), ("edges",), 4)
-    with pytest.raises(InsertionError, match="insertions needed, more than 4"):
+    with pytest.raises(InsertionError, match="it needs more than 4 insertions"):
         check_skeleton(leftover_of(_ids("R U F2 D' L B2 U R2 F' D B"), ()), KINDS, 4)
 
 
@@ -222,7 +243,7 @@ def test_cli_text_and_niss_skeleton(capsys):
 @pytest.mark.parametrize("argv, message", [
     (["--skeleton", "R"], "the skeleton leaves an odd permutation"),
     (["--skeleton", "R U R' D R U' R' D'", "--algs", "edges"], "only edge 3-cycles"),
-    (["--skeleton", "R U F2 D' L B2 U R2 F' D B"], "more than 4 (--max-insertions)"),
+    (["--skeleton", "R U F2 D' L B2 U R2 F' D B"], "more than 4 insertions (the most searched"),
     (["--skeleton", "R Q"], "--skeleton: unknown move 'Q' at column 3"),
     (["--skeleton", "R M"], "face turns"),
     (["--skeleton", "R", "--algs", "corners,wings"], "--algs: unknown alg set 'wings'"),
@@ -233,3 +254,18 @@ def test_cli_bad_input_exits_2(capsys, argv, message):
     assert main(["insert", *argv, "R", "U"]) == 2
     err = capsys.readouterr().err
     assert message in err and len(err.strip().splitlines()) == 1
+
+
+def test_the_insert_command_works_from_the_session_position(sets):
+    """:insert in the workbench and the REPL: the session's position is the scramble."""
+    from cubelab.solvers import REGISTRY
+    from cubelab.tui.session import Session
+    s = Session(REGISTRY)
+    s.execute(SCRAMBLE)
+    out = s.execute(":insert " + SOLUTION + " R U R' D R U' R' D'")
+    assert not out.error and "[1] = " in out.message
+    assert "solution (25, optimal among insertions): " + SOLUTION in out.message
+    bad = s.execute(":insert " + SOLUTION + " R")
+    assert bad.error and "odd permutation" in bad.message
+    assert s.execute(":insert R Q").error
+    assert "insert" in s.execute(":help").message

@@ -352,11 +352,12 @@ def check_skeleton(left: np.ndarray, kinds, max_insertions: int) -> tuple[int, d
     if any(d > max_insertions for d in need.values()) or total > max_insertions:
         moved_c = int(((cp != np.arange(8)) | (left[8:16] != 0)).sum())
         moved_e = int(((ep != np.arange(12)) | (left[28:40] != 0)).sum())
-        at_least = ">" + str(max_insertions) if any(d > max_insertions for d in need.values()) \
-            else str(total)
+        needs = f"more than {max_insertions} insertions" \
+            if any(d > max_insertions for d in need.values()) \
+            else f"{total} insertions, more than {max_insertions}"
         raise InsertionError(
-            f"the skeleton leaves {moved_c} corners and {moved_e} edges unsolved: "
-            f"{at_least} insertions needed, more than {max_insertions} (--max-insertions)")
+            f"the skeleton leaves {moved_c} corners and {moved_e} edges unsolved: it needs "
+            f"{needs} (the most searched; a skeleton leaves a few pieces)")
     return total, need
 
 
