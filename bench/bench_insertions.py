@@ -17,9 +17,9 @@ Contenders, side by side on the same (scramble, skeleton):
 - insertionfinder with its 3CP and 3EP sets (its corner and edge 3-cycle algs, all of up to 10
   moves: a subset of cubelab's), in its optimal mode (-o) and its default greedy mode. Its time
   is the one it reports (the search, without its start-up and reading its alg files).
-Every final solution of both is checked with cubelab. Exits 1 if cubelab is longer than
-insertionfinder on any skeleton (both optimal among the same insertion counts, ours over a
-superset of algs) or a solution does not solve.
+Every final solution of both is checked with cubelab. Exits 1 if cubelab (default beam) is
+longer than the better of insertionfinder's two modes on any skeleton (its algs are a subset
+of ours) or a solution does not solve.
 """
 
 from __future__ import annotations
@@ -152,7 +152,8 @@ def main(argv=None) -> int:
         lengths = [results[n][i].get("length") for n in results]
         print(f"{case['id']} ({len(case['skeleton'].split())}) | {case['shape']} | "
               + " | ".join(str(x) for x in lengths))
-        theirs = results["insertionfinder -o"][i].get("length")
+        found = [results[n][i].get("length") for n in results if n.startswith("insertionfinder")]
+        theirs = min((x for x in found if x is not None), default=None)
         if theirs is not None and (ours[i].get("length") is None or ours[i]["length"] > theirs):
             worse += 1
     for name, outs in results.items():
@@ -160,7 +161,8 @@ def main(argv=None) -> int:
         secs = describe(o["seconds"] for o in outs if "seconds" in o)
         print(f"{name}: mean final length {lens.get('mean', float('nan')):.2f}, "
               f"median time {1e3 * secs.get('median', float('nan')):.2f} ms")
-    print(f"cubelab longer than insertionfinder -o on {worse} of {len(cases)}; "
+    print(f"cubelab longer than insertionfinder's best (of its two modes) on {worse} of "
+          f"{len(cases)}; "
           f"all verified: {ok}")
     bench.finish(args, worse=worse, all_verified=ok,
                  skeletons=[{k: c[k] for k in ("id", "scramble", "skeleton", "shape")}
