@@ -520,8 +520,35 @@ def find_insertions(scramble, skeleton, *, position: CubeState | None = None, ki
         result.seconds = time.perf_counter() - t0
         return result
     width = max(s.max_len for s in sets.values())
-    level = [_Node(reduced, left, ())]
-    exhaustive = True
+    root = _Node(reduced, left, ())
+    search = dict(needed=needed, kinds=kinds, sets=sets, width=width, count=count,
+                  max_insertions=max_insertions, counters=counters, cancel=cancel)
+    found: list[_Node] = []
+    if needed > 1 and beam > 1:
+        # a greedy pass first (a few milliseconds): an answer even if the wide search is
+        # stopped before its last level
+        found, _, _, _ = _beam_search(root, beam=1, **search)
+    level, exhaustive, truncated, stopped = _beam_search(root, beam=beam, **search)
+    result.truncated_levels = truncated
+    found = {n.seq: n for n in found + level}
+    if found:
+        sols = [InsertionSolution(n.insertions, n.seq) for n in found.values()]
+        for sol in sols:
+            _verify(start, sol)
+        result.solutions = sorted(sols, key=lambda s: (s.length, s.text))[:count]
+    result.status = "cancelled" if stopped else "solved" if found else "not found"
+    result.optimal = bool(found) and exhaustive and not stopped
+    result.nodes = int(counters[NODES])
+    result.seconds = time.perf_counter() - t0
+    return result
+
+
+def _beam_search(root: _Node, *, needed, kinds, sets, width, count, beam, max_insertions,
+                 counters, cancel) -> tuple[list[_Node], bool, list[int], bool]:
+    """Insertions level by level from the root: (the final sequences, at most `count`, whether
+    no level was cut, the levels cut, whether it was stopped)."""
+    level = [root]
+    exhaustive, truncated = True, []
     for depth in range(needed):
         counters[PHASE] = depth
         left_total = needed - depth
@@ -530,19 +557,15 @@ def find_insertions(scramble, skeleton, *, position: CubeState | None = None, ki
         expansions = []
         for node in level:
             if cancel[0]:
-                break
+                return [], False, truncated, True
             ex = _expand(node, _steps(node.row, kinds, max_insertions, left_total), sets,
                          width)
             expansions.append(ex)
             if ex is not None:
                 counters[NODES] += len(ex.lengths)
-        if cancel[0]:
-            result.status = "cancelled"
-            break
         found = [(i, ex) for i, ex in enumerate(expansions) if ex is not None]
         if not found:
-            level = []
-            break
+            return [], exhaustive, truncated, False
         lengths = np.concatenate([ex.lengths for _, ex in found])
         parent = np.concatenate([np.full(len(ex.lengths), i) for i, ex in found])
         cand = np.concatenate([np.arange(len(ex.lengths)) for _, ex in found])
@@ -552,33 +575,24 @@ def find_insertions(scramble, skeleton, *, position: CubeState | None = None, ki
                 # a full level: the candidates left (none shorter) are not followed
                 if not last:
                     exhaustive = False
-                    result.truncated_levels.append(depth + 1)
+                    truncated.append(depth + 1)
                 break
             node, ex = level[i], expansions[i]
             bases, splits, swaps = ex.places
             j = int(ex.place[k])
-            base, split, swapped = tuple(int(m) for m in bases[j]), int(splits[j]), bool(swaps[j])
-            place = split
+            base, split = tuple(int(m) for m in bases[j]), int(splits[j])
             alg = tuple(int(m) for m in ex.algs[k] if m >= 0)
             after = cancel_moves(base[:split] + alg + base[split:])
             if len(after) != length:
                 raise AssertionError(f"insertion length {len(after)} != kernel's {length}")
             if after in children:
                 continue
-            ins = Insertion(node.seq, place, swapped, alg, KINDS[int(ex.kind[k])], after)
+            ins = Insertion(node.seq, split, bool(swaps[j]), alg, KINDS[int(ex.kind[k])],
+                            after)
             row = products(node.row, ex.cycle[k])[0]
             children[after] = _Node(after, row, node.insertions + (ins,))
         level = list(children.values())
-    if level and result.status != "cancelled":
-        sols = [InsertionSolution(n.insertions, n.seq) for n in level]
-        for s in sols:
-            _verify(start, s)
-        result.solutions = sorted(sols, key=lambda s: (s.length, s.text))[:count]
-        result.status = "solved"
-        result.optimal = exhaustive
-    result.nodes = int(counters[NODES])
-    result.seconds = time.perf_counter() - t0
-    return result
+    return level, exhaustive, truncated, False
 
 
 def _shortest_first(lengths, parent, cand, keep: int):
