@@ -269,3 +269,38 @@ def test_the_insert_command_works_from_the_session_position(sets):
     assert bad.error and "odd permutation" in bad.message
     assert s.execute(":insert R Q").error
     assert "insert" in s.execute(":help").message
+
+
+def _one_cycle_left(rows: np.ndarray) -> np.ndarray:
+    """Rows that are a single 3-cycle of corners or of edges (vectorised kind_of)."""
+    c_moved = ((rows[:, 0:8] != np.arange(8)) | (rows[:, 8:16] != 0)).sum(1)
+    e_moved = ((rows[:, 16:28] != np.arange(12)) | (rows[:, 28:40] != 0)).sum(1)
+    c_cycled = (rows[:, 0:8] != np.arange(8)).sum(1)
+    e_cycled = (rows[:, 16:28] != np.arange(12)).sum(1)
+    return ((e_moved == 0) & (c_moved == 3) & (c_cycled == 3)) | \
+        ((c_moved == 0) & (e_moved == 3) & (e_cycled == 3))
+
+
+def test_two_insertions_exhaustive_is_the_best_over_every_first_insertion(sets):
+    """Brute force for the first insertion (every alg of both sets at every place, each whole
+    sequence's effect computed, kept when one 3-cycle is left), then the best single insertion
+    (itself checked against brute force above) into each: the exhaustive search's best equals
+    the best of all of them."""
+    rng = random.Random(21)
+    skeleton = _random_seq(rng, 3)
+    scramble = invert_seq(skeleton + _an_alg(sets, "corners", rng) + _an_alg(sets, "edges", rng))
+    full = find_insertions(scramble, skeleton, sets=sets, beam=10 ** 9)
+    assert full.optimal and full.needed == 2
+    algs = [tuple(int(m) for m in a if m >= 0)
+            for kind in KINDS for _, block in sets[kind].items() for a in block]
+    start = sequence_elements([scramble])[0]
+    firsts = set()
+    bases, splits, _ = _places(cancel(skeleton))
+    for base, split in zip(bases, splits):
+        base = tuple(int(m) for m in base)
+        whole = [base[:split] + a + base[split:] for a in algs]
+        left = products(start, sequence_elements(whole))
+        for i in np.nonzero(_one_cycle_left(left))[0]:
+            firsts.add(cancel(whole[i]))
+    best = min(find_insertions(scramble, seq, sets=sets).best.length for seq in firsts)
+    assert full.best.length == best
