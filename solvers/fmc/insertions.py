@@ -165,15 +165,15 @@ def _distances(kind: str, depth: int) -> _Distances:
 # ---- the lengths of many insertions at once ---------------------------------------------------
 
 @kernel
-def _insert_lengths(bases, splits, cand_place, cand_algs, out):
-    """For each candidate k: the length of bases[place] with cand_algs[k] (padded with -1)
-    inserted after its first splits[place] moves, everything cancelled. Every base is reduced,
-    so once two moves of the base's tail sit unchanged on top of the stack, the rest of it
-    stays as it is."""
-    n = bases.shape[1]
-    stack = np.empty(n + cand_algs.shape[1] + 2, dtype=np.int64)
+def _insert_lengths(bases, lens, splits, cand_place, cand_algs, out):
+    """For each candidate k: the length of bases[place] (its first lens[place] moves) with
+    cand_algs[k] (padded with -1) inserted after its first splits[place] moves, everything
+    cancelled. Every base is reduced, so once two moves of the base's tail sit unchanged on
+    top of the stack, the rest of it stays as it is."""
+    stack = np.empty(bases.shape[1] + cand_algs.shape[1] + 2, dtype=np.int64)
     for k in range(cand_place.shape[0]):
         b = bases[cand_place[k]]
+        n = lens[cand_place[k]]
         split = splits[cand_place[k]]
         top = 0
         for i in range(split):
@@ -398,12 +398,63 @@ def _suffixes(seq, moves, out):
         multiply(moves[seq[p]], out[p + 1], out[p])
 
 
+@kernel
+def _level_places(seqs, lens, moves, bases, plens, splits, swapped, owner, ts):
+    """Every place of every sequence (rows of seqs, lens[i] moves each; see _places) into the
+    output arrays, with T, the effect of the moves after the place; returns how many."""
+    longest = seqs.shape[1]
+    suffix = np.empty((longest + 1, 40), np.uint8)
+    tmp = np.empty(40, np.uint8)
+    k = 0
+    for i in range(seqs.shape[0]):
+        n = lens[i]
+        for c in range(40):
+            suffix[n, c] = 0
+        for c in range(8):
+            suffix[n, c] = c
+        for c in range(12):
+            suffix[n, 16 + c] = c
+        for p in range(n - 1, -1, -1):
+            multiply(moves[seqs[i, p]], suffix[p + 1], suffix[p])
+        for p in range(n + 1):
+            for c in range(n):
+                bases[k, c] = seqs[i, c]
+            plens[k] = n
+            splits[k] = p
+            swapped[k] = False
+            owner[k] = i
+            ts[k, :] = suffix[p]
+            k += 1
+        for p in range(1, n):
+            a = seqs[i, p - 1]
+            b = seqs[i, p]
+            if (a // 3) % 3 == (b // 3) % 3:
+                for c in range(n):
+                    bases[k, c] = seqs[i, c]
+                bases[k, p - 1] = b
+                bases[k, p] = a
+                plens[k] = n
+                splits[k] = p
+                swapped[k] = True
+                owner[k] = i
+                # D ^ U in place of U D: T is the first of the pair (now after the place),
+                # then the rest after the pair
+                multiply(moves[a], suffix[p + 1], tmp)
+                ts[k, :] = tmp
+                k += 1
+    return k
+
+
 @dataclass
 class _Expansion:
-    """Every candidate of one node: its place, its alg, its kind and the 3-cycle (end frame)
-    it takes off, and the length of the sequence it makes."""
+    """Every candidate of a level: its node, place, alg, kind and the 3-cycle (end frame) it
+    takes off, and the length of the sequence it makes."""
 
-    places: list
+    bases: np.ndarray           # (places, longest) each place's sequence, padded
+    lens: np.ndarray
+    splits: np.ndarray
+    swapped: np.ndarray
+    node: np.ndarray            # per candidate
     place: np.ndarray
     algs: np.ndarray
     kind: np.ndarray
@@ -411,43 +462,53 @@ class _Expansion:
     lengths: np.ndarray
 
 
-def _expand(node: _Node, steps: dict[str, np.ndarray], sets: dict[str, AlgSet], width: int
-            ) -> _Expansion | None:
-    """Every (place, alg) that takes one 3-cycle c off the node's leftover: at a place whose
-    moves after it do T, the alg must do T c T^-1; all of them looked up at once."""
-    bases, splits, swapped = places = _places(node.seq)
+def _expand(level: list[_Node], steps: list[dict[str, np.ndarray]], sets: dict[str, AlgSet],
+            width: int) -> _Expansion | None:
+    """Every (place, alg) of every node that takes one of its useful 3-cycles c off: at a
+    place whose moves after it do T, the alg must do T c T^-1. All places of all nodes are
+    handled together: their T, the algs looked up, the lengths in one kernel call."""
     moves = move_rows("htm")
-    seq = np.array(node.seq, dtype=np.int64)
-    n = len(seq)
-    suffix = np.empty((n + 1, 40), np.uint8)
-    _suffixes(seq, moves, suffix)
-    ts = np.empty((len(splits), 40), np.uint8)
-    ts[:n + 1] = suffix
-    if swapped.any():
-        # D ^ U in place of U D: T is the first of the pair (now after the place), then the
-        # rest after the pair
-        sw = np.nonzero(swapped)[0]
-        ts[n + 1:] = products(moves[bases[sw, splits[sw]]], suffix[splits[sw] + 1])
+    longest = max(len(n.seq) for n in level)
+    seqs = np.zeros((len(level), longest), np.int64)
+    seq_lens = np.zeros(len(level), np.int64)
+    for i, node in enumerate(level):
+        seqs[i, :len(node.seq)] = node.seq
+        seq_lens[i] = len(node.seq)
+    room = int((2 * seq_lens + 1).sum())
+    bases = np.zeros((room, longest), np.int64)
+    lens, splits, owner = (np.zeros(room, np.int64) for _ in range(3))
+    swapped = np.zeros(room, np.bool_)
+    ts = np.zeros((room, 40), np.uint8)
+    k = _level_places(seqs, seq_lens, moves, bases, lens, splits, swapped, owner, ts)
+    bases, lens, splits, swapped, owner, ts = \
+        bases[:k], lens[:k], splits[:k], swapped[:k], owner[:k], ts[:k]
     ts_inv = inverses(ts)
     parts = []
-    for kind, cyc in steps.items():
-        if not len(cyc):
+    for kind in KINDS:
+        algset = sets.get(kind)
+        # (place, 3-cycle) pairs: every place of a node with every useful 3-cycle of it
+        cycles = [st.get(kind, np.zeros((0, 40), np.uint8)) for st in steps]
+        counts = np.array([len(c) for c in cycles], np.int64)
+        if algset is None or not counts.any():
             continue
-        algset = sets[kind]
-        P, C = len(ts), len(cyc)
-        need = products(products(np.repeat(ts, C, 0), np.tile(cyc, (P, 1))),
-                        np.repeat(ts_inv, C, 0))
+        all_cycles = np.concatenate(cycles)
+        first_cycle = np.cumsum(counts) - counts
+        per_place = counts[owner]
+        pair_place = np.repeat(np.arange(len(owner)), per_place)
+        pair_cycle = np.repeat(first_cycle[owner], per_place) + \
+            (np.arange(len(pair_place)) - np.repeat(np.cumsum(per_place) - per_place, per_place))
+        need = products(products(ts[pair_place], all_cycles[pair_cycle]), ts_inv[pair_place])
         ids = algset.lookup(need)
         hit = np.nonzero(ids >= 0)[0]
         if not len(hit):
             continue
-        counts = algset.counts[ids[hit]]
-        total = int(counts.sum())
-        group = np.repeat(np.arange(len(hit)), counts)
-        within = np.arange(total) - np.repeat(np.cumsum(counts) - counts, counts)
+        n_algs = algset.counts[ids[hit]]
+        group = np.repeat(np.arange(len(hit)), n_algs)
+        within = np.arange(int(n_algs.sum())) - np.repeat(np.cumsum(n_algs) - n_algs, n_algs)
         alg_idx = algset.starts[ids[hit]][group] + within
-        parts.append((hit[group] // C, algset.moves[alg_idx], KINDS.index(kind),
-                      cyc[hit[group] % C]))
+        pairs = hit[group]
+        parts.append((pair_place[pairs], algset.moves[alg_idx], KINDS.index(kind),
+                      all_cycles[pair_cycle[pairs]]))
     if not parts:
         return None
     place = np.concatenate([p for p, _, _, _ in parts])
@@ -459,8 +520,9 @@ def _expand(node: _Node, steps: dict[str, np.ndarray], sets: dict[str, AlgSet], 
     kind = np.concatenate([np.full(len(p), k, np.int8) for p, _, k, _ in parts])
     cycle = np.concatenate([c for _, _, _, c in parts])
     lengths = np.empty(len(place), np.int64)
-    _insert_lengths(bases, splits, place, algs, lengths)
-    return _Expansion(places, place, algs, kind, cycle, lengths)
+    _insert_lengths(bases, lens, splits, place, algs, lengths)
+    return _Expansion(bases, lens, splits, swapped, owner[place], place, algs, kind, cycle,
+                      lengths)
 
 
 def _steps(row: np.ndarray, kinds, depth: int, left_total: int) -> dict[str, np.ndarray]:
@@ -474,6 +536,20 @@ def _steps(row: np.ndarray, kinds, depth: int, left_total: int) -> dict[str, np.
             out[kind] = inverses(row)[:1] if dist.of_row(row) == 1 else np.zeros((0, 40), np.uint8)
         else:
             out[kind] = dist.steps_down(row)
+    return out
+
+
+def _last_steps(rows, kinds) -> list[dict[str, np.ndarray]]:
+    """With one 3-cycle left in each row: the 3-cycle that finishes it (its inverse), under its
+    kind, when that kind may be inserted."""
+    rows = np.array(rows, dtype=np.uint8)
+    inv = inverses(rows)
+    corners_moved = ((rows[:, 0:8] != np.arange(8)) | (rows[:, 8:16] != 0)).any(1)
+    empty = np.zeros((0, 40), np.uint8)
+    out = []
+    for r in range(len(rows)):
+        kind = "corners" if corners_moved[r] else "edges"
+        out.append({kind: inv[r:r + 1]} if kind in kinds else {kind: empty})
     return out
 
 
@@ -554,40 +630,35 @@ def _beam_search(root: _Node, *, needed, kinds, sets, width, count, beam, max_in
         left_total = needed - depth
         last = left_total == 1
         children: dict[tuple, _Node] = {}
-        expansions = []
-        for node in level:
-            if cancel[0]:
-                return [], False, truncated, True
-            ex = _expand(node, _steps(node.row, kinds, max_insertions, left_total), sets,
-                         width)
-            expansions.append(ex)
-            if ex is not None:
-                counters[NODES] += len(ex.lengths)
-        found = [(i, ex) for i, ex in enumerate(expansions) if ex is not None]
-        if not found:
+        if cancel[0]:
+            return [], False, truncated, True
+        steps = _last_steps([n.row for n in level], kinds) if last else \
+            [_steps(node.row, kinds, max_insertions, left_total) for node in level]
+        ex = _expand(level, steps, sets, width)
+        if ex is None:
             return [], exhaustive, truncated, False
-        lengths = np.concatenate([ex.lengths for _, ex in found])
-        parent = np.concatenate([np.full(len(ex.lengths), i) for i, ex in found])
-        cand = np.concatenate([np.arange(len(ex.lengths)) for _, ex in found])
+        counters[NODES] += len(ex.lengths)
+        if cancel[0]:
+            return [], False, truncated, True
         keep = count if last else beam
-        for length, i, k in _shortest_first(lengths, parent, cand, keep):
+        for length, i, k in _shortest_first(ex.lengths, ex.node, np.arange(len(ex.lengths)),
+                                            keep):
             if len(children) >= keep:
                 # a full level: the candidates left (none shorter) are not followed
                 if not last:
                     exhaustive = False
                     truncated.append(depth + 1)
                 break
-            node, ex = level[i], expansions[i]
-            bases, splits, swaps = ex.places
+            node = level[i]
             j = int(ex.place[k])
-            base, split = tuple(int(m) for m in bases[j]), int(splits[j])
+            base, split = tuple(int(m) for m in ex.bases[j, :ex.lens[j]]), int(ex.splits[j])
             alg = tuple(int(m) for m in ex.algs[k] if m >= 0)
             after = cancel_moves(base[:split] + alg + base[split:])
             if len(after) != length:
                 raise AssertionError(f"insertion length {len(after)} != kernel's {length}")
             if after in children:
                 continue
-            ins = Insertion(node.seq, split, bool(swaps[j]), alg, KINDS[int(ex.kind[k])],
+            ins = Insertion(node.seq, split, bool(ex.swapped[j]), alg, KINDS[int(ex.kind[k])],
                             after)
             row = products(node.row, ex.cycle[k])[0]
             children[after] = _Node(after, row, node.insertions + (ins,))
