@@ -48,7 +48,7 @@ def skeletons(cases: list[dict], seed: int) -> list[dict]:
     """Each scramble with a skeleton leaving the shape of its turn (see the docstring)."""
     from cubelab.cube.moves import FACE_MOVES, alg_state
     from cubelab.cube.notation import parse_moves
-    from cubelab.solvers.fmc.insertions import _text
+    from cubelab.solvers.fmc.insertions import moves_text
     from cubelab.solvers.fmc.pipeline import run_pipeline
     from cubelab.tables.insertions.specs import load_alg_sets
     from cubelab.tables.sequences import cancel
@@ -66,7 +66,7 @@ def skeletons(cases: list[dict], seed: int) -> list[dict]:
             alg = tuple(int(m) for m in algs[rng.randrange(len(algs))] if m >= 0)
             k = rng.randrange(len(seq) + 1)
             seq = cancel(seq[:k] + alg + seq[k:])
-        out.append({**case, "solution": res.best.text, "skeleton": _text(seq),
+        out.append({**case, "solution": res.best.text, "skeleton": moves_text(seq),
                     "shape": "+".join(shape)})
     return out
 

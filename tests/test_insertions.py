@@ -16,7 +16,7 @@ import pytest
 
 from cubelab.cube.moves import FACE_MOVES
 from cubelab.solvers.fmc.insertions import (
-    InsertionError, _places, _text, check_skeleton, find_insertions, leftover_of,
+    InsertionError, _places, moves_text, check_skeleton, find_insertions, leftover_of,
 )
 from cubelab.tables.insertions.algs import KINDS, TARGET_COUNTS, _Levels, kind_of, three_cycle_rows
 from cubelab.tables.insertions.specs import load_alg_sets

@@ -106,11 +106,11 @@ def run(args) -> int:
 
 
 def _record(scramble_text, skeleton_text, res, exhaustive) -> dict:
-    from cubelab.solvers.fmc.insertions import _text
+    from cubelab.solvers.fmc.insertions import moves_text
     best = res.best
     return {
         "scramble": scramble_text, "skeleton": skeleton_text,
-        "skeleton_moves": _text(res.reduced), "skeleton_length": len(res.reduced),
+        "skeleton_moves": moves_text(res.reduced), "skeleton_length": len(res.reduced),
         "leftover": res.leftover, "insertions_needed": res.needed,
         "solution": best.text if best else None, "length": best.length if best else None,
         "cancelled": best.cancelled if best else None,
@@ -124,13 +124,13 @@ def _record(scramble_text, skeleton_text, res, exhaustive) -> dict:
 
 
 def _print(scramble_text, skeleton_text, res) -> None:
-    from cubelab.solvers.fmc.insertions import _text
+    from cubelab.solvers.fmc.insertions import moves_text
     left = res.leftover
     parts = [f"corners {left['corners']}" if left["corners"] else "",
              f"edges {left['edges']}" if left["edges"] else ""]
     what = ", ".join(p for p in parts if p) or "nothing"
     print(f"scramble: {scramble_text}")
-    print(f"skeleton ({len(res.reduced)}): {_text(res.reduced) or '(empty)'}")
+    print(f"skeleton ({len(res.reduced)}): {moves_text(res.reduced) or '(empty)'}")
     print(f"leaves {what}: {res.needed} insertion{'s' * (res.needed != 1)}")
     if not res.solutions:
         print(f"no solution found ({res.status})")
@@ -140,7 +140,7 @@ def _print(scramble_text, skeleton_text, res) -> None:
         print(f"#{k} {sol.length} moves ({sol.cancelled} cancelled)")
         for n, ins in enumerate(sol.insertions, 1):
             print(f"  {ins.marked(f'[{n}]')}")
-            print(f"    [{n}] = {_text(ins.alg)}  // {ins.what()}, {len(ins.alg)} moves, "
+            print(f"    [{n}] = {moves_text(ins.alg)}  // {ins.what()}, {len(ins.alg)} moves, "
                   f"{ins.cancelled} cancelled -> {len(ins.after)}")
         print(f"  solution ({sol.length}): {sol.text}")
     scope = ", ".join(f"{k} up to {n} moves" for k, n in res.max_len.items())

@@ -19,7 +19,7 @@ TABLE = CommandTable()
 def insertion_text(res) -> str:
     """The best solution of an InsertionResult as lines: each insertion marked, then the
     solution and whether it is proven best."""
-    from cubelab.solvers.fmc.insertions import _text
+    from cubelab.solvers.fmc.insertions import moves_text
     left = res.leftover
     what = ", ".join(p for p in (f"corners {left['corners']}" if left["corners"] else "",
                                  f"edges {left['edges']}" if left["edges"] else "") if p)
@@ -31,7 +31,7 @@ def insertion_text(res) -> str:
         return "\n".join(lines)
     for n, ins in enumerate(best.insertions, 1):
         lines.append(f"  {ins.marked(f'[{n}]')}")
-        lines.append(f"    [{n}] = {_text(ins.alg)}  // {ins.what()}, {ins.cancelled} cancelled")
+        lines.append(f"    [{n}] = {moves_text(ins.alg)}  // {ins.what()}, {ins.cancelled} cancelled")
     proof = "optimal among insertions" if res.optimal else f"best of beam {res.beam}"
     lines.append(f"solution ({best.length}, {proof}): {best.text}")
     return "\n".join(lines)

@@ -30,136 +30,30 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from cubelab.cube.alg import Move
 from cubelab.cube.facts import corner_cycles, edge_cycles
 from cubelab.cube.moves import FACE_MOVES, apply_moves
 from cubelab.cube.notation import format_moves
 from cubelab.cube.state import CubeState, permutation_parity
 from cubelab.tables.cubies import move_rows, multiply, state_row
-from cubelab.tables.insertions.algs import KINDS, three_cycle_rows
+from cubelab.tables.insertions.algs import KINDS
 from cubelab.tables.insertions.specs import AlgSet, load_alg_sets
 from cubelab.tables.jit import kernel
-from cubelab.tables.sequences import IDENTITY_ROW, inverses, products, sequence_elements
+from cubelab.tables.sequences import inverses, products, sequence_elements
 from cubelab.tables.sequences import cancel as cancel_moves
 
 from ..protocol import NODES, PHASE, new_cancel, new_counters
+from .cycle_count import PARTS, distances
 
 DEFAULT_BEAM = 400
 """Sequences kept at each level of a several-insertion search."""
 MAX_INSERTIONS = 4
 """The most insertions searched by default: a skeleton that needs more is refused."""
 
-_PARTS = {"corners": (slice(0, 8), slice(8, 16), 3), "edges": (slice(16, 28), slice(28, 40), 2)}
 _NAMES = {"corners": "corner", "edges": "edge"}
 
 
 class InsertionError(ValueError):
     """A skeleton (or a request) no insertion of the chosen algs can finish."""
-
-
-# ---- how many 3-cycles a leftover needs ---------------------------------------------------------
-
-@kernel
-def _class_codes(perm, ori, mod, weights):
-    """One integer per row naming its class: the multiset of its cycles (length, net turn),
-    pieces at home unturned left out. Conjugation keeps the class, and the fewest 3-cycles
-    that solve a position depend on its class only."""
-    n = perm.shape[1]
-    out = np.zeros(perm.shape[0], dtype=np.int64)
-    seen = np.zeros(n, dtype=np.bool_)
-    count = np.zeros(n * mod, dtype=np.int64)
-    for r in range(perm.shape[0]):
-        seen[:] = False
-        count[:] = 0
-        for s in range(n):
-            if seen[s]:
-                continue
-            length = 0
-            net = 0
-            i = s
-            while not seen[i]:
-                seen[i] = True
-                net += ori[r, i]
-                length += 1
-                i = perm[r, i]
-            count[(length - 1) * mod + net % mod] += 1
-        code = 0
-        for k in range(1, n * mod):            # slot 0: pieces at home, implied by the rest
-            code += count[k] * weights[k]
-        out[r] = code
-    return out
-
-
-class _Distances:
-    """For one kind: the fewest 3-cycles of that kind solving each class, up to `depth`."""
-
-    def __init__(self, kind: str, depth: int):
-        self.kind = kind
-        p, o, self.mod = _PARTS[kind]
-        cycles = three_cycle_rows(kind)
-        self.cycles = cycles
-        self.cp = cycles[:, p].astype(np.int64)
-        self.co = cycles[:, o].astype(np.int64)
-        n = self.cp.shape[1]
-        # mixed radix: a class has at most n // length cycles of one length
-        self._weights = np.zeros(n * self.mod, np.int64)
-        scale = 1
-        for k in range(1, n * self.mod):
-            self._weights[k] = scale
-            scale *= n // (k // self.mod + 1) + 1
-        ident_p, ident_o = np.arange(n)[None], np.zeros((1, n), np.int64)
-        dist = {int(self.codes(ident_p, ident_o)[0]): 0}
-        frontier = [(ident_p[0], ident_o[0])]
-        for d in range(1, depth + 1):
-            nxt = []
-            for perm, ori in frontier:
-                np_, no = self.after(perm, ori)
-                codes = self.codes(np_, no)
-                _, first = np.unique(codes, return_index=True)
-                for i in first:
-                    c = int(codes[i])
-                    if c not in dist:
-                        dist[c] = d
-                        nxt.append((np_[i], no[i]))
-            frontier = nxt
-        self.depth = depth
-        self._codes = np.array(sorted(dist), dtype=np.int64)
-        self._dist = np.array([dist[c] for c in self._codes.tolist()], dtype=np.int64)
-
-    def codes(self, perm, ori) -> np.ndarray:
-        return _class_codes(np.ascontiguousarray(perm, np.int64),
-                            np.ascontiguousarray(ori, np.int64), self.mod, self._weights)
-
-    def after(self, perm, ori):
-        """The position after each 3-cycle (rows)."""
-        return perm[self.cp], (ori[self.cp] + self.co) % self.mod
-
-    def of_codes(self, codes: np.ndarray) -> np.ndarray:
-        """Distances (depth + 1 for a class farther than the search went)."""
-        i = np.minimum(np.searchsorted(self._codes, codes), len(self._codes) - 1)
-        return np.where(self._codes[i] == codes, self._dist[i], self.depth + 1)
-
-    def of_row(self, row: np.ndarray) -> int:
-        p, o, _ = _PARTS[self.kind]
-        return int(self.of_codes(self.codes(row[None, p], row[None, o]))[0])
-
-    def steps_down(self, row: np.ndarray) -> np.ndarray:
-        """The 3-cycles (rows) c with row * c one 3-cycle nearer to solved."""
-        p, o, _ = _PARTS[self.kind]
-        here = self.of_row(row)
-        np_, no = self.after(row[p].astype(np.int64), row[o].astype(np.int64))
-        d = self.of_codes(self.codes(np_, no))
-        return self.cycles[d == here - 1]
-
-
-_DISTANCES: dict[tuple[str, int], _Distances] = {}
-
-
-def _distances(kind: str, depth: int) -> _Distances:
-    key = (kind, depth)
-    if key not in _DISTANCES:
-        _DISTANCES[key] = _Distances(kind, depth)
-    return _DISTANCES[key]
 
 
 # ---- the lengths of many insertions at once ---------------------------------------------------
@@ -218,7 +112,7 @@ def _insert_lengths(bases, lens, splits, cand_place, cand_algs, out):
 
 # ---- results ------------------------------------------------------------------------------------
 
-def _text(seq) -> str:
+def moves_text(seq) -> str:
     return format_moves(FACE_MOVES[m] for m in seq)
 
 
@@ -257,11 +151,11 @@ class Insertion:
                 else f"edge 3-cycle {edge_cycles(state)}")
 
     def to_json(self, n: int) -> dict:
-        return {"skeleton": _text(self.shown_into()), "place": self.place,
+        return {"skeleton": moves_text(self.shown_into()), "place": self.place,
                 "swapped": self.swapped, "marked": self.marked(f"[{n}]"),
-                "alg": _text(self.alg), "alg_length": len(self.alg), "kind": self.kind,
+                "alg": moves_text(self.alg), "alg_length": len(self.alg), "kind": self.kind,
                 "cycle": self.what(), "cancelled": self.cancelled,
-                "result": _text(self.after), "length": len(self.after)}
+                "result": moves_text(self.after), "length": len(self.after)}
 
 
 @dataclass(frozen=True)
@@ -275,7 +169,7 @@ class InsertionSolution:
 
     @property
     def text(self) -> str:
-        return _text(self.moves)
+        return moves_text(self.moves)
 
     @property
     def cancelled(self) -> int:
@@ -340,7 +234,7 @@ def check_skeleton(left: np.ndarray, kinds, max_insertions: int) -> tuple[int, d
             "solve parity; end the skeleton with a quarter turn more or less")
     need = {}
     for kind in KINDS:
-        dist = _distances(kind, max_insertions)
+        dist = distances(kind, max_insertions)
         d = dist.of_row(left)
         if d and kind not in kinds:
             raise InsertionError(
@@ -382,20 +276,6 @@ def _places(seq: tuple[int, ...]):
     splits = np.r_[np.arange(n + 1), pair].astype(np.int64)
     swapped = np.r_[np.zeros(n + 1, bool), np.ones(len(pair), bool)]
     return bases, splits, swapped
-
-
-@kernel
-def _suffixes(seq, moves, out):
-    """out[p] = the effect of seq[p:] (out[len(seq)] the identity), from the end."""
-    n = seq.shape[0]
-    for i in range(40):
-        out[n, i] = 0
-    for i in range(8):
-        out[n, i] = i
-    for i in range(12):
-        out[n, 16 + i] = i
-    for p in range(n - 1, -1, -1):
-        multiply(moves[seq[p]], out[p + 1], out[p])
 
 
 @kernel
@@ -529,8 +409,8 @@ def _steps(row: np.ndarray, kinds, depth: int, left_total: int) -> dict[str, np.
     """The useful 3-cycles (in the end frame) for a leftover, per kind."""
     out = {}
     for kind in kinds:
-        p, o, _ = _PARTS[kind]
-        dist = _distances(kind, depth)
+        p, o, _ = PARTS[kind]
+        dist = distances(kind, depth)
         if left_total == 1:
             # one 3-cycle left: only its inverse finishes, if it is of this kind
             out[kind] = inverses(row)[:1] if dist.of_row(row) == 1 else np.zeros((0, 40), np.uint8)
@@ -695,7 +575,3 @@ def _verify(start: CubeState, solution: InsertionSolution) -> None:
     state = apply_moves(start, [FACE_MOVES[m] for m in solution.moves])
     if state != CubeState.identity():
         raise AssertionError(f"insertion result {solution.text} does not solve the scramble")
-
-
-def as_moves(seq) -> list[Move]:
-    return [FACE_MOVES[m] for m in seq]
