@@ -304,3 +304,32 @@ def test_two_insertions_exhaustive_is_the_best_over_every_first_insertion(sets):
             firsts.add(cancel(whole[i]))
     best = min(find_insertions(scramble, seq, sets=sets).best.length for seq in firsts)
     assert full.best.length == best
+
+
+SUNE = SOLUTION + " R U R' U R U2 R' U2"       # three twisted corners and an edge 3-cycle
+
+
+def test_cli_time_limit_answers_with_the_greedy_solution(capsys):
+    assert main(["insert", "--json", "--exhaustive", "--time-limit", "0.5", "--skeleton", SUNE,
+                 *SCRAMBLE.split()]) == 0
+    record = json.loads(capsys.readouterr().out)
+    assert record["status"] == "time limit" and not record["optimal"]
+    assert record["insertions_needed"] == 3
+    if record["solution"] is not None:
+        assert len(record["insertions"]) == 3
+        moves = _ids(record["solution"])
+        assert (sequence_elements([_ids(SCRAMBLE) + moves]) == sequence_elements([()])).all()
+
+
+def test_ctrl_c_stops_the_command_at_once():
+    import signal
+    from tests.reliability.helpers import stop_cubelab
+    run = stop_cubelab(["insert", "--exhaustive", "--skeleton", SUNE, *SCRAMBLE.split()],
+                       after=4.0)
+    if run.returncode == 0:
+        pytest.skip("the search ended before the signal")
+    assert run.returncode in (130, -signal.SIGINT), run.stderr
+    assert "Traceback" not in run.stderr
+    if run.returncode == 130:
+        assert run.stderr.strip().splitlines()[-1] == "cubelab: interrupted"
+        assert run.seconds < 3.0

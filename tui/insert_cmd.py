@@ -59,7 +59,10 @@ def _kinds(text: str) -> tuple[str, ...]:
 
 
 def run(args) -> int:
-    from cubelab.solvers.fmc.insertions import DEFAULT_BEAM, InsertionError, find_insertions
+    from cubelab.solvers.fmc.insertions import (
+        DEFAULT_BEAM, InsertionError, check_skeleton, find_insertions, leftover_of,
+    )
+    from cubelab.tables.insertions.specs import load_alg_sets
     from cubelab.solvers.protocol import Deadline, new_cancel, new_counters
     from cubelab.tables.sequences import invert_seq
     from cubelab.tui.fmc_cmd import read_moves
@@ -79,9 +82,15 @@ def run(args) -> int:
     beam = 10 ** 9 if args.exhaustive else (args.beam or DEFAULT_BEAM)
     counters, cancel = new_counters(), new_cancel()
 
+    try:            # a skeleton no insertion can finish is refused before any table is read
+        check_skeleton(leftover_of(idx, skeleton), kinds, args.max_insertions)
+    except InsertionError as e:
+        raise InputError(str(e)) from None
+
     def work():
+        sets = load_alg_sets(cancel=cancel)     # made once (seconds): not against the limit
         with Deadline(cancel, args.time_limit):
-            return find_insertions(idx, skeleton, kinds=kinds, beam=beam,
+            return find_insertions(idx, skeleton, kinds=kinds, beam=beam, sets=sets,
                                    max_insertions=args.max_insertions, count=args.count,
                                    counters=counters, cancel=cancel)
 
