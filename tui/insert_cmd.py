@@ -144,6 +144,9 @@ def _print(scramble_text, skeleton_text, res) -> None:
     if not res.solutions:
         print(f"no solution found ({res.status})")
         return
+    if res.needed == 0:
+        print(f"the skeleton solves the scramble as it is ({res.best.length} moves)")
+        return
     for k, sol in enumerate(res.solutions, 1):
         print()
         print(f"#{k} {sol.length} moves ({sol.cancelled} cancelled)")
