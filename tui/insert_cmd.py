@@ -34,7 +34,7 @@ def register(sub) -> None:
     p.add_argument("--max-insertions", type=count(1, 6), default=4, metavar="N",
                    help="refuse a skeleton that needs more insertions (default: %(default)s)")
     p.add_argument("--beam", type=count(1, 1_000_000), default=None, metavar="N",
-                   help="sequences kept after each insertion of several (default: 400)")
+                   help="sequences kept after each insertion of several (default: 100)")
     p.add_argument("--exhaustive", action="store_true",
                    help="keep every sequence: the best is then proven among insertions")
     p.add_argument("-n", "--count", type=count(1, 100), default=3, metavar="N",

@@ -44,7 +44,7 @@ from cubelab.tables.sequences import cancel as cancel_moves
 from ..protocol import NODES, PHASE, new_cancel, new_counters
 from .cycle_count import PARTS, distances
 
-DEFAULT_BEAM = 400
+DEFAULT_BEAM = 100
 """Sequences kept at each level of a several-insertion search."""
 MAX_INSERTIONS = 4
 """The most insertions searched by default: a skeleton that needs more is refused."""
