@@ -50,6 +50,23 @@ def _class_codes(perm, ori, mod, weights):
     return out
 
 
+@kernel
+def _codes_after(perm, ori, cp, co, mod, weights):
+    """codes[r, c]: the class of position r (perm, ori rows) after 3-cycle c."""
+    n = perm.shape[1]
+    out = np.empty((perm.shape[0], cp.shape[0]), dtype=np.int64)
+    p = np.empty((1, n), dtype=np.int64)
+    o = np.empty((1, n), dtype=np.int64)
+    for r in range(perm.shape[0]):
+        for c in range(cp.shape[0]):
+            for i in range(n):
+                j = cp[c, i]
+                p[0, i] = perm[r, j]
+                o[0, i] = (ori[r, j] + co[c, i]) % mod
+            out[r, c] = _class_codes(p, o, mod, weights)[0]
+    return out
+
+
 class Distances:
     """For one kind: the fewest 3-cycles of that kind solving each class, up to `depth`."""
 
@@ -110,6 +127,18 @@ class Distances:
         np_, no = self.after(row[p].astype(np.int64), row[o].astype(np.int64))
         d = self.of_codes(self.codes(np_, no))
         return self.cycles[d == here - 1]
+
+    def steps_down_many(self, rows: np.ndarray) -> list[np.ndarray]:
+        """steps_down for many rows with one kernel call."""
+        p, o, _ = PARTS[self.kind]
+        rows = np.atleast_2d(rows)
+        here = self.of_codes(self.codes(rows[:, p], rows[:, o]))
+        codes = _codes_after(np.ascontiguousarray(rows[:, p], np.int64),
+                             np.ascontiguousarray(rows[:, o], np.int64),
+                             np.ascontiguousarray(self.cp, np.int64),
+                             np.ascontiguousarray(self.co, np.int64), self.mod, self._weights)
+        d = self.of_codes(codes.ravel()).reshape(codes.shape)
+        return [self.cycles[d[r] == here[r] - 1] for r in range(len(rows))]
 
 
 _DISTANCES: dict[tuple[str, int], Distances] = {}

@@ -405,18 +405,12 @@ def _expand(level: list[_Node], steps: list[dict[str, np.ndarray]], sets: dict[s
                       lengths)
 
 
-def _steps(row: np.ndarray, kinds, depth: int, left_total: int) -> dict[str, np.ndarray]:
-    """The useful 3-cycles (in the end frame) for a leftover, per kind."""
-    out = {}
-    for kind in kinds:
-        p, o, _ = PARTS[kind]
-        dist = distances(kind, depth)
-        if left_total == 1:
-            # one 3-cycle left: only its inverse finishes, if it is of this kind
-            out[kind] = inverses(row)[:1] if dist.of_row(row) == 1 else np.zeros((0, 40), np.uint8)
-        else:
-            out[kind] = dist.steps_down(row)
-    return out
+def _steps_many(rows, kinds, depth: int) -> list[dict[str, np.ndarray]]:
+    """For each leftover, the useful 3-cycles (in the end frame) per kind: those that bring it
+    one 3-cycle nearer to solved."""
+    rows = np.array(rows, dtype=np.uint8)
+    per_kind = {kind: distances(kind, depth).steps_down_many(rows) for kind in kinds}
+    return [{kind: per_kind[kind][r] for kind in kinds} for r in range(len(rows))]
 
 
 def _last_steps(rows, kinds) -> list[dict[str, np.ndarray]]:
@@ -513,7 +507,7 @@ def _beam_search(root: _Node, *, needed, kinds, sets, width, count, beam, max_in
         if cancel[0]:
             return [], False, truncated, True
         steps = _last_steps([n.row for n in level], kinds) if last else \
-            [_steps(node.row, kinds, max_insertions, left_total) for node in level]
+            _steps_many([n.row for n in level], kinds, max_insertions)
         ex = _expand(level, steps, sets, width)
         if ex is None:
             return [], exhaustive, truncated, False
