@@ -25,6 +25,7 @@ TABLE_MODULES = (
     "cubelab.tables.korf.qtm",
     "cubelab.tables.thistlethwaite.specs",
     "cubelab.tables.threecycle.specs",
+    "cubelab.tables.insertions.specs",
     "cubelab.tables.pocket_tables",
     "cubelab.tables.cfop.specs",
     "cubelab.tables.goals.specs",

@@ -36,6 +36,7 @@ _COMMAND_MODULES = (
     "cubelab.tui.replay_cmd",
     "cubelab.tui.config_cmd",
     "cubelab.tui.fmc_cmd",
+    "cubelab.tui.insert_cmd",       # issue 35: insertions into an FMC skeleton
 )
 
 

@@ -16,8 +16,8 @@ from cubelab.cube.notation import format_moves, invert_moves
 
 from cubelab.cube.puzzles import PUZZLES, puzzle_named
 from . import (
-    goal_commands, look_commands, position_commands, recording, share, solve_commands,
-    table_commands,
+    goal_commands, insert_commands, look_commands, position_commands, recording, share,
+    solve_commands, table_commands,
 )
 from .help_text import SEARCH_PREDICATES, help_text
 from .keymap import GREY_WORDS
@@ -356,4 +356,4 @@ def _gather(*tables) -> None:
 
 
 _gather(position_commands.TABLE, look_commands.TABLE, share.TABLE, recording.TABLE,
-        table_commands.TABLE, goal_commands.TABLE)
+        table_commands.TABLE, goal_commands.TABLE, insert_commands.TABLE)

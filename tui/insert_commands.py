@@ -1,0 +1,74 @@
+"""`:insert SKELETON`: insertions into a skeleton from the session's position, in the workbench
+and the REPL.
+
+The session's position is the scramble; the skeleton (face turns, FMC notation `A ^(B)`
+allowed) leaves a few pieces; the answer is the best solution with each insertion marked where
+it goes, as `cubelab insert` prints it (cubelab.solvers.fmc.insertions). The alg table is
+searched once (about ten seconds) the first time; until it is built the command says how to
+build it rather than freeze the workbench.
+"""
+
+from __future__ import annotations
+
+from .command_table import CommandTable
+from .records import Outcome
+
+TABLE = CommandTable()
+
+
+def insertion_text(res) -> str:
+    """The best solution of an InsertionResult as lines: each insertion marked, then the
+    solution and whether it is proven best."""
+    from cubelab.solvers.fmc.insertions import moves_text
+    left = res.leftover
+    what = ", ".join(p for p in (f"corners {left['corners']}" if left["corners"] else "",
+                                 f"edges {left['edges']}" if left["edges"] else "") if p)
+    lines = [f"skeleton ({len(res.reduced)}) leaves {what or 'nothing'}: "
+             f"{res.needed} insertion{'s' * (res.needed != 1)}"]
+    best = res.best
+    if best is None:
+        lines.append(f"no solution found ({res.status})")
+        return "\n".join(lines)
+    for n, ins in enumerate(best.insertions, 1):
+        lines.append(f"  {ins.marked(f'[{n}]')}")
+        lines.append(f"    [{n}] = {moves_text(ins.alg)}  // {ins.what()}, {ins.cancelled} cancelled")
+    proof = "optimal among insertions" if res.optimal else f"best of beam {res.beam}"
+    lines.append(f"solution ({best.length}, {proof}): {best.text}")
+    return "\n".join(lines)
+
+
+@TABLE.command("insert", "SKELETON",
+               "FMC insertions: where corner and edge 3-cycle algs (every one of up to 10 "
+               "moves) go into the skeleton, from the current position, so the solution "
+               "cancels to the fewest moves; ^( ) parts of the skeleton are on the inverse")
+def _insert(session, args, rest) -> Outcome:
+    text = rest.strip()
+    if not text:
+        return Outcome("give a skeleton: :insert R U R' ... (the moves after the scramble)",
+                       error=True)
+    if session.puzzle.name != "3x3":
+        return Outcome(f"insertions are for the 3x3x3, not the {session.puzzle.title}",
+                       error=True)
+    from cubelab.cube.moves import FACE_MOVES
+    from cubelab.solvers.fmc.insertions import InsertionError, find_insertions
+    from cubelab.tables.insertions.specs import INSERTION_ALGS
+    from cubelab.tables.sequences import invert_seq
+    from cubelab.tables.store import table_status
+    from cubelab.tui.errors import InputError
+    from cubelab.tui.fmc_cmd import read_moves
+    try:
+        normal, inverse = read_moves(text, "skeleton", niss=True)
+    except InputError as e:
+        return Outcome(str(e), error=True)
+    status = table_status(INSERTION_ALGS)
+    if not (status["built"] or status["in_memory"]):
+        return Outcome("the insertion algs are not built yet: `cubelab tables build "
+                       f"{INSERTION_ALGS.name}` (about ten seconds), or `cubelab insert`",
+                       error=True)
+    skeleton = tuple(FACE_MOVES.index(m) for m in normal) + \
+        invert_seq(tuple(FACE_MOVES.index(m) for m in inverse))
+    try:
+        res = find_insertions((), skeleton, position=session.state, count=1)
+    except InsertionError as e:
+        return Outcome(str(e), error=True)
+    return Outcome(insertion_text(res))
