@@ -4,7 +4,7 @@ with an argument (`cross:U`, `eo:ud`, `f2l-pair:any`) becomes goals to search.
 The package ships goals.toml; a goals.toml in the user's config directory (`paths.config_dir`)
 adds entries or replaces them by name. `resolve_goal` reads what users type: a name, a name
 with `:ARG`, or else a piece list (piece_lists.py). An argument turns the goal written for its
-canonical face, axis, slot or corner with a whole-cube rotation; `any` gives one goal per
+canonical face, axis, slot, corner or edge with a whole-cube rotation; `any` gives one goal per
 choice (a search keeps the best). Arguments name faces as the cube is held: given the start
 position, a face is mapped to the colour whose centre sits there.
 """
@@ -24,7 +24,7 @@ from .moves import family_state, rotations
 from .movesets import MoveSet, parse_moveset
 from .paths import config_dir
 from .piece_lists import parse_piece_list
-from .pieces import CORNER_NAMES, FACES, corner_slot
+from .pieces import CORNER_NAMES, EDGE_NAMES, FACES, corner_slot, edge_slot
 from .state import CubeState
 
 USER_FILE = "goals.toml"
@@ -35,6 +35,7 @@ ARG_CHOICES = {
     "axis": ("ud", "fb", "rl"),
     "slot": ("FR", "FL", "BL", "BR"),
     "corner": tuple(CORNER_NAMES),
+    "edge": tuple(EDGE_NAMES),
 }
 """What each kind of argument may be (besides `any`)."""
 
@@ -144,7 +145,7 @@ def _entries(data: dict, source: str) -> tuple[dict, dict]:
                             + ", ".join(ARG_CHOICES))
         if entry.arg and _norm(entry, entry.canonical) is None:
             raise GoalError(f"{source}: goal {name!r}: canonical {entry.canonical!r} is not "
-                            f"a {entry.arg}")
+                            f"{_a(entry.arg)}")
         entry.goal()   # checks the pieces now, with the file named
         goals[name] = entry
     for name, text in data.get("movesets", {}).items():
@@ -211,6 +212,11 @@ def _moveset(text: str, cat: Catalog) -> MoveSet:
     return parse_moveset(text, cat.movesets)
 
 
+def _a(kind: str) -> str:
+    """'a face', 'an edge', 'an axis'."""
+    return f"{'an' if kind[0] in 'aeiou' else 'a'} {kind}"
+
+
 def _norm(entry: GoalEntry, value: str) -> str | None:
     """An argument in its canonical spelling, or None when it is not one of the choices."""
     v = value.strip()
@@ -220,6 +226,11 @@ def _norm(entry: GoalEntry, value: str) -> str | None:
     if entry.arg == "corner":
         try:
             return CORNER_NAMES[corner_slot(v)]
+        except KeyError:
+            return None
+    if entry.arg == "edge":
+        try:
+            return EDGE_NAMES[edge_slot(v)]
         except KeyError:
             return None
     if entry.arg == "slot":
@@ -288,7 +299,7 @@ def _resolve_goal(text: str, start, cat) -> list[TurnedGoal]:
         else:
             v = _norm(entry, value)
             if v is None:
-                raise GoalError(f"{text!r}: {value!r} is not a {entry.arg} (choose "
+                raise GoalError(f"{text!r}: {value!r} is not {_a(entry.arg)} (choose "
                                 + ", ".join(entry.choices) + " or any)", len(name) + 2)
             values = [v]
         out = []

@@ -178,6 +178,29 @@ def test_every_named_goal_of_the_issue_is_there():
             assert g.is_met(alg_state(""))
 
 
+OPPOSITE = {"U": "D", "D": "U", "R": "L", "L": "R", "F": "B", "B": "F"}
+
+
+@pytest.mark.parametrize("edge", ["UR", "UF", "UL", "UB", "DR", "DF", "DL", "DB", "FR", "FL",
+                                  "BL", "BR"])
+def test_a_2x2x3_block_is_named_by_the_edge_where_its_two_layers_meet(edge):
+    """`2x2x3:E` is the block of the two layers meeting at edge E: turns of the two opposite
+    faces never touch it, a turn of either of its own faces breaks it."""
+    (goal,) = resolve_goal(f"2x2x3:{edge}")
+    kept = " ".join(OPPOSITE[f] + a for f, a in zip(edge * 4, ["", "2", "'", "", "2", "'", "",
+                                                                  "2"]))
+    assert goal.is_met(alg_state(kept))
+    assert not goal.is_met(alg_state(edge[0])) and not goal.is_met(alg_state(edge[1]))
+    assert resolve_goal(f"2x2x3:{edge[::-1].lower()}")[0].name == f"2x2x3:{edge}"
+
+
+def test_the_2x2x3_alone_is_the_one_it_always_was_and_any_is_all_twelve():
+    assert resolve_goal("2x2x3")[0].goal == resolve_goal("2x2x3:DL")[0].goal
+    assert len({g.name for g in resolve_goal("2x2x3:any")}) == 12
+    with pytest.raises(GoalError, match="'UFR' is not an edge"):
+        resolve_goal("2x2x3:UFR")
+
+
 @pytest.mark.parametrize("text, held_turn, met", [
     ("cross", "U", True), ("cross", "D", False), ("cross:U", "D", True), ("cross:U", "U", False),
     ("cross:R", "L", True), ("eo:ud", "F", True), ("eo:ud", "U", False), ("eo", "F", False),
@@ -204,7 +227,7 @@ def test_arguments_name_faces_as_held():
 
 @pytest.mark.parametrize("text, words", [
     ("crss", "did you mean cross"), ("cross:X", "is not a face"), ("f2l:U", "takes no argument"),
-    ("eo:xy", "is not a axis"), ("", "empty goal"),
+    ("eo:xy", "is not an axis"), ("", "empty goal"),
 ])
 def test_bad_goal_names(text, words):
     with pytest.raises(GoalError, match=words):
