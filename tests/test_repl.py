@@ -221,3 +221,22 @@ def test_ctrl_c_stops_a_table_build_before_the_repl_goes_on(tmp_path):
         if proc.poll() is None:
             proc.kill()
             proc.wait()
+
+
+def test_a_list_solves_numbered_solutions_are_what_apply_picks():
+    """`:solve --goal cross --within 1` prints its solutions numbered; `:apply 3` then applies
+    the third of them (the list a list solve leaves is the one :apply N reads, as in the
+    workbench's solutions panel)."""
+    from cubelab.cube.goal_catalog import resolve_goal
+    from cubelab.cube.moves import alg_state
+    proc = run_repl("R U F' L2 D B\n:solve --goal cross --within 1\n:apply 3\n", "--json")
+    assert proc.returncode == 0, proc.stderr
+    records = [json.loads(x) for x in proc.stdout.splitlines()]
+    listed = records[1]["solutions"][0]["solutions"]
+    assert len(listed) >= 3
+    third = listed[2]["solution"]
+    assert third in records[2]["message"]
+    assert records[2]["alg"] == "R U F' L2 D B " + third
+    assert resolve_goal("cross")[0].is_met(alg_state(records[2]["alg"]))
+    text = run_repl("R U F' L2 D B\n:solve --goal cross --within 1\n").stdout
+    assert f"  3  {third}" in text

@@ -43,14 +43,16 @@ def goal_lines(detail: dict, indent: str = "  ") -> list[str]:
     state = "" if detail.get("complete", True) else ", the search was stopped: not all"
     if detail.get("truncated"):
         state = ", truncated at the solution limit"
-    lines.append(f"solutions {len(listed)}{state} (length, finger-trick cost, AUF, goal)")
+    lines.append(f"solutions {len(listed)}{state} (number, moves, length, finger-trick cost, "
+                 "AUF, goal; :apply N in the REPL)")
     width = max((len(s["solution"]) for s in listed[:SHOWN]), default=0)
-    for s in listed[:SHOWN]:
+    for number, s in enumerate(listed[:SHOWN], start=1):
         extra = auf_words(s.get("auf"))
         cost = s["metric_cost"]
         goal = s.get("goal", "") if detail.get("met") else ""
         text = s["solution"] or "(none needed)"
-        lines.append(f"{indent}  {text:<{max(width, 13)}}  {cost:>4g}  {s['cost']:5.1f}" + (f"  [{extra}]" if extra else "")
+        lines.append(f"{indent}{number:>3}  {text:<{max(width, 13)}}  {cost:>4g}  {s['cost']:5.1f}"
+                     + (f"  [{extra}]" if extra else "")
                      + (f"  {goal}" if goal else ""))
         for v in s.get("variants", []):
             lines.append(f"{indent}    {v['relation']}: {v['solution']}")

@@ -149,6 +149,7 @@ class Repl:
         `target`, made with `options` (as :solve read them); their rows become the list
         :apply N and :play N pick from."""
         from cubelab.solvers.target import relative_state
+        from .goal_text import is_list_solve, listed
         s = self.session
         state = s.solve_position() if target is None else relative_state(s.state, target)
         results = []
@@ -161,6 +162,10 @@ class Repl:
             if run.result is None:
                 results.append({"solver": name, "error": run.error})
                 continue
+            if len(names) == 1 and target is None and is_list_solve(options or {}):
+                # a list solve's solutions, numbered as printed, are what :apply N picks
+                s.listed, s.listed_for = listed(run.found, run.result.detail), s.state
+                s.listing = "listed"
             record = run.result.to_json()
             record["solver"] = name     # as asked for: pocket-htm and pocket-qtm are one class
             if target is not None:
