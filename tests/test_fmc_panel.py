@@ -187,3 +187,37 @@ def test_the_repl_runs_the_same_steps():
     assert repl.session.state == after                      # :fmc undo
     assert "// EO ud" in records[8]["message"]
     assert "unknown :fmc" in records[9]["error"] and repl.failures == 1
+
+
+def test_a_session_left_on_the_fmc_list_is_kept_and_restored(tmp_path):
+    from cubelab.tui.session import Session
+    from cubelab.tui.session_store import SessionStore
+    session = Session(StandIn())
+    session.execute(SCRAMBLE)
+    assert not session.execute(":fmc start").error
+    session.listing = "fmc"             # the FMC panel on show when the workbench quits
+    store = SessionStore(tmp_path / "session.json")
+    assert not store.save(session)
+    record, problem = store.load()
+    again = Session(StandIn())
+    assert record is not None and not store.restore(again, record)
+    assert again.state == session.state and again.listing == "solutions"
+
+
+def test_the_sessions_undo_and_redo_walk_the_fmc_steps():
+    from rich.console import Console
+    from cubelab.tui.repl import Repl
+    repl = Repl(Console(file=io.StringIO(), width=100), json_mode=True, registry=StandIn(),
+                show_net=False)
+    records = [repl.handle(i, line) for i, line in enumerate(
+        [SCRAMBLE, ":fmc eo --axis fb -n 1", ":fmc apply 1", ":undo", ":fmc", ":redo",
+         ":fmc dr --axis ud --niss never -n 1", "R", ":fmc apply 1", ":fmc back",
+         ":fmc apply 1"], 1)]
+    fmc = repl.session.fmc
+    assert records[3]["fmc_chain"]["steps"] == []            # Ctrl+Z: back at the scramble
+    assert "no step yet" in records[4]["message"]
+    assert [s["step"] for s in records[5]["fmc_chain"]["steps"]] == ["EO fb"]   # redo
+    assert "not the FMC chain's" in records[8]["error"]      # a move typed since: refused
+    assert "error" not in records[9] and "error" not in records[10]
+    assert [s.choice.label for s in fmc.chain.steps] == ["EO fb", "DR ud"]
+    assert _met("dr:ud", repl.session.state) and repl.session.state == fmc.position

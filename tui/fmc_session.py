@@ -158,7 +158,11 @@ class FmcState:
     """The scramble's position (a CubeState)."""
     scramble_moves: tuple | None
     """Moves that make the scramble from solved (the session's), when they are known."""
-    chains: list = field(default_factory=list)
+    line: list = field(default_factory=list)
+    """The chains after each step applied (the first: the scramble's, no step), including
+    steps undone since, which a redo of the session brings back."""
+    at: int = 0
+    """The chain the attempt is at (an index of `line`)."""
     candidates: list = field(default_factory=list)
     candidates_for: object = None
     """The chain the candidates extend (they apply only to it)."""
@@ -167,16 +171,27 @@ class FmcState:
     inverse_view: bool = False
 
     def __post_init__(self):
-        if not self.chains:
-            self.chains = [Chain(self.scramble)]
+        if not self.line:
+            self.line = [Chain(self.scramble)]
 
     @property
     def chain(self) -> Chain:
-        return self.chains[-1]
+        return self.line[self.at]
 
     @property
     def position(self):
         return self.chain.position
+
+    def follow(self, state) -> None:
+        """After the session's own undo or redo: when `state` is the position of a step of
+        the line, the attempt is at that step (so Ctrl+Z undoes a step applied, Ctrl+Y
+        brings it back)."""
+        if state == self.chain.position:
+            return
+        for i, chain in enumerate(self.line):
+            if chain.position == state:
+                self.at = i
+                return
 
     def moves(self) -> tuple:
         """Moves that make the position from solved: B' S A (empty when S is not known)."""
@@ -186,15 +201,17 @@ class FmcState:
         return tuple(invert_moves(chain.inverse)) + tuple(self.scramble_moves) + chain.normal
 
     def apply(self, candidate: Candidate) -> None:
-        self.chains.append(candidate.chain)
+        """The candidate is the next step (the steps undone after this one go)."""
+        self.line[self.at + 1:] = [candidate.chain]
+        self.at += 1
         self.candidates, self.candidates_for = [], None
 
     def undo(self) -> Chain | None:
-        """Drop the last step; the chain it was, or None at the scramble."""
-        if len(self.chains) == 1:
+        """Back one step; the chain left, or None at the scramble."""
+        if self.at == 0:
             return None
-        self.candidates, self.candidates_for = [], None
-        return self.chains.pop()
+        self.at -= 1
+        return self.line[self.at + 1]
 
     def step_lines(self) -> list[str]:
         """Each step as FMC solvers write it: its moves, `// label (length/total)  case`."""

@@ -164,6 +164,8 @@ class Session:
         if self.entry.puzzle != before:
             self.solutions = []
             self.listed, self.listed_for = [], None
+        if self.fmc is not None:
+            self.fmc.follow(self.state)     # an undo back to a step of the FMC attempt
 
     def _push(self, entry: Entry) -> None:
         before = self.entry.puzzle
