@@ -173,7 +173,9 @@ def test_the_repl_runs_the_same_steps():
     scramble = alg_state(SCRAMBLE)
     records = [repl.handle(i, line) for i, line in enumerate(
         [SCRAMBLE, ":fmc start", ":fmc eo --axis ud -n 2", ":fmc apply 1", ":fmc inverse",
-         ":fmc dr --niss never -n 1", ":fmc apply 1", ":fmc undo", ":fmc", ":fmc bogus"], 1)]
+         ":fmc dr --niss never -n 1", ":fmc apply 1", ":fmc undo", ":fmc", ":fmc bogus",
+         ":facelets UBUUUUUUURRRRRRRRRFFFFFFFFFDDDDDDDDDLLLLLLLLLBUBBBBBBB", ":fmc start",
+         ":fmc eo -n"], 1)]
     eo = records[2]["fmc"]
     expected = solve_step(scramble, "eo:ud", "all", "always", n=2)
     assert [c["moves"] for c in eo["candidates"]] == [x.text for x in expected.solutions]
@@ -184,9 +186,13 @@ def test_the_repl_runs_the_same_steps():
     assert records[4]["facelets"] == to_facelets(after.inverse())
     dr = records[5]["fmc"]["candidates"][0]
     assert dr["step"].startswith("DR") and records[6]["fmc_chain"]["total"] >= dr["length"]
-    assert repl.session.state == after                      # :fmc undo
+    # :fmc undo: back after the EO (the inverse side still on show)
+    assert [s["step"] for s in records[7]["fmc_chain"]["steps"]] == ["EO ud"]
+    assert records[7]["facelets"] == to_facelets(after.inverse())
     assert "// EO ud" in records[8]["message"]
-    assert "unknown :fmc" in records[9]["error"] and repl.failures == 1
+    assert "unknown :fmc" in records[9]["error"]
+    assert "edge flipped" in records[11]["error"]           # an unreachable position
+    assert "needs a value" in records[12]["error"] and repl.failures == 3
 
 
 def test_a_session_left_on_the_fmc_list_is_kept_and_restored(tmp_path):

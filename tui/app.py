@@ -481,8 +481,10 @@ class CubeLabApp(Preferences, App):
 
     def action_lists(self) -> None:
         current = self.query_one("#lists", ContentSwitcher).current
-        order = list(self.LISTS)
-        following = order[(order.index(current) + 1) % len(order)]
+        # the FMC panel joins the round while an FMC attempt is under way
+        order = [k for k in self.LISTS if k != "fmc" or self.session.fmc is not None]
+        following = order[(order.index(current) + 1) % len(order)] if current in order \
+            else order[0]
         self.show_list(following)
         self.say({"solver": "solvers", "listed": "solutions of the last list solve",
                   "search": "search results", "fmc": "FMC steps and candidates"}[following])

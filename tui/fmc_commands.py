@@ -91,6 +91,11 @@ def _fmc(session, args, rest) -> Outcome:
 
 def _start(session, message: str) -> Outcome:
     from .fmc_session import FmcState
+    if session.mask is not None:
+        return Outcome("FMC needs a whole position, not one with grey stickers", error=True)
+    reason = session.puzzle.unreachable(session.state)
+    if reason:
+        return Outcome(f"no FMC from this position ({reason})", error=True)
     state = session.state
     moves = tuple(session.moves)
     # the session's moves name the scramble only when they make it from solved
@@ -155,7 +160,9 @@ def _step(session, kind: str, words: list[str]) -> Outcome:
                        error=True)
     started = ""
     if session.fmc is None:
-        _start(session, "")
+        refused = _start(session, "")
+        if refused.error:
+            return refused
         started = "FMC started from this position · "
     else:
         refused = _off_chain(session)
