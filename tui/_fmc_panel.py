@@ -149,8 +149,9 @@ class FmcPanel(RunPanel):
         if self.session.fmc is None or not self._mine():
             if self.table.row_count:
                 self.reset_columns()
-            if not self.running and self.session.fmc is not None:
+            if not self.running:
                 self.query_one("#fmc-progress", Label).update(
+                    IDLE if self.session.fmc is None else
                     ":fmc eo (dr, htr, fin) lists the next step's candidates")
         self.refresh_detail()
 
