@@ -206,3 +206,26 @@ def test_3d_view_turned_japanese_140x36(snap_compare, app):
     assert snap_compare(app, press=[*":scheme japanese", "enter", *"R U R' F2 D", "enter",
                                     "f8", "tab", "up", "up"],
                         terminal_size=(140, 36), run_before=steady)
+
+
+FMC_SCRAMBLE = "R' U' F D2 L2 F R2 U2 R2 B D2 L B2 D' B' L2 U' R' D' F' U2 R' U' F"
+
+
+async def _fmc_steps(pilot) -> None:
+    """An EO applied, then a DR step's candidates listed (the real step search: milliseconds
+    once its small tables are made in the test's data folder)."""
+    from helpers_apps import until
+    app = pilot.app
+    steady(pilot)
+    panel = app.fmc_panel
+    await pilot.press(*FMC_SCRAMBLE, "enter")
+    await pilot.press(*":fmc eo --axis fb -n 3", "enter")
+    await until(pilot, lambda: panel.settled and not panel.running, "the EO candidates")
+    await pilot.press(*":fmc apply 1", "enter")
+    await pilot.press(*":fmc dr --axis ud --niss never -n 3", "enter")
+    await until(pilot, lambda: panel.settled and not panel.running, "the DR candidates")
+    await pilot.pause()
+
+
+def test_fmc_steps_with_the_chain_80x24(snap_compare, app):
+    assert snap_compare(app, run_before=_fmc_steps, terminal_size=(80, 24))

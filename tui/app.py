@@ -24,6 +24,7 @@ from textual.widgets import ContentSwitcher, Footer, Input
 from cubelab.cube.puzzles import DEFAULT_PUZZLE
 
 from ._facts_panel import FactsPanel
+from ._fmc_panel import FmcPanel
 from ._help_screen import HelpScreen
 from ._listed_panel import ListedPanel
 from ._message_line import MessageLine
@@ -34,6 +35,8 @@ from ._search_panel import SearchPanel
 from ._solver_panel import SolverPanel
 from .bindings import binding
 from .commands import COMMANDS
+from .fmc_commands import shown as fmc_shown
+from .fmc_session import FmcStepRequest
 from .goal_text import is_list_solve, list_caption
 from .history import InputHistory
 from .records import (HelpRequest, Outcome, PaintRequest, ScreenshotRequest, SearchRequest,
@@ -62,6 +65,7 @@ class CubeLabApp(Preferences, App):
         binding("cubelab.compare", "compare", "compare", show=True),
         binding("cubelab.lists", "lists", "list", show=True),
         binding("cubelab.view", "view", "3d"),
+        binding("cubelab.fmc_inverse", "fmc_inverse", "FMC inverse"),
         binding("cubelab.undo", "undo", "undo"),
         binding("cubelab.redo", "redo", "redo"),
         binding("cubelab.cancel", "cancel", "stop", show=True),
@@ -106,6 +110,7 @@ class CubeLabApp(Preferences, App):
                 yield SolverPanel(self.session, self.runner, id="solver")
                 yield SearchPanel(self.session, self.runner, id="search")
                 yield ListedPanel(self.session, self.runner, id="listed")
+                yield FmcPanel(self.session, self.runner, id="fmc")
         yield MoveInput(self.session, self.history, self.submit_line, id="line",
                         placeholder="moves (R U R' U', [R, U]3 ...) or :help")
         yield MessageLine(id="message")
@@ -117,6 +122,7 @@ class CubeLabApp(Preferences, App):
     solver_panel = property(lambda self: self.query_one(SolverPanel))
     search_panel = property(lambda self: self.query_one(SearchPanel))
     listed_panel = property(lambda self: self.query_one(ListedPanel))
+    fmc_panel = property(lambda self: self.query_one(FmcPanel))
 
     def fit_layout(self, size=None) -> None:
         """Size the net for the terminal (`size`, else the app's): larger stickers when the
@@ -156,6 +162,7 @@ class CubeLabApp(Preferences, App):
         self.solver_panel.border_title = "solvers"
         self.search_panel.border_title = "search"
         self.listed_panel.border_title = "solutions"
+        self.fmc_panel.border_title = "FMC"
         self.fit_layout()
         self.refresh_position()
         self.greet()
@@ -194,6 +201,10 @@ class CubeLabApp(Preferences, App):
             title = f"{name} · play {pb.index}/{len(pb.moves)}"
         else:
             state, moves, title = s.state, s.moves, name
+            # :fmc inverse: the inverse side of the FMC position (the inverse scramble)
+            state, moves, inverse = fmc_shown(s, state, moves)
+            if inverse:
+                title += " · FMC inverse"
         net.mode = "play" if s.playback is not None else "turn"
         net.show(state, moves)
         goal = s.goal_view(state)       # :goal (issue 34): met or not; the net greys the rest
@@ -244,10 +255,16 @@ class CubeLabApp(Preferences, App):
         if outcome.changed or outcome.rows:
             self.solver_panel.refresh_rows()    # rows of the previous position go dim
             self.listed_panel.refresh_rows()
+            self.fmc_panel.refresh_rows()
+        if source.strip().lower().startswith(":fm") and self.session.fmc is not None \
+                and not isinstance(request, FmcStepRequest):
+            self.show_list("fmc")               # an :fmc command: its panel comes to show
         if isinstance(request, SolveRequest):
             self.start_solvers(request)
         elif isinstance(request, SearchRequest):
             self.start_search(request)
+        elif isinstance(request, FmcStepRequest):
+            self.start_fmc_step(request)
         elif isinstance(request, HelpRequest):
             self.action_help()
         elif isinstance(request, PaintRequest):
@@ -381,7 +398,20 @@ class CubeLabApp(Preferences, App):
         self.show_list("search")
         panel.start(request)
 
-    LISTS = {"solver": "solutions", "listed": "listed", "search": "search"}
+    def start_fmc_step(self, request: FmcStepRequest) -> None:
+        panel = self.fmc_panel
+        if panel.running:
+            panel.cancel()          # the step asked now replaces the one still searching
+        self.show_list("fmc")
+        panel.start(request)
+
+    def on_fmc_panel_finished(self, event: FmcPanel.Finished) -> None:
+        panel = self.fmc_panel
+        panel.reported()
+        run = panel.run
+        self.say(panel.summary(), error=run.ranked is None and run.error != "cancelled")
+
+    LISTS = {"solver": "solutions", "listed": "listed", "search": "search", "fmc": "fmc"}
     """The lists below the cube (their panels' ids, in F7's order) -> the session's listing."""
 
     def show_list(self, which: str) -> None:
@@ -451,11 +481,17 @@ class CubeLabApp(Preferences, App):
 
     def action_lists(self) -> None:
         current = self.query_one("#lists", ContentSwitcher).current
-        order = list(self.LISTS)
-        following = order[(order.index(current) + 1) % len(order)]
+        # the FMC panel joins the round while an FMC attempt is under way
+        order = [k for k in self.LISTS if k != "fmc" or self.session.fmc is not None]
+        following = order[(order.index(current) + 1) % len(order)] if current in order \
+            else order[0]
         self.show_list(following)
         self.say({"solver": "solvers", "listed": "solutions of the last list solve",
-                  "search": "search results"}[following])
+                  "search": "search results", "fmc": "FMC steps and candidates"}[following])
+
+    def action_fmc_inverse(self) -> None:
+        """F10: the FMC position's inverse side, or its normal side again (:fmc inverse)."""
+        self.handle(self.session.execute(":fmc inverse"), source=":fmc inverse")
 
     def action_undo(self) -> None:
         self.session.painting = None
@@ -475,7 +511,8 @@ class CubeLabApp(Preferences, App):
             self.line.focus()
             return
         stopped = [what for what, stop in (("solvers", self.solver_panel.stop_searches),
-                                           ("the search", self.search_panel.cancel)) if stop()]
+                                           ("the search", self.search_panel.cancel),
+                                           ("the FMC step", self.fmc_panel.cancel)) if stop()]
         panel = self.solver_panel
         goes_on = f"{panel.describe_builds()} goes on (F9 cancels it)" if panel.building else ""
         if stopped:

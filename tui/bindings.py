@@ -65,6 +65,9 @@ BINDINGS: dict[str, KeyBinding] = {b.id: b for b in [
     KeyBinding("cubelab.view", "f8",
                "the net, the cube in 3-D (U F R), its back (D L B), in turn (:view)",
                "workbench"),
+    KeyBinding("cubelab.fmc_inverse", "f10",
+               "FMC: show the inverse side (the inverse scramble), again the normal side "
+               "(:fmc inverse)", "workbench"),
     KeyBinding("cubelab.undo", "ctrl+z", "undo", "workbench"),
     KeyBinding("cubelab.redo", "ctrl+y", "redo", "workbench"),
     KeyBinding("cubelab.cancel", "escape",

@@ -16,8 +16,8 @@ from cubelab.cube.notation import format_moves, invert_moves
 
 from cubelab.cube.puzzles import PUZZLES, puzzle_named
 from . import (
-    goal_commands, insert_commands, look_commands, position_commands, recording, share,
-    solve_commands, table_commands,
+    fmc_commands, goal_commands, insert_commands, look_commands, position_commands, recording,
+    share, solve_commands, table_commands,
 )
 from .help_text import SEARCH_PREDICATES, help_text
 from .keymap import GREY_WORDS
@@ -179,6 +179,15 @@ def _pick(session, args, default_best: bool) -> tuple[int | None, Outcome | None
     shortest first; the shortest solution is picked among the rows that have one)."""
     search = session.listing == "search"
     listed = session.listing == "listed"
+    if session.listing == "fmc":
+        items = session.fmc.candidates if session.fmc is not None else []
+        if not items:
+            return None, Outcome("no FMC candidates yet (:fmc eo lists them)", error=True)
+        if not args and default_best:
+            return 0, None
+        if not args or not args[0].isdigit() or not 1 <= int(args[0]) <= len(items):
+            return None, Outcome(f"give a candidate number from 1 to {len(items)}", error=True)
+        return int(args[0]) - 1, None
     items = session.found if search else session.listed if listed else session.solutions
     what = "result" if search else "solution" if listed else "row"
     if not items:
@@ -356,4 +365,5 @@ def _gather(*tables) -> None:
 
 
 _gather(position_commands.TABLE, look_commands.TABLE, share.TABLE, recording.TABLE,
-        table_commands.TABLE, goal_commands.TABLE, insert_commands.TABLE)
+        table_commands.TABLE, goal_commands.TABLE, insert_commands.TABLE,
+        fmc_commands.TABLE)

@@ -70,6 +70,7 @@ class Repl:
 
     # ---- one line ---------------------------------------------------------------------------
     def handle(self, number: int, line: str) -> dict:
+        from .fmc_session import FmcStepRequest
         from .records import PaintRequest, ScreenshotRequest, SearchRequest, SolveRequest
         outcome = self.session.execute(line)
         record: dict = {"line": number, "input": line}
@@ -94,6 +95,11 @@ class Repl:
                 self._emit(record)          # the heading first: results stream under it
                 record = dict(record, message="")
             record["search"] = self._search(outcome.request)
+        elif isinstance(outcome.request, FmcStepRequest):
+            if not self.json_mode:
+                self._emit(record)          # the heading first: candidates stream under it
+                record = dict(record, message="")
+            record["fmc"] = self._fmc_step(outcome.request)
         if outcome.changed or not line.strip().startswith(":") or "solutions" in record:
             record.update(self._facts())
         self._emit(record)
@@ -102,13 +108,49 @@ class Repl:
     def _facts(self) -> dict:
         from cubelab.cube.notation import format_moves
         from cubelab.cube.positions import Position
+        from .fmc_commands import shown
         s = self.session
-        record = s.puzzle.facts_record(Position(s.state, tuple(s.moves), format_moves(s.moves)),
+        state, moves, inverse = shown(s, s.state, tuple(s.moves))    # :fmc inverse
+        record = s.puzzle.facts_record(Position(state, moves, format_moves(moves)),
                                        memo_options=s.memo_options)
+        if s.fmc is not None:
+            record["fmc_chain"] = s.fmc.chain_record()
+            if inverse:
+                record["fmc_chain"]["side"] = "inverse"
         goal = s.goal_view()        # :goal (issue 34): where the position stands against it
         if goal is not None:
             record["goal"] = goal.as_dict() | {"line": goal.line()}
         return record
+
+    def _fmc_step(self, request) -> dict:
+        """Search an FMC step, printing each candidate as it is kept (text mode), then the
+        ranked best, which `:fmc apply K` picks from; Ctrl-C stops it (those found stay)."""
+        from .fmc_session import FmcStepRun
+        run = FmcStepRun(request=request)
+        printed = [0]
+
+        def tick() -> None:
+            while printed[0] < len(run.found):
+                item = run.found[printed[0]]
+                printed[0] += 1
+                if not self.json_mode:
+                    self.console.print(f"  ... {item.label:<7} {item.text}  "
+                                       f"({item.solution.length}/{item.total})", style="dim",
+                                       highlight=False, markup=False, soft_wrap=True)
+
+        run.start()
+        run.wait(tick=tick)
+        tick()
+        fmc = self.session.fmc
+        ranked = run.ranked if run.ranked is not None else list(run.found)
+        if fmc is not None and fmc.candidates_for is request.chain:
+            fmc.candidates = list(ranked)
+        if run.ranked is None and run.error != "cancelled":
+            self.failures += 1
+        return {"step": request.kind, "niss": request.niss, "status": run.status,
+                "summary": run.summary(),
+                "candidates": [fmc_candidate(k, c) for k, c in enumerate(ranked, 1)],
+                "chain": fmc.chain_record() if fmc is not None else None}
 
     def _search(self, request) -> dict:
         """Run the search, printing each class as it is found (text mode); Ctrl-C stops it."""
@@ -243,6 +285,13 @@ class Repl:
                                        highlight=False, markup=False)
         if "search" in record:
             self.console.print(record["search"]["summary"], highlight=False, markup=False)
+        if "fmc" in record:
+            for c in record["fmc"]["candidates"]:
+                case = f"  {c['case']}" if c["case"] else ""
+                self.console.print(f"{c['number']:>3}. {c['step']:<7} {c['moves']:<28} "
+                                   f"({c['length']}/{c['total']}){case}",
+                                   highlight=False, markup=False, soft_wrap=True)
+            self.console.print(record["fmc"]["summary"], highlight=False, markup=False)
         if "facelets" in record:
             from cubelab.cube.facts_report import format_facts
             from cubelab.cube.net import Net
@@ -258,6 +307,13 @@ class Repl:
             if "goal" in record:
                 self.console.print(f"goal         {record['goal']['line']}", highlight=False,
                                    markup=False)
+
+
+def fmc_candidate(number: int, c) -> dict:
+    """An FMC step's candidate as a record: its number for :fmc apply K, label, moves (FMC
+    notation), its length, the running total after it, the case it leaves."""
+    return {"number": number, "step": c.label, "moves": c.text, "length": c.solution.length,
+            "total": c.total, "case": c.case}
 
 
 def search_line(number: int, cls) -> str:

@@ -90,6 +90,8 @@ class Session:
         solver its own, :search HTM)."""
         self.goal: str | None = None
         """The goal `:goal` set (as typed), read against every position (goal_commands.py)."""
+        self.fmc = None
+        """The FMC attempt under way (`:fmc`, fmc_commands.py): a fmc_session.FmcState."""
 
     # ---- the current position ------------------------------------------------------------
     @property
@@ -162,6 +164,8 @@ class Session:
         if self.entry.puzzle != before:
             self.solutions = []
             self.listed, self.listed_for = [], None
+        if self.fmc is not None:
+            self.fmc.follow(self.state)     # an undo back to a step of the FMC attempt
 
     def _push(self, entry: Entry) -> None:
         before = self.entry.puzzle
@@ -337,7 +341,10 @@ class Session:
 
     def apply_row(self, index: int, listing: str | None = None) -> Outcome:
         """Apply row `index` of the solutions or the search results (the list on show unless
-        `listing` names one)."""
+        `listing` names one); an FMC candidate becomes the next step (`:fmc apply`)."""
+        if (listing or self.listing) == "fmc":
+            from .fmc_commands import apply_candidate
+            return apply_candidate(self, index)
         chosen = self._choice(index, listing or self.listing)
         if isinstance(chosen, Outcome):
             return chosen
@@ -350,6 +357,9 @@ class Session:
 
     def play_row(self, index: int, listing: str | None = None) -> Outcome:
         """Step through row `index` on the net (as apply_row picks it); nothing changes yet."""
+        if (listing or self.listing) == "fmc":
+            return Outcome("an FMC candidate is applied as a step, not played: Enter on its "
+                           "row or :fmc apply K", error=True)
         chosen = self._choice(index, listing or self.listing)
         if isinstance(chosen, Outcome):
             return chosen

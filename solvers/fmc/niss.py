@@ -125,10 +125,13 @@ def _apply(state: CubeState, moves) -> CubeState:
 def solve_step(position: CubeState, goal, moves, niss: str = "never", *, n: int | None = None,
                all: bool = False, max_length: int | None = None,
                max_solutions: int = MAX_SOLUTIONS, time_limit: float | None = None,
-               counters=None, cancel=None, progress=None, log=None) -> StepResult:
+               counters=None, cancel=None, progress=None, log=None,
+               on_solution=None) -> StepResult:
     """The optimal (first), all optimal (`all`) or N best (`n`) solutions of a step; `goal` a
     goal name (`eo:fb`, `dr:ud`, `htr`, `solved`; `:any` searches each and merges) or a
-    TurnedGoal, `moves` a move set (name, text or MoveSet), `niss` one of NISS_MODES."""
+    TurnedGoal, `moves` a move set (name, text or MoveSet), `niss` one of NISS_MODES.
+    `on_solution(StepSolution)` hears each pair as it is kept (checked, minimal), in the
+    order found: a front end lists them while the search goes on (the result ranks them)."""
     if niss not in NISS_MODES:
         raise GoalError(f"unknown NISS mode {niss!r} (choose {', '.join(NISS_MODES)})")
     counters = new_counters() if counters is None else counters
@@ -141,7 +144,8 @@ def solve_step(position: CubeState, goal, moves, niss: str = "never", *, n: int 
         for g in goals:
             try:
                 results.append(_solve_one(position, g, moveset, niss, n, all, max_length,
-                                          max_solutions, counters, cancel, progress, log))
+                                          max_solutions, counters, cancel, progress, log,
+                                          on_solution))
             except BuildCancelled:
                 # stopped while the step's tables were made on demand: nothing found yet
                 results.append(StepResult([], g.label or g.goal.name, moveset.text, niss,
@@ -177,13 +181,15 @@ def _merge(results: list[StepResult], n: int | None) -> StepResult:
 
 
 def _solve_one(position, goal: TurnedGoal, moveset, niss, n, all_, max_length, max_solutions,
-               counters, cancel, progress, log) -> StepResult:
+               counters, cancel, progress, log, on_solution=None) -> StepResult:
     costs = CostModel("htm")
     label = goal.label or goal.goal.name
     result = StepResult([], label, moveset.text, niss)
     if goal.is_met(position):
         result.solutions = [StepSolution((), (), label)]
         result.optimal, result.optimum = True, 0
+        if on_solution is not None:
+            on_solution(result.solutions[0])
         return result
     problem = Problem(position, goal, moveset, costs, progress=progress, cancel=cancel, log=log)
     # the inverse scramble's own start (its set-up is the one just made: a few lookups)
@@ -229,7 +235,9 @@ def _solve_one(position, goal: TurnedGoal, moveset, niss, n, all_, max_length, m
                 prefix = sides[side].sequence(k, row.start) if k else ()
                 other = tuple(problem.moves_of(row))
                 pair = (prefix, other) if side == "A" else (other, prefix)
-                _keep(found, position, goal, label, *pair)
+                kept = _keep(found, position, goal, label, *pair)
+                if kept is not None and on_solution is not None:
+                    on_solution(kept)
                 if first_only and found:
                     break       # the first minimal pair of the least length is enough
             if first_only and found:
@@ -294,12 +302,12 @@ def _branches(niss: str, n: int):
 
 
 def _keep(found: dict, position, goal: TurnedGoal, label: str, normal: tuple,
-          inverse: tuple) -> None:
+          inverse: tuple) -> StepSolution | None:
     """Keep a pair that is minimal (no shorter pair of its prefixes meets the goal), after
-    checking it on the model."""
+    checking it on the model; the pair kept, or None when it is not new or not minimal."""
     solution = StepSolution(normal, inverse, label)
     if solution.text in found:
-        return
+        return None
     if normal and inverse:
         pre = position
         for j in range(len(inverse) + 1):
@@ -310,11 +318,12 @@ def _keep(found: dict, position, goal: TurnedGoal, label: str, normal: tuple,
                 if i:
                     state = state * move_state(normal[i - 1])
                 if (i, j) != (len(normal), len(inverse)) and (i or j) and goal.is_met(state):
-                    return
+                    return None
     if not goal.is_met(solution.after(position)):
         raise RuntimeError(f"step search produced {solution.text} for {label}, which does "
                            "not meet it")
     found[solution.text] = solution
+    return solution
 
 
 __all__ = ["NISS_MODES", "StepResult", "StepSolution", "Unreachable", "solve_step"]
