@@ -127,9 +127,12 @@ def say(line: str) -> None:
 def _quiet_after_the_line() -> None:
     """The stop's line is the last thing said: threads still winding down (Dask's event loop
     reporting a worker it was starting, asyncio's 'Task exception was never retrieved') would
-    log their own errors under it."""
-    import logging
-    logging.disable(logging.CRITICAL)
+    log their own errors under it. (Nothing is imported here: this runs in a signal handler too,
+    perhaps in the middle of an import; a process that has not loaded logging has no logger.)"""
+    logging = sys.modules.get("logging")
+    disable = getattr(logging, "disable", None)
+    if disable is not None and hasattr(logging, "CRITICAL"):
+        disable(logging.CRITICAL)
 
 
 def _message(signum: int) -> str:
