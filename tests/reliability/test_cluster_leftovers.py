@@ -61,7 +61,11 @@ def test_a_local_cluster_leaves_no_scratch_space_run_or_stopped(name, tmp_path, 
     assert _left(tmp_path, cache) == []
     # stopped once while the cluster starts or works
     run = stop_like_a_user(args, after=RNG.uniform(2.0, 8.0), sig=signal.SIGINT, cwd=here)
-    if run.returncode != 0:
+    if run.returncode == -signal.SIGINT:
+        # the work was done and said (on a quiet machine the count ends within the delay); the
+        # signal came during the exit, once the program had given the signal back its default
+        assert "Traceback" not in run.stderr and run.stdout.strip(), run.stderr
+    elif run.returncode != 0:
         assert run.returncode == 130, run.stderr
         # (multiprocessing's resource tracker, a process of its own, may add its note on the
         # semaphores it unlinks for the stopped workers after cubelab's last line)
