@@ -29,7 +29,7 @@ from cubelab.cube.state import CubeState
 from cubelab.cube.symmetry import conjugate_all, move_conjugation
 from cubelab.tables.jit import kernel
 
-from ..cubies import follows_table, move_rows
+from ..cubies import follows_table, move_rows, multiply
 from ..sequences import IDENTITY_ROW, canonical_levels, inverses, sequence_elements
 
 KINDS = ("corners", "edges")
@@ -102,15 +102,7 @@ def _meet(g, q_inv, q_first, p_elems, p_last, p_sorted_hash, p_order, follows, z
     n = 0
     need = np.empty(40, dtype=np.uint8)
     for q in range(q_inv.shape[0]):
-        b = q_inv[q]
-        for i in range(8):
-            j = b[i]
-            need[i] = g[j]
-            need[8 + i] = (g[8 + j] + b[8 + i]) % 3
-        for i in range(12):
-            j = b[16 + i]
-            need[16 + i] = g[16 + j]
-            need[28 + i] = g[28 + j] ^ b[28 + i]
+        multiply(g, q_inv[q], need)     # need = g Q^-1
         h = np.uint64(0)
         for i in range(40):
             h ^= z[i, need[i]]
