@@ -18,6 +18,7 @@ from cubelab.cube.symmetry import N_SYMMETRIES, conjugate
 from cubelab.cube.moves import move_state
 from cubelab.solvers.korf.solver import KorfSolver
 from cubelab.tables.korf import h48coords as H
+from cubelab.tables.korf import h48probe as P
 from cubelab.tables.korf import h48table as T
 from cubelab.solvers.korf.sets import korf_set
 from cubelab.tables.packed import bit_count, lowest_bit
@@ -37,18 +38,18 @@ def _coords(state):
 
 def _index(c, m, f):
     look = T.lookup_arrays()
-    return int(T.entry_index(c, m, f, look[1], look[2], look[5], look[6]))
+    return int(P.entry_index(c, m, f, look[1], look[2], look[5], look[6]))
 
 
 def test_neighbour_distance_decodes_every_step():
     for h in range(21):
         for child in (h - 1, h, h + 1):
             if child >= 0:
-                assert T.neighbour_distance(h, child % 3 + 1, 99) == child
-        assert T.neighbour_distance(h, T.UNKNOWN, 7) == 7
+                assert P.neighbour_distance(h, child % 3 + 1, 99) == child
+        assert P.neighbour_distance(h, P.UNKNOWN, 7) == 7
     # from a parent only known to be beyond the table (depth 5: read as 6), a child the table
     # knows is at the table's last depth
-    assert T.neighbour_distance(6, 5 % 3 + 1, 6) == 5
+    assert P.neighbour_distance(6, 5 % 3 + 1, 6) == 5
 
 
 @pytest.mark.parametrize("seed", range(6))
@@ -64,7 +65,7 @@ def test_moves_follow_the_cubie_model(seed):
     look = T.lookup_arrays()
     c, m, f = _coords(s)
     for mv, move in enumerate(FACE_MOVES):
-        got = T.moved(c, m, f, mv, look[0], look[3], look[4])
+        got = P.moved(c, m, f, mv, look[0], look[3], look[4])
         assert tuple(int(x) for x in got) == _coords(s * move_state(move))
 
 
@@ -92,7 +93,7 @@ def _ball(depth):
         nxt = []
         for c, m, f in frontier:
             for mv in range(18):
-                t = tuple(int(x) for x in T.moved(c, m, f, mv, look[0], look[3], look[4]))
+                t = tuple(int(x) for x in P.moved(c, m, f, mv, look[0], look[3], look[4]))
                 if t not in dist:
                     dist[t] = d
                     nxt.append(t)
@@ -110,7 +111,7 @@ def test_distances_read_back_against_a_breadth_first_search(table):
     beyond = 0
     for c, m, f in last[:300]:
         for mv in range(18):
-            t = tuple(int(x) for x in T.moved(c, m, f, mv, look[0], look[3], look[4]))
+            t = tuple(int(x) for x in P.moved(c, m, f, mv, look[0], look[3], look[4]))
             if t not in dist:
                 assert T.distance(table, *t, look) == DEPTH + 1
                 beyond += 1
@@ -213,7 +214,7 @@ def test_the_composed_flip_map_is_the_two_maps_in_turn():
         m1 = int(mem_move[mv, m])
         T._compose(flip_move, flip_conj, mv, m, k, m1, g)
         for x in range(256):
-            two = T._apply(flip_conj, k, m1, T._apply(flip_move, mv, m, x))
+            two = P.apply_affine(flip_conj, k, m1, P.apply_affine(flip_move, mv, m, x))
             assert g[x & 15] ^ g[16 + (x >> 4)] == two
 
 

@@ -356,3 +356,31 @@ def test_full_korf1997_tables_solve_ten_move_scrambles():
         result = solver.solve(state)
         assert result.optimal and result.verified and result.length["htm"] <= 10
         assert solver.heuristic(state) <= result.length["htm"]
+
+
+_LAYERS_RUN = """
+import sys
+from cubelab.cube.moves import alg_state
+from cubelab.solvers.korf.solver import KorfSolver
+s = KorfSolver("layers-small", table_depth=5, fallback=False)
+s.prepare()
+result = s.solve(alg_state("R U F D2 L"))
+assert result.found and result.length["htm"] == 5, result
+print(" ".join(sorted(sys.modules)))
+"""
+
+
+def test_a_layer_set_search_imports_only_the_tables_it_reads():
+    # the layer kernel compiles the H48 probes in (one kernel serves layers and layers-h48), but
+    # the H48 coordinates and builder, and the other sets' table modules, stay unloaded
+    import subprocess
+    import sys
+    run = subprocess.run([sys.executable, "-c", _LAYERS_RUN], capture_output=True, text=True,
+                         timeout=900)
+    assert run.returncode == 0, run.stderr
+    loaded = set(run.stdout.split())
+    assert "cubelab.solvers.korf.layersearch" in loaded
+    others = {"cubelab.tables.korf.h48coords", "cubelab.tables.korf.h48table",
+              "cubelab.tables.korf.qtm", "cubelab.solvers.korf.strong",
+              "cubelab.solvers.korf.korf1997"}
+    assert not others & loaded, sorted(others & loaded)

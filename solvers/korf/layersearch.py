@@ -36,8 +36,8 @@ from __future__ import annotations
 import numpy as np
 
 from cubelab.tables.jit import inline_kernel, kernel
-from cubelab.tables.korf.h48table import entry_index as h48_index, moved as h48_moved, \
-    neighbour_distance
+from cubelab.tables.korf.h48probe import entry_index as h48_index, moved as h48_moved, \
+    neighbour_distance, stand_ins as h48_stand_ins
 from cubelab.tables.korf.layercoords import layer_from_sums
 from cubelab.tables.korf.layertable import entry_index, lower_bound
 from cubelab.tables.memory import narrowed, prefetch, prefetch_all
@@ -401,7 +401,6 @@ def prepare_layers(arrays, max_depth, corners: bool, h48_depth: int | None = -1)
         axis_contributions, axis_layer_coords, contents_of, layer_tables, premove_tables,
         rank_luts,
     )
-    from cubelab.tables.korf import h48coords, h48table
     from cubelab.tables.korf.layertable import conj_slots, table_base
     from cubelab.tables.korf.pdb import reduce_corners
     from cubelab.tables.memory import resident
@@ -425,12 +424,14 @@ def prepare_layers(arrays, max_depth, corners: bool, h48_depth: int | None = -1)
     look = (ltab, base, lt.info, flip_conj, cslot, ccon, econ, slice_rank, csep_rank, n_csep)
     with_h48 = len(arrays) > 2
     if with_h48:
+        # imported only here: a `layers` search compiles the H48 probes in but never runs them
+        from cubelab.tables.korf import h48coords, h48table
         htab = resident(arrays[2])
+        h48 = h48table.lookup_arrays(max_depth=max_depth if h48_depth == -1 else h48_depth)
     else:
         htab = np.zeros(1, np.uint8)   # no H48 table: the kernel skips its stage
         htab.flags.writeable = False
-    h48 = h48table.lookup_arrays(small=not with_h48,
-                                 max_depth=max_depth if h48_depth == -1 else h48_depth)
+        h48 = h48_stand_ins()
     args = (lists, counts, axis_of, mt.cperm, mt.twist, layer_move, mt.flip, axmove, pre,
             csym, cp_info, twist_conj, corner_unknown) + look + (htab, h48)
 

@@ -36,15 +36,13 @@ from cubelab.tables.jit import kernel
 from ..cubies import CO, CP, EO, EP, N_MOVES, ROW_BYTES, conjugate_into, move_rows, multiply, \
     symmetry_rows
 from ..ranks import BINOM, N_TWIST, rank_combination
+from .h48probe import N_MEMBER, N_SYM
 
-N_SYM = 48
 N_TETRAD = 70
 N_CRAW = N_TETRAD * N_TWIST
 """Raw corner values: tetrad separation * 2,187 + twist (153,090)."""
 N_CCLASS = 3393
 """Classes of the raw corner values under the 48 symmetries (checked when computed)."""
-N_MEMBER = 495 * 70
-"""Which slice's piece each edge slot holds: E slots (495) * M slots among the rest (70)."""
 N_FCLASS = 256
 N_ERAW = N_MEMBER * N_FCLASS
 """Raw edge values: membership * 256 + flip class (8,870,400)."""

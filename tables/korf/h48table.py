@@ -25,13 +25,13 @@ from cubelab.tables.jit import inline_kernel, kernel
 from ..bfs import LevelStats, run_levels
 from ..memory import prefetch, zeroed
 from ..packed import LOW_BITS, bit_count, get2, lowest_bit, set2
-from .h48coords import N_CCLASS, N_ERAW, N_MEMBER, N_SYM, coords_of, corner_tables, edge_affine
+from .h48coords import N_CCLASS, N_ERAW, coords_of, corner_tables, edge_affine
+from .h48probe import N_MEMBER, N_SYM, UNKNOWN, apply_affine, entry_index, moved, stand_ins
 
 ROW_BYTES = 64
 MAX_DISTANCE = 14
 """The largest distance in the table (1,603 entries; measured by the build)."""
 TABLE_BYTES = N_CCLASS * N_MEMBER * ROW_BYTES
-UNKNOWN = 0
 COMPOSE_AT = 24
 """Rows with at least this many entries to map get the composed flip map (measured: 15 % off a
 backward level; the maps' 32 evaluations cost more on sparser rows)."""
@@ -55,12 +55,6 @@ def class_moves() -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     return trans, stabs, n_stab
 
 
-@inline_kernel
-def _apply(lut, a, b, f):
-    """The affine map lut[a, b] applied to flip class f. The builder passes the maps with the
-    operation first (one move's or one symmetry's maps are contiguous across memberships), the
-    search with the membership first (one membership's maps for all moves share lines)."""
-    return np.int64(lut[a, b, f & 15] ^ lut[a, b, 16 + (f >> 4)])
 
 
 @inline_kernel
@@ -95,10 +89,10 @@ def _masks(words, c, pattern, masks, active):
 def _compose(flip_move, flip_conj, mv, m, k, m1, g):
     """g[:16], g[16:]: move mv's flip map then symmetry k's as one affine map (the lookups
     _apply makes), worth its 32 evaluations on a row with many entries to map."""
-    g0 = _apply(flip_conj, k, m1, _apply(flip_move, mv, m, 0))
+    g0 = apply_affine(flip_conj, k, m1, apply_affine(flip_move, mv, m, 0))
     for e in range(16):
-        g[e] = _apply(flip_conj, k, m1, _apply(flip_move, mv, m, e))
-        g[16 + e] = _apply(flip_conj, k, m1, _apply(flip_move, mv, m, e << 4)) ^ g0
+        g[e] = apply_affine(flip_conj, k, m1, apply_affine(flip_move, mv, m, e))
+        g[16 + e] = apply_affine(flip_conj, k, m1, apply_affine(flip_move, mv, m, e << 4)) ^ g0
 
 
 @inline_kernel
@@ -154,7 +148,7 @@ def _flip_dest(composed, g, flip_move, flip_conj, mv, m, k, m1, x):
     """Flip class x of row m after move mv and symmetry k."""
     if composed:
         return g[x & 15] ^ g[16 + (x >> 4)]
-    return _apply(flip_conj, k, m1, _apply(flip_move, mv, m, x))
+    return apply_affine(flip_conj, k, m1, apply_affine(flip_move, mv, m, x))
 
 
 @kernel
@@ -208,7 +202,7 @@ def _forward(table, words, d, lo, hi, part, parts, trans, stabs, n_stab, mem_mov
                             for s in range(ns):
                                 sk = stabs[c2, s]
                                 i3 = (c2 * N_MEMBER + mem_conj[sk, m2]) * 256 + \
-                                    _apply(flip_conj, sk, m2, f2)
+                                    apply_affine(flip_conj, sk, m2, f2)
                                 if get2(table, i3) == UNKNOWN:
                                     set2(table, i3, new)
                                     n += 1
@@ -304,32 +298,6 @@ def build(ctx=None, threads: int = 2,
 
 
 # ---- reading the table in a search -----------------------------------------------------------
-@inline_kernel
-def entry_index(cr, m, f, cls, sym_of, mem_conj, flip_conj):
-    """The entry of raw corner value cr, membership m and flip class f: the position seen from
-    its corner class's representative."""
-    k = sym_of[cr]
-    return (np.int64(cls[cr]) * N_MEMBER + mem_conj[m, k]) * 256 + _apply(flip_conj, m, k, f)
-
-
-@inline_kernel
-def moved(cr, m, f, mv, cmove, mem_move, flip_move):
-    """(raw corner value, membership, flip class) after face turn mv."""
-    return np.int64(cmove[cr, mv]), np.int64(mem_move[m, mv]), _apply(flip_move, m, mv, f)
-
-
-@inline_kernel
-def neighbour_distance(h, v, unknown):
-    """The distance of a neighbour whose entry reads v, of a position at distance h: exact
-    where the table knows it (a move changes the distance by at most one, so the residue
-    decides); `unknown` (the table's depth + 1, a lower bound) where it does not. From a parent
-    at `unknown`, a child the table knows is one move closer, which the same rule gives."""
-    if v == UNKNOWN:
-        return unknown
-    r = v - 1
-    return h - 1 if r == (h + 2) % 3 else (h if r == h % 3 else h + 1)
-
-
 @kernel
 def distance(table, cr, m, f, look):
     """The exact distance of a coordinate, found by walking down to the solved entry (at most
@@ -372,12 +340,7 @@ def lookup_arrays(small: bool = False, max_depth: int | None = None) -> tuple:
     the bound an unknown entry gives: the table's depth + 1); small=True gives stand-ins of
     the same types for searches without the table."""
     if small:
-        stand_ins = (np.zeros((1, 18), np.int32), np.zeros(1, np.int32), np.zeros(1, np.int8),
-                     np.zeros((1, 18), np.int32), np.zeros((1, 18, 32), np.uint8),
-                     np.zeros((1, N_SYM), np.int32), np.zeros((1, N_SYM, 32), np.uint8))
-        for a in stand_ins:
-            a.flags.writeable = False   # the same types as the real ones: one compiled kernel
-        return stand_ins + (0, 0)
+        return stand_ins()
     ct, af = corner_tables(), edge_affine()
     return (ct.move, ct.cls, ct.sym_of, af.mem_move, af.flip_move, af.mem_conj, af.flip_conj,
             solved_index(), (MAX_DISTANCE if max_depth is None else max_depth) + 1)
