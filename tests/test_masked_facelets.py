@@ -200,3 +200,53 @@ def test_a_named_goal_on_grey_stickers_serves_the_cube_they_hide(seed):
         for move in solution.full():
             after = after * alg_state(str(move))
         assert oll.is_met(after), solution.text
+
+
+def _count_completions(state, grey_corners, grey_edges) -> int:
+    """Positions the picture of `state` with these pieces wholly grey shows, by brute force:
+    the grey pieces in any order and turn in their slots, kept when the whole is a position."""
+    from itertools import permutations, product
+
+    from cubelab.cube.state import CubeState
+    count = 0
+    for cperm in permutations(grey_corners):
+        for cori in product(range(3), repeat=len(grey_corners)):
+            cp, co = state.cp.copy(), state.co.copy()
+            for slot, piece, turn in zip(grey_corners, cperm, cori):
+                cp[slot], co[slot] = state.cp[piece], turn
+            for eperm in permutations(grey_edges):
+                for eori in product(range(2), repeat=len(grey_edges)):
+                    ep, eo = state.ep.copy(), state.eo.copy()
+                    for slot, piece, turn in zip(grey_edges, eperm, eori):
+                        ep[slot], eo[slot] = state.ep[piece], turn
+                    s = CubeState(cp, co, ep, eo, state.cc)
+                    count += unreachable_reason(s) is None
+    return count
+
+
+@pytest.mark.parametrize("seed", range(3))
+@pytest.mark.parametrize("n_corners, n_edges", [(0, 0), (1, 0), (0, 1), (1, 1), (2, 0), (0, 2),
+                                                (2, 1), (1, 2), (3, 0)])
+def test_one_completion_is_said_exactly_when_brute_force_finds_one(seed, n_corners, n_edges):
+    from cubelab.cube.masked_facelets import one_completion
+    from cubelab.cube.pieces import CORNER_FACELETS, EDGE_FACELETS
+    from cubelab.cube.random_states import random_state
+    rng = np.random.default_rng(seed)
+    state = random_state(rng)
+    corners = sorted(int(c) for c in rng.choice(8, n_corners, replace=False))
+    edges = sorted(int(e) for e in rng.choice(12, n_edges, replace=False))
+    hidden = {f for s in corners for f in CORNER_FACELETS[s]} | \
+        {f for s in edges for f in EDGE_FACELETS[s]}
+    # and one sticker of a corner whose others show it: that never hides anything
+    shown_corners = [s for s in range(8) if s not in corners]
+    hidden.add(CORNER_FACELETS[shown_corners[seed % len(shown_corners)]][seed % 3])
+    m = read_masked(masked(state, lambda i, ch: i not in hidden))
+    n = _count_completions(state, corners, edges)
+    assert n >= 1
+    assert one_completion(m) == (n == 1), (corners, edges, n)
+
+
+def test_a_grey_centre_leaves_more_than_one_completion():
+    from cubelab.cube.masked_facelets import one_completion
+    m = read_masked(masked(alg_state("R U"), lambda i, ch: i != 4))
+    assert not one_completion(m)

@@ -68,6 +68,29 @@ def test_a_grey_painting_is_a_masked_position_that_moves_carry():
     assert s.mask is None
 
 
+def test_the_facts_of_a_picture_that_hides_pieces_say_they_are_one_completions():
+    import io
+
+    from rich.console import Console
+
+    from cubelab.tui._facts_panel import facts_table
+    from cubelab.tui.repl import Repl
+    s = Session(REGISTRY)
+    _paint(s, F2L_CASE)
+    s.finish_painting()
+    console = Console(width=100, record=True, file=io.StringIO())
+    console.print(facts_table(s.puzzle, s.state, s.moves, goal=s.goal_view()))
+    said = "of one completion: its 15 grey stickers could hide another position"
+    assert f"facts   {said}" in console.export_text()
+    repl = Repl(console=Console(width=100, record=True, file=io.StringIO()), show_net=False)
+    repl.session = s
+    record = repl.handle(1, "U")
+    assert record["goal"]["facts"] == said
+    assert f"facts        {said}" in repl.console.export_text()
+    s.execute(":reset")
+    assert s.goal_view() is None
+
+
 def test_a_picture_no_position_shows_gets_the_command_lines_words():
     s = Session(REGISTRY)
     text = NO_POSITION
@@ -115,6 +138,7 @@ def test_the_workbench_paints_grey_keeps_the_picture_and_solves_what_it_shows(tm
             assert "masked position: 2 grey stickers" in _screen(app.query_one("#message"))
             facts = _screen(app.query_one("#facts-body"))
             assert "stickers shown (2 grey) met" in facts
+            assert "of one completion" not in facts     # two corners' third stickers: known
             # a move: the grey stickers go with their pieces, the picture is not solved now
             await pilot.press(*"U", "enter")
             await pilot.pause()

@@ -119,6 +119,9 @@ def facts_table(puzzle, state, moves: tuple[Move, ...] | list[Move] | None,
     session's goal (a GoalView: `:goal`)."""
     f = puzzle.facts(state)
     table = _grid()
+    note = goal.completion_note() if goal is not None else None
+    if note:        # a picture with grey stickers: the facts below are of the one it was read as
+        table.add_row("facts", Text(note, style="yellow"))
     table.add_row("order", _head(f["order"], f["parity"], f["morph"], f["in_centre"]))
     _trace_row(table, "(" + ", ".join(str(t) for t in f["trace"]) + ")", f["reachable"],
                f["invariants"])

@@ -33,6 +33,16 @@ class GoalView:
     """What is not in place yet (of the goal closest to being met)."""
     grey: frozenset
     """The facelets (0-53) the goal does not read."""
+    hides: bool = False
+    """A picture whose grey stickers could hide more than one position: the facts shown are
+    those of the one it was read as."""
+
+    def completion_note(self) -> str | None:
+        """What the facts of such a picture are (None when they are the position's own)."""
+        if not self.hides:
+            return None
+        return (f"of one completion: its {len(self.grey)} grey stickers could hide another "
+                f"position")
 
     def line(self) -> str:
         if self.met:
@@ -41,8 +51,11 @@ class GoalView:
         return f"{self.label} not met" + (f": {shown}" if shown else "")
 
     def as_dict(self) -> dict:
-        return {"goal": self.text, "met": self.met, "label": self.label,
-                "missing": list(self.missing)}
+        out = {"goal": self.text, "met": self.met, "label": self.label,
+               "missing": list(self.missing)}
+        if self.completion_note():
+            out["facts"] = self.completion_note()
+        return out
 
 
 def goal_view(text: str | None, puzzle, state) -> GoalView | None:
@@ -73,13 +86,13 @@ def masked_view(mask, state) -> GoalView:
     moves since, against its own goal: the stickers shown, solved. Its grey stickers are the
     ones the net greys (travelled with their pieces)."""
     from cubelab.cube.goals import TurnedGoal
-    from cubelab.cube.masked_facelets import grey_at
+    from cubelab.cube.masked_facelets import grey_at, one_completion
     goal = TurnedGoal(mask.goal)
     grey = grey_at(mask, state)
     met = goal.is_met(state)
     label = f"stickers shown ({len(grey)} grey)"
     return GoalView("the stickers shown", label, met, () if met else tuple(goal.unmet(state)),
-                    grey)
+                    grey, hides=not one_completion(mask))
 
 
 def _complete(session, words) -> list[str]:

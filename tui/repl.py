@@ -303,6 +303,9 @@ class Repl:
                               letters=True if self.letters else None, width=40, height=14)
             if self.show_net:
                 self.console.print(net)
+            if "facts" in record.get("goal", {}):      # a picture with grey stickers
+                self.console.print(f"facts        {record['goal']['facts']}", highlight=False,
+                                   markup=False)
             self.console.print(format_facts(record), highlight=False, markup=False)
             if "goal" in record:
                 self.console.print(f"goal         {record['goal']['line']}", highlight=False,
