@@ -278,39 +278,43 @@ def sticker_owners(state: CubeState) -> np.ndarray:
 
 
 def one_completion(masked: MaskedPosition) -> bool:
-    """Whether the stickers shown allow one position only (its facts are then the picture's):
-    no centre grey, and no completion puts any piece anywhere else or turned another way. For
-    each piece, a completion is sought with the piece barred from where this one put it; every
-    search refused means there is none. A search that gives up counts as another."""
-    return _one_completion(masked.colours)
+    """Whether the stickers shown allow one position only (its facts are then the picture's)."""
+    return hidden_choice(masked) is None
+
+
+def hidden_choice(masked: MaskedPosition) -> str | None:
+    """None when the stickers shown allow one position only; else where another one differs
+    ("a grey centre", "the corner at DFR"). For each piece not pinned by its stickers, a
+    completion is sought with the piece barred from where the first completion put it: every
+    search refused means there is no other. A search that gives up counts as another."""
+    return _hidden_choice(masked.colours)
 
 
 @lru_cache(maxsize=64)
-def _one_completion(colours: tuple) -> bool:
+def _hidden_choice(colours: tuple) -> str | None:
     shown = np.asarray(colours)
     if any(shown[s] < 0 for s in CENTRE_FACELETS):
-        return False            # solved up to a rotation: the held one is a choice
+        return "a grey centre"      # solved up to a rotation: the held one is a choice
     rotation, _ = _centres(shown)
     allowed = {"c": _pin(_allowed(shown, "c")), "e": _pin(_allowed(shown, "e"))}
     first = complete(allowed["c"], allowed["e"], rotation.cc, raw_trace(rotation))
     placed = {"c": (first.cp, first.co), "e": (first.ep, first.eo)}
     for orbit in "ce":
         perm, ori = placed[orbit]
+        _, _, names, kind = _PARTS[orbit]
         for slot in range(len(perm)):
             piece, turn = int(perm[slot]), int(ori[slot])
-            a = allowed[orbit]
-            if a[piece].sum() == 1:
+            if allowed[orbit][piece].sum() == 1:
                 continue        # the stickers pin it there: nothing else to try
             barred = {k: v.copy() for k, v in allowed.items()}
             barred[orbit][piece, slot, turn] = False
             try:
                 complete(barred["c"], barred["e"], rotation.cc, raw_trace(rotation))
             except Impossible as why:
-                if why.kind == "too hard":
-                    return False
-                continue
-            return False
-    return True
+                if why.kind != "too hard":
+                    continue
+            return f"the {kind} at {names[slot]}"
+    return None
 
 
 def grey_at(masked: MaskedPosition, state: CubeState) -> frozenset:

@@ -117,3 +117,28 @@ def test_pocket_cube_class_file_and_bad_input(tmp_path, capsys):
     assert "no middle layer" in capsys.readouterr().err
     assert main(["facts", "--puzzle", "2x2", "--facelets", "U" * 24, "R"]) == 2
     assert "not both" in capsys.readouterr().err
+
+
+def test_grey_stickers_that_pin_the_position_get_its_facts(capsys):
+    from cubelab.cube.facelets import to_facelets
+    from cubelab.cube.moves import alg_state
+    whole = to_facelets(alg_state("R U F'"))
+    # one sticker of each of three corners and one of an edge: the others name the pieces
+    picture = "".join("*" if i in (0, 20, 47, 1) else c for i, c in enumerate(whole))
+    assert main(["facts", "--json", "--facelets", picture]) == 0
+    got = json.loads(capsys.readouterr().out)
+    assert main(["facts", "--json", "--facelets", whole]) == 0
+    assert got == json.loads(capsys.readouterr().out)
+
+
+def test_grey_stickers_that_hide_a_choice_are_refused_naming_the_piece(capsys):
+    from cubelab.cube.facelets import to_facelets
+    from cubelab.cube.moves import alg_state
+    from cubelab.cube.pieces import CORNER_FACELETS, CORNER_NAMES
+    whole = to_facelets(alg_state("R U F'"))
+    hidden = set(CORNER_FACELETS[0]) | set(CORNER_FACELETS[5])    # two corners wholly grey
+    picture = "".join("*" if i in hidden else c for i, c in enumerate(whole))
+    assert main(["facts", "--facelets", picture]) == 2
+    err = capsys.readouterr().err
+    assert "could hide more than one position" in err and "solve --facelets" in err
+    assert f"the corner at {CORNER_NAMES[0]} is not pinned down" in err

@@ -35,6 +35,23 @@ def memo_options(args):
         raise InputError(f"--letters/--buffers: {e}") from None
 
 
+def whole(position):
+    """The position itself; for facelets with grey stickers, the one position they show, or
+    InputError naming a piece they leave open (facts belong to whole positions)."""
+    from cubelab.cube.masked_facelets import MaskedPosition, hidden_choice
+    mask = position.state
+    if not isinstance(mask, MaskedPosition):
+        return position
+    from cubelab.cube.positions import Position
+    from .errors import InputError
+    where = hidden_choice(mask)
+    if where is not None:
+        raise InputError(f"--facelets: the grey stickers could hide more than one position "
+                         f"({where} is not pinned down); facts need the whole position (solve "
+                         f"what is shown with cubelab solve --facelets)")
+    return Position(mask.state)
+
+
 def run(args) -> int:
     from cubelab.cube.facts_report import format_facts
     from .record_writer import RecordWriter, write_file_records
@@ -46,7 +63,7 @@ def run(args) -> int:
             given.lines(),
             lambda position: (puzzle.facts_record(position, args.show_class, options), None),
             RecordWriter(args.json, format_facts))
-    position = given.single()
+    position = whole(given.single(grey=True))
     record = puzzle.facts_record(position, args.show_class, options)
     if args.link or args.svg:
         from .share import share_record
