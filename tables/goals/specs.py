@@ -20,9 +20,11 @@ from ..spec import TableSpec, canonical_params, known_specs, register
 from ..store import tables_dir
 from .ball import MAX_COMPONENTS, fill
 from .components import KeyIndex, enumerate_component
-from .distances import pair_distances, single_distances
+from .distances import pair_distances, shallow_pair_distances, single_distances
 
-VERSION = 1
+VERSION = 2
+"""2: the parameters' "about" no longer names the goal (tables two goals share are one table),
+and pair tables may be shallow ("shallow": distances.SHALLOW_SHARE)."""
 SOLVER = "goals"
 PREFIX = "goal-"
 
@@ -68,6 +70,9 @@ def _build_pair(params):
         ta, tb = ctx.load(params["a"]), ctx.load(params["b"])
         sa = _coords(ta, [s[0] for s in params["seeds"]])
         sb = _coords(tb, [s[1] for s in params["seeds"]])
+        if params.get("shallow"):
+            return shallow_pair_distances(ta, tb, params["inv_a"], params["costs"],
+                                          list(zip(sa, sb)), params["shallow"], ctx.cancel, ctx)
         return pair_distances(ta, tb, params["inv_a"], params["inv_b"], params["costs"],
                               list(zip(sa, sb)), ctx.cancel, ctx)
     return build
