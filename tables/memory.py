@@ -150,6 +150,12 @@ _CHUNK = 64 << 20
 """Bytes copied between two releases of the file mapping's pages."""
 
 
+def file_backed(arr: np.ndarray) -> bool:
+    """Whether arr lies in a file's mapping (a table read from the store) rather than in
+    memory a builder just filled."""
+    return _file_mapping(arr) is not None
+
+
 def _file_mapping(arr: np.ndarray):
     """The mmap under arr, or None (an array built in memory)."""
     base = arr

@@ -173,3 +173,17 @@ def test_an_f2l_pair_reads_the_cross_tables(fresh_dirs):
     big = [c.spec.name for c in pair.plan.components if c.estimate > 1000]
     assert big == [cross.plan.components[0].spec.name]
     assert cross.plan.singles[0].name in {s.name for s in pair.plan.singles}
+
+
+@pytest.mark.parametrize("goal_name, moves, orbit", [
+    ("cross", "all", "e"), ("2x2x2", "all", "e"), ("roux-fb", "R,U,M,r", "c"),
+    ("eo:ud", "all", "e"),
+])
+def test_the_plain_index_walk_numbers_as_the_hash_walk(goal_name, moves, orbit, monkeypatch):
+    """Components with few code tuples are walked with a plain index instead of the hash
+    table: the walk, and so the table (every coordinate and move column), is the same."""
+    from cubelab.tables.goals import components
+    dense, _, _ = _component(goal_name, moves, orbit)
+    monkeypatch.setattr(components, "DENSE_MAX", 0)
+    hashed, _, _ = _component(goal_name, moves, orbit)
+    assert np.array_equal(dense, hashed)

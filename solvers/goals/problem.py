@@ -28,7 +28,7 @@ from cubelab.cube.state import CubeState, as_lists, rotation_with_centres
 from cubelab.tables.goals.ball import MAX_COMPONENTS
 from cubelab.tables.goals.components import KeyIndex
 from cubelab.tables.goals.plan import MAX_PAIRS, element_costs, finish, make_plan
-from cubelab.tables.memory import resident
+from cubelab.tables.memory import file_backed, resident
 from cubelab.tables.store import is_loaded, load_or_build, table_status, tables_dir
 
 from .kernel import MAX_DEPTH, NO_BOUND, UNREACHABLE, search_bound
@@ -124,15 +124,15 @@ class Problem:
         self.plan = plan
         # private copies of the tables probed at random (no page faults on a first touch of
         # a mapping, huge pages where the kernel gives them): tables.memory.resident
-        self.tables = [resident(t) for t in comps]
-        self.singles = [resident(load_or_build(s, progress=progress, cancel=cancel, log=log))
+        self.tables = [_resident(t) for t in comps]
+        self.singles = [_resident(load_or_build(s, progress=progress, cancel=cancel, log=log))
                         for s in plan.singles]
         # a pair whose full table is not built yet starts on its shallow table (built in a
         # fraction of the time, and as good for short searches); `want_ball` changes to the
         # full one once this set-up's searches prove long
         self.pair_specs = [full if shallow is None or _available(full) else shallow
                            for (_, _, full), shallow in zip(plan.pairs, plan.shallow)]
-        self.pair_tables = [resident(load_or_build(s, progress=progress, cancel=cancel,
+        self.pair_tables = [_resident(load_or_build(s, progress=progress, cancel=cancel,
                                                    log=log)) for s in self.pair_specs]
         # the ball is read when it is on disk already, else built only when a search turns
         # out long (`want_ball`): short searches do not pay for it
@@ -212,7 +212,7 @@ class Problem:
         self.k_targets = np.ascontiguousarray(self.target_coords[order])
 
     def _load_ball(self, progress=None, cancel=None, log=None) -> None:
-        self.ball = resident(load_or_build(self.plan.ball, progress=progress, cancel=cancel,
+        self.ball = _resident(load_or_build(self.plan.ball, progress=progress, cancel=cancel,
                                            log=log))
         self.radius = self.plan.radius
         shared = _SHARED.get(self._key)
@@ -221,7 +221,7 @@ class Problem:
 
     def _load_full_pairs(self, progress=None, cancel=None, log=None) -> None:
         specs = [full for _, _, full in self.plan.pairs]
-        tables = [resident(load_or_build(s, progress=progress, cancel=cancel, log=log))
+        tables = [_resident(load_or_build(s, progress=progress, cancel=cancel, log=log))
                   for s in specs]
         self.pair_specs, self.pair_tables = specs, tables
         self._arrays()
@@ -362,6 +362,17 @@ def _key_index(name: str, table: np.ndarray) -> KeyIndex:
         hit = (table, KeyIndex(table))
         _INDEXES[name] = hit
     return hit[1]
+
+
+SMALL_BUILT = 64 << 20
+"""Tables just built in memory below this size are read as they are: their pages are there
+already, and a huge-page copy (tables.memory.resident) cost a first cross a tenth of its time."""
+
+
+def _resident(table: np.ndarray) -> np.ndarray:
+    if not file_backed(table) and table.nbytes < SMALL_BUILT:
+        return table
+    return resident(table)
 
 
 def _available(spec) -> bool:

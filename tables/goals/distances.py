@@ -1,9 +1,9 @@
 """Exact distances to the goal over one component, or over a pair of components.
 
 When every move costs the same and the moves are closed under inverse (HTM, STM, ETM with a
-bare move set), the shared breadth-first driver (tables.bfs) fills the table, forwards then
-backwards, on two threads; otherwise (QTM, restricted powers such as R' alone) the levels
-below run.
+bare move set), a component's table is one breadth-first queue walk over its int32 move
+columns, and a pair's the shared breadth-first driver (tables.bfs), forwards then backwards,
+on two threads; otherwise (QTM, restricted powers such as R' alone) the levels below run.
 
 Distances count in the metric's units (a half turn 2 in QTM, a slice 2 in HTM...), each element
 costing its cheapest move; an element that is no move (an inverse the set lacks, or the
@@ -109,13 +109,47 @@ def _moves(table, cols) -> np.ndarray:
     return np.ascontiguousarray(table[:, [KEY_COLUMNS + j for j in cols]], np.int64)
 
 
+@kernel
+def _walk_single(dist, queue, nseeds, table, cols, cancel):
+    """Breadth-first over one component from the queue's first nseeds entries (at 0): each
+    entry, taken in order, marks its unknown neighbours one further and queues them. Reads
+    the component's int32 move columns as they are (no int64 copy of the table)."""
+    head = 0
+    tail = nseeds
+    while head < tail:
+        if (head & 65535) == 0 and cancel[0]:
+            return -1
+        y = queue[head]
+        head += 1
+        nd = dist[y] + 1
+        for j in range(cols.shape[0]):
+            x = table[y, cols[j] + KEY_COLUMNS]
+            if dist[x] == UNREACHED:
+                dist[x] = nd
+                queue[tail] = x
+                tail += 1
+    return tail
+
+
 def single_distances(table, inv_cols, costs, seeds, cancel=None, ctx=None) -> np.ndarray:
     """Exact distances over one component (seeds: coordinates at distance 0)."""
     uniform = uniform_moves(inv_cols, costs)
     if uniform is not None:
+        # one queue, one pass: a component has at most a few hundred thousand entries, which
+        # a queue walks in one sweep of its move columns (level sweeps of the whole table,
+        # the shared driver's way, pay off for tables of millions)
         cols, unit = uniform
-        dist = bfs_pairs(_moves(table, cols), np.zeros((1, len(cols)), np.int64),
-                         np.asarray(seeds, np.int64), ctx)
+        n = table.shape[0]
+        dist = np.full(n, UNREACHED, np.uint8)
+        queue = np.empty(n, np.int64)
+        start = np.unique(np.asarray(seeds, np.int64).reshape(-1))
+        dist[start] = 0
+        queue[:start.shape[0]] = start
+        cancel = np.zeros(1, np.int32) if cancel is None else cancel
+        if _walk_single(dist, queue, start.shape[0], table, np.asarray(cols, np.int64),
+                        cancel) < 0:
+            from ..spec import BuildCancelled
+            raise BuildCancelled("distances")
         return _scaled(dist, unit)
     # a pair with a one-entry second component: every move keeps it at 0
     one = np.zeros((1, table.shape[1]), np.int32)

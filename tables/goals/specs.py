@@ -19,7 +19,7 @@ from ..fileformat import SUFFIX, stored_header
 from ..spec import TableSpec, canonical_params, known_specs, register
 from ..store import tables_dir
 from .ball import MAX_COMPONENTS, fill
-from .components import KeyIndex, enumerate_component
+from .components import enumerate_component, key_of, table_keys
 from .distances import pair_distances, shallow_pair_distances, single_distances
 
 VERSION = 2
@@ -50,8 +50,13 @@ def _build_component(params):
 
 
 def _coords(table, codes_list) -> list[int]:
-    index = KeyIndex(table)
-    out = [index.index(c) for c in codes_list]
+    """The coordinates of a few code tuples (the solved ones): one vectorised pass over the
+    keys, not a sorted index (sorting a component's keys cost more than its distances)."""
+    keys = table_keys(table)
+    want = [key_of(c) for c in codes_list]
+    rows = np.flatnonzero(np.isin(keys, np.asarray(want, np.int64)))
+    where = {int(keys[r]): int(r) for r in rows}
+    out = [where.get(k, -1) for k in want]
     if min(out, default=0) < 0:
         raise ValueError("a solved tuple is missing from its component")
     return out
