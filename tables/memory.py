@@ -150,10 +150,11 @@ _CHUNK = 64 << 20
 """Bytes copied between two releases of the file mapping's pages."""
 
 
-def file_backed(arr: np.ndarray) -> bool:
-    """Whether arr lies in a file's mapping (a table read from the store) rather than in
-    memory a builder just filled."""
-    return _file_mapping(arr) is not None
+def faulted_in(arr: np.ndarray) -> np.ndarray:
+    """arr as it is, its file mapping's pages (if it has one) faulted in now: for tables small
+    enough that huge pages gain little, where `resident`'s copy would cost more than it saves."""
+    _advise_mapping(arr)
+    return arr
 
 
 def _file_mapping(arr: np.ndarray):

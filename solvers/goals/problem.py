@@ -28,7 +28,7 @@ from cubelab.cube.state import CubeState, as_lists, rotation_with_centres
 from cubelab.tables.goals.ball import MAX_COMPONENTS
 from cubelab.tables.goals.components import KeyIndex
 from cubelab.tables.goals.plan import MAX_PAIRS, element_costs, finish, make_plan
-from cubelab.tables.memory import file_backed, resident
+from cubelab.tables.memory import faulted_in, resident
 from cubelab.tables.store import is_loaded, load_or_build, table_status, tables_dir
 
 from .kernel import MAX_DEPTH, NO_BOUND, UNREACHABLE, search_bound
@@ -364,14 +364,15 @@ def _key_index(name: str, table: np.ndarray) -> KeyIndex:
     return hit[1]
 
 
-SMALL_BUILT = 64 << 20
-"""Tables just built in memory below this size are read as they are: their pages are there
-already, and a huge-page copy (tables.memory.resident) cost a first cross a tenth of its time."""
+SMALL_TABLE = 64 << 20
+"""Tables below this size are read where they are (built in memory, or the file's mapping with
+its pages faulted in at once): a huge-page copy of them (tables.memory.resident) cost a first
+cross a tenth of its time, and an F2L pair after it a third, for little gain at that size."""
 
 
 def _resident(table: np.ndarray) -> np.ndarray:
-    if not file_backed(table) and table.nbytes < SMALL_BUILT:
-        return table
+    if table.nbytes < SMALL_TABLE:
+        return faulted_in(table)
     return resident(table)
 
 
