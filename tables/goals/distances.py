@@ -29,6 +29,7 @@ import cubelab.tables  # noqa: F401  (numba cache location, before numba)
 from cubelab.tables.jit import kernel
 
 from ..bfs import pair_distances as bfs_pairs
+from ..memory import prefetch
 from .components import KEY_COLUMNS
 
 UNREACHED = 255
@@ -184,6 +185,8 @@ def _expand(dist, frontier, nfront, d, ta, tb, cols, out, cancel):
     """Mark the unknown neighbours of the frontier's entries (all at depth d) with d + 1 and
     list them in `out`; returns how many (-1 when cancelled)."""
     nb = tb.shape[0]
+    ncols = cols.shape[0]
+    near = np.empty(ncols, np.int64)
     n = 0
     for i in range(nfront):
         if (i & 65535) == 0 and cancel[0]:
@@ -191,9 +194,13 @@ def _expand(dist, frontier, nfront, d, ta, tb, cols, out, cancel):
         y = frontier[i]
         a = y // nb
         b = y - a * nb
-        for j in range(cols.shape[0]):
+        # every neighbour's entry first, all asked for at once: their cache misses overlap
+        for j in range(ncols):
             c = cols[j] + KEY_COLUMNS
-            x = np.int64(ta[a, c]) * nb + tb[b, c]
+            near[j] = np.int64(ta[a, c]) * nb + tb[b, c]
+            prefetch(dist, near[j])
+        for j in range(ncols):
+            x = near[j]
             if dist[x] == UNREACHED:
                 dist[x] = d + 1
                 out[n] = x
