@@ -152,6 +152,7 @@ def walk_dense(keys, moves, row, n, index, radix, kinds, gstart, ngroups, fullma
     cap = keys.shape[0]
     codes = np.empty(nitems, np.int64)
     new = np.empty(nitems, np.int64)
+    nkeys = np.empty(ncols, np.int64)
     mask5 = np.int64((1 << KEY_BITS) - 1)
     while row < n:
         if (row & 1023) == 0:
@@ -162,6 +163,7 @@ def walk_dense(keys, moves, row, n, index, radix, kinds, gstart, ngroups, fullma
         key = keys[row]
         for i in range(nitems):
             codes[i] = (key >> np.int64(KEY_BITS * i)) & mask5
+        # every neighbour's number first, their index entries asked for at once
         for e in range(ncols):
             for i in range(nitems):
                 if kinds[i] == 0:
@@ -172,19 +174,33 @@ def walk_dense(keys, moves, row, n, index, radix, kinds, gstart, ngroups, fullma
             at = np.int64(0)
             for i in range(nitems - 1, -1, -1):
                 at = at * radix[i] + new[i]
+            nkeys[e] = at
+            prefetch(index, at)
+        for e in range(ncols):
+            at = nkeys[e]
             idx = index[at]
             if idx < 0:
                 if n >= cap:
                     return row, n, 1
                 idx = n
                 index[at] = n
-                keys[n] = pack(new, nitems)
+                keys[n] = _unnumber(at, radix, nitems)
                 n += 1
             moves[row, e] = idx
         row += 1
     counters[0] = row
     counters[1] = n
     return row, n, 0
+
+
+@inline_kernel
+def _unnumber(at, radix, nitems):
+    """The packed key of a tuple's mixed-radix number."""
+    key = np.int64(0)
+    for i in range(nitems):
+        key |= (at % radix[i]) << np.int64(KEY_BITS * i)
+        at //= radix[i]
+    return key
 
 
 DENSE_MAX = 1 << 21
