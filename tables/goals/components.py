@@ -294,16 +294,40 @@ def key_of(codes) -> int:
 
 
 class KeyIndex:
-    """Coordinates of code tuples in one component (a sorted copy of its keys)."""
+    """Coordinates of code tuples in one component: the first few by a scan of its keys, then
+    by a sorted copy of them (a goal's first search asks for one or a few starts, and sorting
+    a component's keys cost it more than its distance table; a hundred crosses pay the sort
+    once)."""
+
+    SCANS = 16
+    """Look-ups done by scanning before the keys are sorted."""
 
     def __init__(self, table: np.ndarray):
-        keys = table_keys(table)
-        self.order = np.argsort(keys)       # keys are distinct: any sort is the same order
-        self.sorted = keys[self.order]
+        self.keys = table_keys(table)
+        self.scans = 0
+        self._order = self._sorted = None
+
+    @property
+    def order(self) -> np.ndarray:
+        """Coordinates in the order of their keys (`sorted`): for look-ups in bulk."""
+        if self._order is None:
+            self._order = np.argsort(self.keys)      # keys are distinct: any sort will do
+            self._sorted = self.keys[self._order]
+        return self._order
+
+    @property
+    def sorted(self) -> np.ndarray:
+        """The component's keys, sorted."""
+        self.order
+        return self._sorted
 
     def index(self, codes) -> int:
         """The coordinate of a canonical code tuple, -1 when the walk never met it."""
         k = key_of(codes)
+        if self._sorted is None and self.scans < self.SCANS:
+            self.scans += 1
+            hit = np.flatnonzero(self.keys == k)
+            return int(hit[0]) if hit.shape[0] else -1
         i = int(np.searchsorted(self.sorted, k))
         if i < len(self.sorted) and int(self.sorted[i]) == k:
             return int(self.order[i])
