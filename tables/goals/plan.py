@@ -10,6 +10,10 @@ positions near the goal is added, as deep as BALL_NODES steps of its walk allow.
 bounds a node by the largest of them all: each is a distance in a coarser view of the cube
 (a pattern database), so the largest is still a lower bound (Korf's additive idea without
 the adding: the max of admissible bounds is admissible).
+
+A pair table of a million entries or more also gets a shallow version (filled only as deep as
+a short search reads it: distances.shallow_pair_distances): a goal's first searches read that,
+built in a fraction of the time, and the full one is built once its searches prove long.
 """
 
 from __future__ import annotations
