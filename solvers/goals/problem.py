@@ -122,8 +122,9 @@ class Problem:
                  for c in plan.components]
         plan = finish(plan, self.items, self.targets, [t.shape[0] for t in comps], context)
         self.plan = plan
-        # private copies of the tables probed at random (no page faults on a first touch of
-        # a mapping, huge pages where the kernel gives them): tables.memory.resident
+        # the tables probed at random, with no page fault left on a first touch: large ones
+        # as private huge-page copies (tables.memory.resident), small ones where they are
+        # (`_resident`)
         self.tables = [_resident(t) for t in comps]
         self.singles = [_resident(load_or_build(s, progress=progress, cancel=cancel, log=log))
                         for s in plan.singles]
