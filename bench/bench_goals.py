@@ -12,8 +12,10 @@ pieces a goal ignores are identical and their orientation a wildcard (twsearch's
 writing a goal); positions are the scrambles, which twsearch applies to that solved state.
 Each twsearch run is one process on one thread (-t 1) with -M megabytes of table; its time is
 the process's, table filling included, and its CPU time is read from the children's usage.
-cubelab runs in this process: "cold" builds its tables (a fresh data directory) and "warm"
-reads them from the store; numba compilation is excluded (a warm-up first).
+cubelab runs in this process: "cold" builds its tables (a fresh data directory, shared by the
+cases in their order: the pair after the cross reads the cross's tables, as a user's second
+search does) and "warm" reads them from the store; numba compilation is excluded (a warm-up
+first: twsearch too is compiled ahead).
 
     .venv/bin/python bench/bench_goals.py --twsearch /path/to/twsearch
     .venv/bin/python bench/bench_goals.py --only perms,oll          # cubelab alone
@@ -178,10 +180,12 @@ def main(argv=None) -> int:
     from cubelab.cube.costs import CostModel
     for p in problems_for(alg_state("R U"), "solved", "R,U", CostModel("htm")):
         p.want_ball(1, 0)
+    # the cases are made (the pair's positions need a cross solved) with the warm-up's
+    # tables, so that "cold" means cold: the first cross builds the cross tables
+    todo = cases(args)
     os.environ["CUBELAB_DATA_DIR"] = cold_dir
     forget_cache()
     forget_setups()
-    todo = cases(args)
     print(f"{'case':34} {'opt':>5} {'count':>6} | {'cold s':>7} {'cold cpu':>8} {'warm s':>7} "
           f"{'warm cpu':>8} | {'tws opt':>7} {'tws n':>6} {'tws s':>7} {'tws cpu':>7} | "
           f"{'cold/tws':>8} {'warm/tws':>8}  (cpu ratios)")

@@ -150,6 +150,13 @@ _CHUNK = 64 << 20
 """Bytes copied between two releases of the file mapping's pages."""
 
 
+def faulted_in(arr: np.ndarray) -> np.ndarray:
+    """arr as it is, its file mapping's pages (if it has one) faulted in now: for tables small
+    enough that huge pages gain little, where `resident`'s copy would cost more than it saves."""
+    _advise_mapping(arr)
+    return arr
+
+
 def _file_mapping(arr: np.ndarray):
     """The mmap under arr, or None (an array built in memory)."""
     base = arr

@@ -18,9 +18,10 @@ from cubelab.cube.goal_catalog import resolve_goal, resolve_moveset
 from cubelab.cube.goals import GoalError
 from cubelab.cube.moves import alg_state, move_state
 from cubelab.cube.notation import parse_moves
-from cubelab.solvers.goals.problem import Unreachable
-from cubelab.solvers.goals.search import find
+from cubelab.solvers.goals.problem import Unreachable, forget_setups
+from cubelab.solvers.goals.search import find, problems_for
 from cubelab.tables.goals import plan
+from cubelab.tables.store import forget_cache
 
 ORDER = "URFDLBMESxyzurfdlb"
 
@@ -270,3 +271,24 @@ def test_parse_moves_of_solutions_read_back():
     s = alg_state("R U r' M")
     assert (s * alg_state(r.best.text)).is_solved()
     assert parse_moves(r.best.text) == list(r.best.moves)
+
+
+@pytest.mark.parametrize("scramble", ["R U R'", "F' U' F U", "R U2 R' D"])
+def test_every_optimal_f2l_pair_on_shallow_then_full_pair_tables(scramble, monkeypatch,
+                                                                 fresh_dirs):
+    """An F2L pair's search starts on shallow pair tables (only as deep as short searches
+    read them) and later changes to the full ones: both give every optimal solution."""
+    monkeypatch.setattr(plan, "SHALLOW_FROM", 1 << 10)
+    forget_setups()
+    forget_cache()
+    s = alg_state(scramble)
+    (goal,) = resolve_goal("f2l-pair:FR")
+    best, forms = brute(s, goal.is_met, resolve_moveset("all").moves, 4)
+    (p,) = problems_for(s, goal, "all", CostModel("htm"))
+    assert p.shallow_pairs
+    r = find(s, goal, "all", all=True, problems=[p])
+    assert r.optimal and r.optimum == best and engine_forms(r) == forms
+    p.want_ball(10 ** 9, 0)
+    assert not p.shallow_pairs
+    r = find(s, goal, "all", all=True, problems=[p])
+    assert r.optimal and r.optimum == best and engine_forms(r) == forms

@@ -135,3 +135,55 @@ def test_the_compiled_check_agrees_with_the_model(goal, moves, auf, monkeypatch)
         assert met == want
         if met and post is not None:
             assert tg.is_met(apply_moves(s, [post]))
+
+
+def test_a_shallow_pair_table_is_a_full_one_cut_at_its_depth(fresh_dirs):
+    """The shallow pair table of an F2L pair (cross edges with the slot's edge, and with its
+    corner) against the full table of the same pair: equal up to the depth it reached, that
+    depth + 1 beyond, never above the distance, and far from full depth."""
+    problem_module.forget_setups()
+    store.forget_cache()
+    (p,) = problems_for(alg_state("R U F"), "f2l-pair:FR", "all", CostModel("htm"))
+    assert p.shallow_pairs and any(s is not None for s in p.plan.shallow)
+    checked = 0
+    for (_, _, full_spec), shallow_spec in zip(p.plan.pairs, p.plan.shallow):
+        if shallow_spec is None:
+            continue
+        full = store.load_or_build(full_spec)
+        shallow = store.load_or_build(shallow_spec)
+        reached = full != 255
+        depth = int(shallow[reached].max()) - 1
+        assert 0 < depth < int(full[reached].max()) - 1
+        near = reached & (full <= depth)
+        assert np.array_equal(shallow[near], full[near])
+        assert np.all(shallow[reached & (full > depth)] == depth + 1)
+        assert np.all(shallow[reached] <= full[reached])
+        assert store.table_status(shallow_spec)["built"]
+        checked += 1
+    assert checked == 2
+
+
+def test_an_f2l_pair_reads_the_cross_tables(fresh_dirs):
+    """The cross's four edges are one component of every goal that contains the cross: an F2L
+    pair after a cross builds no edge table of its own."""
+    problem_module.forget_setups()
+    store.forget_cache()
+    (cross,) = problems_for(alg_state("R U F"), "cross", "all", CostModel("htm"))
+    (pair,) = problems_for(alg_state("R U F"), "f2l-pair:FR", "all", CostModel("htm"))
+    big = [c.spec.name for c in pair.plan.components if c.estimate > 1000]
+    assert big == [cross.plan.components[0].spec.name]
+    assert cross.plan.singles[0].name in {s.name for s in pair.plan.singles}
+
+
+@pytest.mark.parametrize("goal_name, moves, orbit", [
+    ("cross", "all", "e"), ("roux-fb", "all", "e"), ("roux-fb", "R,U,M,r", "c"),
+    ("eo:ud", "all", "e"),
+])
+def test_the_plain_index_walk_numbers_as_the_hash_walk(goal_name, moves, orbit, monkeypatch):
+    """Components with few code tuples are walked with a plain index instead of the hash
+    table: the walk, and so the table (every coordinate and move column), is the same."""
+    from cubelab.tables.goals import components
+    dense, _, _ = _component(goal_name, moves, orbit)
+    monkeypatch.setattr(components, "DENSE_MAX", 0)
+    hashed, _, _ = _component(goal_name, moves, orbit)
+    assert np.array_equal(dense, hashed)

@@ -28,8 +28,8 @@ from cubelab.cube.state import CubeState, as_lists, rotation_with_centres
 from cubelab.tables.goals.ball import MAX_COMPONENTS
 from cubelab.tables.goals.components import KeyIndex
 from cubelab.tables.goals.plan import MAX_PAIRS, element_costs, finish, make_plan
-from cubelab.tables.memory import resident
-from cubelab.tables.store import load_or_build, table_status, tables_dir
+from cubelab.tables.memory import faulted_in, resident
+from cubelab.tables.store import is_loaded, load_or_build, table_status, tables_dir
 
 from .kernel import MAX_DEPTH, NO_BOUND, UNREACHABLE, search_bound
 from .verify import Verifier
@@ -112,7 +112,9 @@ class Problem:
                  for z in self.goal.rotations for k in post]
         self.targets = targets(self.goal, self.items, turns)
         self.pre_moves = self._pre_moves(auf_turn, x0)
-        context = f"{self.goal.name} in {moveset.text} {costs.metric}"
+        # no goal name in it: it is part of the tables' parameters, and a table two goals
+        # share (the cross's four edges, in the cross and in every F2L pair) is one table
+        context = f"{moveset.text} {costs.metric}"
         base_costs = [metric_cost(m, costs.metric) for m in self.moves]
         plan = make_plan(self.items, self.act.elements, element_costs(self.act, base_costs),
                          self.targets, context)
@@ -120,13 +122,19 @@ class Problem:
                  for c in plan.components]
         plan = finish(plan, self.items, self.targets, [t.shape[0] for t in comps], context)
         self.plan = plan
-        # private copies of the tables probed at random (no page faults on a first touch of
-        # a mapping, huge pages where the kernel gives them): tables.memory.resident
-        self.tables = [resident(t) for t in comps]
-        self.singles = [resident(load_or_build(s, progress=progress, cancel=cancel, log=log))
+        # the tables probed at random, with no page fault left on a first touch: large ones
+        # as private huge-page copies (tables.memory.resident), small ones where they are
+        # (`_resident`)
+        self.tables = [_resident(t) for t in comps]
+        self.singles = [_resident(load_or_build(s, progress=progress, cancel=cancel, log=log))
                         for s in plan.singles]
-        self.pair_tables = [resident(load_or_build(s, progress=progress, cancel=cancel,
-                                                   log=log)) for _, _, s in plan.pairs]
+        # a pair whose full table is not built yet starts on its shallow table (built in a
+        # fraction of the time, and as good for short searches); `want_ball` changes to the
+        # full one once this set-up's searches prove long
+        self.pair_specs = [full if shallow is None or _available(full) else shallow
+                           for (_, _, full), shallow in zip(plan.pairs, plan.shallow)]
+        self.pair_tables = [_resident(load_or_build(s, progress=progress, cancel=cancel,
+                                                   log=log)) for s in self.pair_specs]
         # the ball is read when it is on disk already, else built only when a search turns
         # out long (`want_ball`): short searches do not pay for it
         self.ball = _readonly(np.zeros(1, np.uint8))
@@ -205,24 +213,45 @@ class Problem:
         self.k_targets = np.ascontiguousarray(self.target_coords[order])
 
     def _load_ball(self, progress=None, cancel=None, log=None) -> None:
-        self.ball = resident(load_or_build(self.plan.ball, progress=progress, cancel=cancel,
+        self.ball = _resident(load_or_build(self.plan.ball, progress=progress, cancel=cancel,
                                            log=log))
         self.radius = self.plan.radius
         shared = _SHARED.get(self._key)
         if shared is not None:
             shared["ball"], shared["radius"] = self.ball, self.radius
 
+    def _load_full_pairs(self, progress=None, cancel=None, log=None) -> None:
+        specs = [full for _, _, full in self.plan.pairs]
+        tables = [_resident(load_or_build(s, progress=progress, cancel=cancel, log=log))
+                  for s in specs]
+        self.pair_specs, self.pair_tables = specs, tables
+        self._arrays()
+        shared = _SHARED.get(self._key)
+        if shared is not None:
+            for name in ("pair_specs", "pair_tables", "k_pairs", "pair_a", "pair_b"):
+                shared[name] = getattr(self, name)
+
     @property
     def ball_pending(self) -> bool:
         """Whether the plan has a ball this search does not read yet."""
         return self.plan.ball is not None and self.radius < 0
 
+    @property
+    def shallow_pairs(self) -> bool:
+        """Whether some pair table read is a shallow one (the full one not built yet)."""
+        return any(a is not b for a, (_, _, b) in zip(self.pair_specs, self.plan.pairs))
+
     def want_ball(self, nodes: int, threshold: int, progress=None, cancel=None,
                   log=None) -> None:
         """Count `nodes` more searched with this set-up; past `threshold` in all, read (or
-        build) the ball: the searches have proved long enough to gain from it."""
+        build) the ball and the full pair tables: the searches have proved long enough to
+        gain from them."""
         self.spent[0] += nodes
-        if self.ball_pending and self.spent[0] > threshold:
+        if self.spent[0] <= threshold:
+            return
+        if self.shallow_pairs:
+            self._load_full_pairs(progress, cancel, log)
+        if self.ball_pending:
             self._load_ball(progress, cancel, log)
 
     # ---- searching ------------------------------------------------------------------------
@@ -336,6 +365,23 @@ def _key_index(name: str, table: np.ndarray) -> KeyIndex:
     return hit[1]
 
 
+SMALL_TABLE = 64 << 20
+"""Tables below this size are read where they are (built in memory, or the file's mapping with
+its pages faulted in at once): a huge-page copy of them (tables.memory.resident) cost a first
+cross a tenth of its time, and an F2L pair after it a third, for little gain at that size."""
+
+
+def _resident(table: np.ndarray) -> np.ndarray:
+    if table.nbytes < SMALL_TABLE:
+        return faulted_in(table)
+    return resident(table)
+
+
+def _available(spec) -> bool:
+    """Whether a table is in this process or on disk already (reading it costs no build)."""
+    return is_loaded(spec) or table_status(spec)["built"]
+
+
 def _readonly(a: np.ndarray) -> np.ndarray:
     """Stand-ins for absent tables look like the store's (read-only) ones to numba."""
     a.flags.writeable = False
@@ -355,13 +401,17 @@ def table_specs(problems_args) -> tuple:
         turns = [z * (auf_turn.power(-k) if auf_turn else CubeState.identity())
                  for z in goal.goal.rotations for k in post]
         tuples = targets(goal.goal, items, turns)
-        context = f"{goal.goal.name} in {moveset.text} {costs.metric}"
+        context = f"{moveset.text} {costs.metric}"
         base = [metric_cost(m, costs.metric) for m in act.moves]
         plan = make_plan(items, act.elements, element_costs(act, base), tuples, context)
         out += [c.spec for c in plan.components]
         if all(table_status(c.spec)["built"] for c in plan.components):
             sizes = [load_or_build(c.spec).shape[0] for c in plan.components]
-            out += finish(plan, items, tuples, sizes, context).specs()[len(plan.components):]
+            done = finish(plan, items, tuples, sizes, context)
+            out += done.singles
+            out += [full if shallow is None or _available(full) else shallow
+                    for (_, _, full), shallow in zip(done.pairs, done.shallow)]
+            out += [done.ball] if done.ball is not None else []
     return tuple(dict.fromkeys(out))
 
 

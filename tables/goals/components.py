@@ -3,8 +3,10 @@
 A component is a set of items of one orbit (cubelab.cube.goal_codes): their codes, each
 group's sorted, packed 5 bits an item into a key. Starting from the solved keys, a breadth-first
 walk applies every element (the move set's, and the inverses the set lacks) to the codes,
-numbering each new key as it is met (an open-addressing hash table finds them again): the
-numbers are the coordinate, and the walk writes the move table on the way. Only reachable
+numbering each new key as it is met (an open-addressing hash table finds them again, or, when
+the code tuples are few enough to number them all, a plain index of them: no hashing and no
+probing, the same walk and so the same numbers): the numbers are the coordinate, and the walk
+writes the move table on the way. Only reachable
 arrangements get a number, so a component under `<U,D,R2,L2,F2,B2>` is as small as that group's
 action on it (twsearch enumerates derived patterns the same way; this is our own kernel).
 
@@ -139,6 +141,80 @@ def walk(keys, moves, row, n, table, kinds, gstart, ngroups, fullmap, slotmap, c
     return row, n, 0
 
 
+@kernel
+def walk_dense(keys, moves, row, n, index, radix, kinds, gstart, ngroups, fullmap, slotmap,
+               cancel, counters):
+    """`walk` for a component whose codes are few enough to number every tuple of them
+    (mixed radix: `radix[i]` codes for item i): index[number] is the coordinate (-1: not met
+    yet), found without hashing or probing. The walk is the same, so the coordinates are."""
+    nitems = kinds.shape[0]
+    ncols = moves.shape[1]
+    cap = keys.shape[0]
+    codes = np.empty(nitems, np.int64)
+    new = np.empty(nitems, np.int64)
+    nkeys = np.empty(ncols, np.int64)
+    mask5 = np.int64((1 << KEY_BITS) - 1)
+    while row < n:
+        if (row & 1023) == 0:
+            counters[0] = row
+            counters[1] = n
+            if cancel[0]:
+                return row, n, 2
+        key = keys[row]
+        for i in range(nitems):
+            codes[i] = (key >> np.int64(KEY_BITS * i)) & mask5
+        # every neighbour's number first, their index entries asked for at once
+        for e in range(ncols):
+            for i in range(nitems):
+                if kinds[i] == 0:
+                    new[i] = fullmap[e, codes[i]]
+                else:
+                    new[i] = slotmap[e, codes[i]]
+            _canonical(new, gstart, ngroups)
+            at = np.int64(0)
+            for i in range(nitems - 1, -1, -1):
+                at = at * radix[i] + new[i]
+            nkeys[e] = at
+            prefetch(index, at)
+        for e in range(ncols):
+            at = nkeys[e]
+            idx = index[at]
+            if idx < 0:
+                if n >= cap:
+                    return row, n, 1
+                idx = n
+                index[at] = n
+                keys[n] = _unnumber(at, radix, nitems)
+                n += 1
+            moves[row, e] = idx
+        row += 1
+    counters[0] = row
+    counters[1] = n
+    return row, n, 0
+
+
+@inline_kernel
+def _unnumber(at, radix, nitems):
+    """The packed key of a tuple's mixed-radix number."""
+    key = np.int64(0)
+    for i in range(nitems):
+        key |= (at % radix[i]) << np.int64(KEY_BITS * i)
+        at //= radix[i]
+    return key
+
+
+DENSE_MAX = 1 << 21
+"""Components whose code tuples number at most this many walk with a plain index (`walk_dense`,
+4 bytes a tuple) instead of the hash table."""
+
+
+def _dense_number(key: int, radix) -> int:
+    at = 0
+    for i in range(len(radix) - 1, -1, -1):
+        at = at * int(radix[i]) + ((key >> (KEY_BITS * i)) & ((1 << KEY_BITS) - 1))
+    return at
+
+
 def _hash_size(cap: int) -> int:
     return 1 << max(10, (2 * cap - 1).bit_length())
 
@@ -164,14 +240,25 @@ def enumerate_component(kinds, groups, fullmap, slotmap, seeds, cancel=None, cou
     cap = max(first_cap, 2 * len(seed_keys))
     keys = np.zeros(cap, np.int64)
     moves = np.full((cap, ncols), -1, np.int32)
-    table = np.zeros(2 * _hash_size(cap), np.int64)
     keys[:len(seed_keys)] = seed_keys
     n = len(seed_keys)
-    rehash(keys, n, table)
+    radix = np.where(kinds == 0, fullmap.shape[1], slotmap.shape[1]).astype(np.int64)
+    dense = int(np.prod(radix.astype(float))) <= DENSE_MAX
+    if dense:
+        index = np.full(int(np.prod(radix)), -1, np.int32)
+        for i, k in enumerate(seed_keys):
+            index[_dense_number(k, radix)] = i
+    else:
+        table = np.zeros(2 * _hash_size(cap), np.int64)
+        rehash(keys, n, table)
     row = 0
     while True:
-        row, n, status = walk(keys, moves, row, n, table, kinds, gstart,
-                              len(gstart) - 1, fullmap, slotmap, cancel, counters)
+        if dense:
+            row, n, status = walk_dense(keys, moves, row, n, index, radix, kinds, gstart,
+                                        len(gstart) - 1, fullmap, slotmap, cancel, counters)
+        else:
+            row, n, status = walk(keys, moves, row, n, table, kinds, gstart,
+                                  len(gstart) - 1, fullmap, slotmap, cancel, counters)
         if status == 0:
             break
         if status == 2:
@@ -184,8 +271,9 @@ def enumerate_component(kinds, groups, fullmap, slotmap, seeds, cancel=None, cou
         grown = np.full((cap, ncols), -1, np.int32)
         grown[:moves.shape[0]] = moves
         moves = grown
-        table = np.zeros(2 * _hash_size(cap), np.int64)
-        rehash(keys, n, table)
+        if not dense:
+            table = np.zeros(2 * _hash_size(cap), np.int64)
+            rehash(keys, n, table)
     out = np.empty((n, KEY_COLUMNS + ncols), np.int32)
     k = keys[:n].astype(np.uint64)
     out[:, 0] = (k & np.uint64(0xFFFFFFFF)).astype(np.uint32).view(np.int32)
@@ -206,16 +294,40 @@ def key_of(codes) -> int:
 
 
 class KeyIndex:
-    """Coordinates of code tuples in one component (a sorted copy of its keys)."""
+    """Coordinates of code tuples in one component: the first few by a scan of its keys, then
+    by a sorted copy of them (a goal's first search asks for one or a few starts, and sorting
+    a component's keys cost it more than its distance table; a hundred crosses pay the sort
+    once)."""
+
+    SCANS = 16
+    """Look-ups done by scanning before the keys are sorted."""
 
     def __init__(self, table: np.ndarray):
-        keys = table_keys(table)
-        self.order = np.argsort(keys, kind="stable")
-        self.sorted = keys[self.order]
+        self.keys = table_keys(table)
+        self.scans = 0
+        self._order = self._sorted = None
+
+    @property
+    def order(self) -> np.ndarray:
+        """Coordinates in the order of their keys (`sorted`): for look-ups in bulk."""
+        if self._order is None:
+            self._order = np.argsort(self.keys)      # keys are distinct: any sort will do
+            self._sorted = self.keys[self._order]
+        return self._order
+
+    @property
+    def sorted(self) -> np.ndarray:
+        """The component's keys, sorted."""
+        self.order
+        return self._sorted
 
     def index(self, codes) -> int:
         """The coordinate of a canonical code tuple, -1 when the walk never met it."""
         k = key_of(codes)
+        if self._sorted is None and self.scans < self.SCANS:
+            self.scans += 1
+            hit = np.flatnonzero(self.keys == k)
+            return int(hit[0]) if hit.shape[0] else -1
         i = int(np.searchsorted(self.sorted, k))
         if i < len(self.sorted) and int(self.sorted[i]) == k:
             return int(self.order[i])

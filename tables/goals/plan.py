@@ -10,6 +10,10 @@ positions near the goal is added, as deep as BALL_NODES steps of its walk allow.
 bounds a node by the largest of them all: each is a distance in a coarser view of the cube
 (a pattern database), so the largest is still a lower bound (Korf's additive idea without
 the adding: the max of admissible bounds is admissible).
+
+A pair table of a million entries or more also gets a shallow version (filled only as deep as
+a short search reads it: distances.shallow_pair_distances): a goal's first searches read that,
+built in a fraction of the time, and the full one is built once its searches prove long.
 """
 
 from __future__ import annotations
@@ -25,11 +29,14 @@ from cubelab.cube.move_actions import element_fsm
 
 from ..spec import TableSpec
 from .ball import MAX_COMPONENTS, sequence_counts
+from .distances import SHALLOW_SHARE, uniform_moves
 from .specs import spec_for
 
 COMPONENT_CAP = 1 << 19
 PAIR_CAP = 1 << 24
 MAX_PAIRS = 3
+SHALLOW_FROM = 1 << 20
+"""Pair tables with at least this many entries also get a shallow version (plan.shallow)."""
 BALL_NODES = 6_000_000
 BALL_MIN_BITS, BALL_MAX_BITS = 12, 26
 MAX_RADIUS = 40
@@ -59,12 +66,18 @@ class Plan:
     """(component a, component b, spec)."""
     ball: TableSpec | None
     radius: int
+    shallow: list = None
+    """Per pair, the spec of its shallow table (distances.shallow_pair_distances: only as
+    deep as short searches read it, and far cheaper to build), or None where there is none:
+    a search starts on those while the full pair tables are not built, and changes to the
+    full ones once its searches prove long (solvers.goals.problem)."""
 
     def specs(self) -> list[TableSpec]:
         out = [c.spec for c in self.components] + list(self.singles)
         out += [s for _, _, s in self.pairs]
         if self.ball is not None:
             out.append(self.ball)
+        out += [s for s in self.shallow or () if s is not None]
         return out
 
 
@@ -135,6 +148,8 @@ def _partition(items, orbit, active, turns, targets, cap) -> list[list[int]]:
     still = [g for g in groups
              if not any(_slot(items[g[0]], t[g[0]]) in active for t in targets[:64])]
     moving = [g for g in groups if g not in still]
+    if not still and orbit == "e":
+        moving = _cross_first(moving, items, targets[0])
     parts: list[list[int]] = []
     current: list[int] = [i for g in still for i in g]
     for g in moving:
@@ -148,6 +163,21 @@ def _partition(items, orbit, active, turns, targets, cap) -> list[list[int]]:
     if current:
         parts.append(current)
     return parts
+
+
+def _cross_first(groups: list[list[int]], items: list[Item], target) -> list[list[int]]:
+    """The four edges of a face first, when the goal holds all four (each its own group):
+    a split then keeps that cross whole, so the cross is one component in every goal that
+    contains it (xcross, each F2L pair, f2l-1, f2l), and those goals read the cross's own
+    tables from the store instead of building their own. Used where every tracked piece moves
+    (a move set that leaves some still, as <R,U,F> does a last layer's goals, keeps the order
+    that puts the still pieces first); other goals keep their order."""
+    singles = [g for g in groups if len(g) == 1]
+    for face in "DURFLB":
+        on = [g for g in singles if face in NAMES["e"][_slot(items[g[0]], target[g[0]])]]
+        if len(on) == 4:
+            return on + [g for g in groups if g not in on]
+    return groups
 
 
 def _project(items, idx, targets) -> list[tuple]:
@@ -213,15 +243,23 @@ def finish(plan: Plan, items: list[Item], targets, sizes: list[int], context: st
     candidates = sorted(((sizes[i] * sizes[j], i, j) for i in range(len(components))
                          for j in range(i + 1, len(components))
                          if sizes[i] * sizes[j] <= PAIR_CAP), reverse=True)
+    shallow = []
+    can_shallow = uniform_moves(inv_list, cost_list) is not None
     for product, i, j in candidates[:MAX_PAIRS]:
         a, b = components[i], components[j]
         seeds = sorted({(_key(items, a.items, t), _key(items, b.items, t)) for t in targets})
-        pairs.append((i, j, spec_for({
+        params = {
             "kind": "pair", "a": a.spec.name, "b": b.spec.name, "inv_a": inv_list,
             "inv_b": inv_list, "costs": cost_list,
             "seeds": [[list(x), list(y)] for x, y in seeds],
-            "about": f"{context}: {_names(items, a.items)} with {_names(items, b.items)}"},
-            expected_bytes=product)))
+            "about": f"{context}: {_names(items, a.items)} with {_names(items, b.items)}"}
+        pairs.append((i, j, spec_for(params, expected_bytes=product)))
+        if can_shallow and product >= SHALLOW_FROM:
+            shallow.append(spec_for(dict(params, shallow=SHALLOW_SHARE, about=params["about"]
+                                         + f" (shallow, 1/{SHALLOW_SHARE})"),
+                                    expected_bytes=product))
+        else:
+            shallow.append(None)
     ball, radius = None, -1
     covered = len(components) <= 1 or (len(components) == 2 and pairs)
     if not covered:
@@ -245,7 +283,7 @@ def finish(plan: Plan, items: list[Item], targets, sizes: list[int], context: st
             "about": f"{context}: positions within {radius} of the goal"},
             expected_bytes=1 << bits)
     return Plan(plan.columns, plan.costs, plan.inverse, components, singles, pairs, ball,
-                radius)
+                radius, shallow)
 
 
 def _key(items, idx, t) -> tuple:

@@ -19,10 +19,12 @@ from ..fileformat import SUFFIX, stored_header
 from ..spec import TableSpec, canonical_params, known_specs, register
 from ..store import tables_dir
 from .ball import MAX_COMPONENTS, fill
-from .components import KeyIndex, enumerate_component
-from .distances import pair_distances, single_distances
+from .components import enumerate_component, key_of, table_keys
+from .distances import pair_distances, shallow_pair_distances, single_distances
 
-VERSION = 1
+VERSION = 2
+"""2: the parameters' "about" no longer names the goal (tables two goals share are one table),
+and pair tables may be shallow ("shallow": distances.SHALLOW_SHARE)."""
 SOLVER = "goals"
 PREFIX = "goal-"
 
@@ -48,8 +50,13 @@ def _build_component(params):
 
 
 def _coords(table, codes_list) -> list[int]:
-    index = KeyIndex(table)
-    out = [index.index(c) for c in codes_list]
+    """The coordinates of a few code tuples (the solved ones): one vectorised pass over the
+    keys, not a sorted index (sorting a component's keys cost more than its distances)."""
+    keys = table_keys(table)
+    want = [key_of(c) for c in codes_list]
+    rows = np.flatnonzero(np.isin(keys, np.asarray(want, np.int64)))
+    where = {int(keys[r]): int(r) for r in rows}
+    out = [where.get(k, -1) for k in want]
     if min(out, default=0) < 0:
         raise ValueError("a solved tuple is missing from its component")
     return out
@@ -68,6 +75,9 @@ def _build_pair(params):
         ta, tb = ctx.load(params["a"]), ctx.load(params["b"])
         sa = _coords(ta, [s[0] for s in params["seeds"]])
         sb = _coords(tb, [s[1] for s in params["seeds"]])
+        if params.get("shallow"):
+            return shallow_pair_distances(ta, tb, params["inv_a"], params["costs"],
+                                          list(zip(sa, sb)), params["shallow"], ctx.cancel, ctx)
         return pair_distances(ta, tb, params["inv_a"], params["inv_b"], params["costs"],
                               list(zip(sa, sb)), ctx.cancel, ctx)
     return build
