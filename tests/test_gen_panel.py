@@ -158,3 +158,21 @@ def test_bad_input_is_one_line(tmp_path):
                 await until(pilot, lambda: _message(app).startswith(says), f"{says!r}")
                 assert app.gen_panel.run is None
     asyncio.run(main())
+
+
+def test_the_palette_and_f1_list_gen_and_the_case_sets(tmp_path):
+    from helpers_apps import run_from_palette
+    from cubelab.tui._help_screen import help_renderable
+    from rich.console import Console
+
+    async def main():
+        app = CubeLabApp(history=InputHistory(tmp_path / "h"), compare_time_limit=None)
+        async with app.run_test(size=(100, 30)) as pilot:
+            await run_from_palette(pilot, ":gen oll", ":gen oll")
+            assert app.line.value == ":gen oll --moves "      # to finish: the move set
+    asyncio.run(main())
+    console = Console(width=200, record=True, file=open("/dev/null", "w"))
+    console.print(help_renderable(None, None))
+    shown = console.export_text()
+    assert ":gen SET [options]" in shown
+    assert "case sets" in shown and "pll: PLL: the 21 permutations" in shown

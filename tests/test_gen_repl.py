@@ -40,7 +40,7 @@ def test_cases_print_numbered_and_apply_sets_a_case_up():
     assert [ln.split()[0] for ln in lines] == ["1.", "2.", "3.", "4."]
     assert lines[0].split()[1] == "Ua" and lines[2].split()[1] == "Ub"
     assert "11 HTM optimal" in lines[0] and "11 HTM optimal" in lines[2]
-    assert "2 cases done, 2 with algs, 2 proven optimal" in text
+    assert "2 cases done, 2 with algs, 2 optimal" in text
     rows = repl.session.gen.rows
     assert [r.case for r in rows] == ["Ua", "Ua", "Ub", "Ub"]
     # :apply 3 sets Ub up (its best alg's inverse from solved: the case itself)
@@ -99,27 +99,37 @@ def test_a_case_the_moves_cannot_reach_stops_the_run_in_one_line():
 def test_ctrl_c_stops_the_run_not_the_repl(monkeypatch):
     """Ctrl-C (an interrupt of the main thread, as the terminal's SIGINT makes it) while the
     run is held after its first case: the run stops, that case's rows stay, the next line
-    runs. The hold ends when the REPL stops the run."""
+    runs. The interrupt comes once the REPL is waiting on the run (its tick has been called),
+    and the hold ends when the REPL stops the run."""
     from cubelab.tui import gen_session
-    release = threading.Event()
-    real = generate_module.generate
-    stop = gen_session.GenRun.stop
+    release, waiting = threading.Event(), threading.Event()
+    real_generate = generate_module.generate
+    real_stop, real_wait = gen_session.GenRun.stop, gen_session.GenRun.wait
 
     def generate(*args, on_case=None, **kwargs):
         def told(record):
             on_case(record)
             if not release.is_set():
+                waiting.wait(60)
                 _thread.interrupt_main()        # the user's Ctrl-C, mid-run
                 release.wait(120)
-        return real(*args, on_case=told, **kwargs)
+        return real_generate(*args, on_case=told, **kwargs)
 
-    def stopped(self):
+    def stop(self):
         try:
-            return stop(self)
+            return real_stop(self)
         finally:
             release.set()
+
+    def wait(self, tick=None):
+        def ticked():
+            waiting.set()
+            if tick is not None:
+                tick()
+        return real_wait(self, tick=ticked)
     monkeypatch.setattr(generate_module, "generate", generate)
-    monkeypatch.setattr(gen_session.GenRun, "stop", stopped)
+    monkeypatch.setattr(gen_session.GenRun, "stop", stop)
+    monkeypatch.setattr(gen_session.GenRun, "wait", wait)
     repl, out = _repl()
     repl.handle(1, GEN)
     text = out.getvalue()

@@ -117,13 +117,16 @@ class GenPanel(RunPanel):
         if row.alg is None:
             text.append(f"no alg found ({record['status']})")
             return text
-        text.append(row.text or "(none needed)", style="bold")
+        auf = (row.alg.get("auf") or {})
+        # the AUF turns in brackets around the alg, as alg sheets write them
+        text.append(" ".join(filter(None, (auf.get("pre") and f"({auf['pre']})",
+                                           row.text or "(none needed)",
+                                           auf.get("post") and f"({auf['post']})"))),
+                    style="bold")
         lengths = row.alg.get("length", {})
         text.append("  (" + ", ".join(f"{v} {k.upper()}" for k, v in lengths.items())
-                    + f"; finger-trick cost {row.alg.get('cost', 0.0):.1f}"
+                    + f"; fingers {row.alg.get('cost', 0.0):.1f}"
                     + ("; optimal" if record.get("optimal") and row.rank == 0 else "") + ")")
-        if row.auf:
-            text.append(f"\nwith AUF {row.auf}: {format_moves(row.moves)}")
-        text.append(f"\nsetup {format_moves(row.setup) or '(solved)'} · {record['moveset']}, "
-                    f"{record['goal']}, {record['nodes']:,} nodes, {record['seconds']:.2f}s")
+        text.append(f"\nsetup {format_moves(row.setup) or '(solved)'} · {record['nodes']:,} "
+                    f"nodes, {record['seconds']:.2f}s")
         return text

@@ -197,7 +197,7 @@ class GenRun(Run):
         optimal = sum(1 for r in self.records if r.get("optimal"))
         found = sum(1 for r in self.records if r.get("algs"))
         return (f"{done} case{'s' if done != 1 else ''} done, {found} with algs, {optimal} "
-                "proven optimal · Enter sets a case up, P plays its alg")
+                "optimal · Enter sets up, P plays")
 
 
 @dataclass
