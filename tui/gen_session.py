@@ -175,11 +175,21 @@ class GenRun(Run):
         cases = self.request.cases
         return cases[self.at].name if self.at < len(cases) else ""
 
+    @property
+    def preparing(self) -> bool:
+        """No node searched yet: the first case's tables are being made (or loaded, or the
+        kernels compiled)."""
+        from cubelab.solvers.protocol import NODES
+        return self.active and self.at == 0 and int(self.counters[NODES]) == 0
+
     def progress(self) -> str:
         from cubelab.solvers.protocol import BOUND, NODES
         total = len(self.request.cases)
         bound = int(self.counters[BOUND])
         now = self.current
+        if self.preparing:
+            return (f"case 1/{total}" + (f" ({now})" if now else "")
+                    + f" · making the set's tables (once) · {self.elapsed():.1f}s")
         return (f"case {min(self.at + 1, total)}/{total}" + (f" ({now})" if now else "")
                 + (f" · length {bound}" if bound > 0 else "")
                 + f" · {int(self.counters[NODES]):,} nodes · {self.elapsed():.1f}s")

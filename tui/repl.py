@@ -170,7 +170,14 @@ class Repl:
         metric = request.options.metric
         printed = [0]
 
+        told = [self.json_mode or not self.console.is_terminal]
+
         def tick() -> None:
+            if not told[0] and run.elapsed() > 1.0 and run.preparing:
+                told[0] = True
+                self.console.print("(making the set's tables and kernels: the first case takes "
+                                   "longer; Ctrl-C stops)", highlight=False, markup=False,
+                                   style="dim")
             while printed[0] < len(run.records):
                 record = run.records[printed[0]]
                 printed[0] += 1
