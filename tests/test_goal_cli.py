@@ -135,6 +135,10 @@ def test_auf_is_said_and_the_text_lists_the_solutions(capsys):
     (["--goal", "cross", "-n", "0"], "-n"),
     (["--solver", "korf", "--goal", "cross"], "solver korf takes no --goal (goal does)"),
     (["--goal", "cross", "--moves", "RU"], "cannot be reached with <R,U>"),
+    (["--goal", "cross", "--max-length", "4.5"],
+     "--max-length 4.5: a decimal is a weighted cost (goal solver with --weights)"),
+    (["--max-length", "x"], "argument --max-length: not a number: 'x'"),
+    (["--max-length", "1e9"], "argument --max-length: 1e9 is outside 0-1000"),
 ])
 def test_bad_goals_move_sets_and_weights_are_one_line_and_exit_2(capsys, argv, says):
     assert main(["solve", *argv, "R U F' L2 D B"]) == 2
@@ -142,6 +146,19 @@ def test_bad_goals_move_sets_and_weights_are_one_line_and_exit_2(capsys, argv, s
     # (a goal the position cannot reach is found once its tables are built: announced first)
     assert says in lines[-1] and lines[-1].startswith("cubelab: ")
     assert len(lines) == 1 or lines[0].startswith("cubelab: building the tables")
+
+
+def test_a_weighted_max_length_takes_a_decimal(capsys):
+    """`--max-length` with `--weights` is a cap on the weighted cost: a decimal one is taken.
+    The cross of R U F L costs 3.5 at least with F at 1.5 (R U F L undone: L' F' U' R'),
+    so a cap of 3.5 finds it and 3.4 does not."""
+    weights = ["--goal", "cross", "--weights", "R=1,U=1,F=1.5,D=2,L=1,B=1"]
+    record = _record(capsys, *weights, "--max-length", "3.5", "R U F L")
+    assert record["cost_optimum"] == record["cost"] == 3.5
+    assert _meets("cross", alg_state("R U F L"), record["solution"])
+    # a cap under the least cost finds nothing (it was rounded up to 3.5 before)
+    record = _record(capsys, *weights, "--max-length", "3.4", "R U F L")
+    assert record["solution"] is None and record["status"] == "not found"
 
 
 # ---- :solve in the REPL and the workbench ---------------------------------------------------

@@ -229,3 +229,26 @@ async def _fmc_steps(pilot) -> None:
 
 def test_fmc_steps_with_the_chain_80x24(snap_compare, app):
     assert snap_compare(app, run_before=_fmc_steps, terminal_size=(80, 24))
+
+
+async def _gen_cases(pilot) -> None:
+    """Two PLL cases generated in <R,U> (two algs each), the second row highlighted; the
+    seconds and nodes of each case are pinned (they vary with the machine and the tables)."""
+    from helpers_apps import until
+    app = pilot.app
+    steady(pilot)
+    panel = app.gen_panel
+    await pilot.press(*':gen pll --moves RU --cases "Ua,Ub" -n 2', "enter")
+    await until(pilot, lambda: panel.run is not None and panel.settled
+                and not panel.run.active, "the end of the generation")
+    for row in app.session.gen.rows:
+        row.record["seconds"], row.record["nodes"] = 0.25, 1234
+    app.query_one("#gen-table").focus()
+    await pilot.press("down")
+    await pilot.pause()
+
+
+def test_gen_cases_and_their_algs_80x24(snap_compare, app, monkeypatch):
+    from cubelab.tables.goals import plan
+    monkeypatch.setattr(plan, "BALL_NODES", 150_000)
+    assert snap_compare(app, run_before=_gen_cases, terminal_size=(80, 24))

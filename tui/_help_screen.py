@@ -32,7 +32,7 @@ KEYS = (
     (("cubelab.solve", "cubelab.compare"), "solve / compare solvers"),
     (("cubelab.lists",), "show the solver table, the solutions of a list solve (:solve --goal "
                          "X --all, -n N, --within K: they fill in as the search finds them) "
-                         "or the search results, in turn"),
+                         ", the search results or a :gen's cases, in turn"),
     (("cubelab.view",), "the net, the cube in 3-D as last held (U F R at first), its other side, "
                         "in turn (:view)"),
     ("Arrows on the 3-D view", "turn the picture a quarter turn (up twice: D on top); a drag "
@@ -131,6 +131,10 @@ def goals_table() -> Table:
         table.add_row(Text(goal_usage(row)), Text(row["about"]))
     table.add_row(Text("move sets"), Text(", ".join(f"{r['name']} ({r['moves']})"
                                                   for r in moveset_rows())))
+    from .goals_cmd import case_set_rows
+    table.add_row(Text("case sets"), Text("; ".join(f"{r['name']}: {r['about']}"
+                                                    for r in case_set_rows())
+                                          + " (:gen SET --moves RUF lists each case's algs)"))
     return table
 
 

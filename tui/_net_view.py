@@ -136,6 +136,7 @@ class NetView(Widget, can_focus=True):
         self._moves: tuple = ()
         self._frames: list = []
         self._frame = None                  # (colours, turn) drawn now, while a move turns
+        self._frame_state = None            # the position that frame shows (its layer turning)
         self._timer = None
         self._last_tick = 0.0
         self._lagged = 0
@@ -184,9 +185,16 @@ class NetView(Widget, can_focus=True):
             return []
         from cubelab.cube.layer_turns import move_frames
         try:
-            if puzzle_of(before).apply(before, moves) != after:
+            puzzle = puzzle_of(before)
+            if puzzle.apply(before, moves) != after:
                 return []
-            return move_frames(before, moves)
+            frames, state = [], before
+            for move in moves:      # each frame with the position it shows, for grey stickers
+                moved = puzzle.apply(state, [move])
+                frames += [(colours, turn, state if turn is not None else moved)
+                           for colours, turn in move_frames(state, [move])]
+                state = moved
+            return frames
         except ValueError:
             return []
 
@@ -201,7 +209,8 @@ class NetView(Widget, can_focus=True):
                 self.animate_allowed = self.animate = False
                 self.post_message(self.AnimationOff())
         if self._frames:
-            self._frame = self._frames.pop(0)
+            colours, turn, self._frame_state = self._frames.pop(0)
+            self._frame = (colours, turn)
             self.frames_drawn += 1
             self.refresh()
         else:
@@ -240,8 +249,8 @@ class NetView(Widget, can_focus=True):
         if self.view == "3d":
             from cubelab.cube.iso import IsoView
             colours, turn = self._frame if self._frame is not None else (None, None)
-            if colours is None and self.grey:       # grey stickers stay grey in 3-D too
-                colours = self._greyed()
+            if self.grey:       # grey stickers stay grey in 3-D too, turning ones included
+                colours = self._greyed() if colours is None else self._greyed_frame(colours)
             return IsoView(self.state, colours=colours, orientation=self.orientation,
                            scheme=self.scheme, letters=self.letters, turn=turn,
                            width=self.content_size.width, height=self.content_size.height)
@@ -254,6 +263,19 @@ class NetView(Widget, can_focus=True):
         """The state's stickers with those of `grey` grey (-1)."""
         return [-1 if i in self.grey else c
                 for i, c in enumerate(puzzle_of(self.state).colours(self.state))]
+
+    def _greyed_frame(self, colours: list[int]) -> list[int]:
+        """A frame of a turning move with the stickers grey that end grey: the ones on the
+        pieces (and their faces) that `grey` names in the position reached, wherever the frame
+        shows them (a masked position's grey stickers travel with their pieces)."""
+        from cubelab.cube.state import CubeState
+        shown = self._frame_state
+        if not (isinstance(shown, CubeState) and isinstance(self.state, CubeState)):
+            return [-1 if i in self.grey else c for i, c in enumerate(colours)]
+        from cubelab.cube.masked_facelets import sticker_owners
+        final = sticker_owners(self.state)
+        hidden = {int(final[i]) for i in self.grey}
+        return [-1 if int(o) in hidden else c for o, c in zip(sticker_owners(shown), colours)]
 
     def watch_cursor(self) -> None:
         # the border names the sticker under the cursor, wherever the arrows take it

@@ -30,6 +30,11 @@ def palette_commands(app) -> Iterable[SystemCommand]:
         yield SystemCommand(f":goal {row['name']}", f"goal {goal_usage(row)}: {row['about']}",
                             lambda name=row["name"]: app.handle(
                                 app.session.execute(f":goal {name}")))
+    # the case sets (`:gen SET`): put on the line to add a move set and the like
+    from .goals_cmd import case_set_rows
+    for row in case_set_rows():
+        yield SystemCommand(f":gen {row['name']}", f"generate algs: {row['about']}",
+                            lambda name=row["name"]: app.prefill(f":gen {name} --moves "))
     for binding in app.BINDINGS:
         keys = app.keymap.shown(binding.id)
         yield SystemCommand(f"{binding.description} ({keys})",

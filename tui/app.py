@@ -25,6 +25,7 @@ from cubelab.cube.puzzles import DEFAULT_PUZZLE
 
 from ._facts_panel import FactsPanel
 from ._fmc_panel import FmcPanel
+from ._gen_panel import GenPanel
 from ._help_screen import HelpScreen
 from ._listed_panel import ListedPanel
 from ._message_line import MessageLine
@@ -37,6 +38,7 @@ from .bindings import binding
 from .commands import COMMANDS
 from .fmc_commands import shown as fmc_shown
 from .fmc_session import FmcStepRequest
+from .gen_session import GenRequest
 from .goal_text import is_list_solve, list_caption
 from .history import InputHistory
 from .records import (HelpRequest, Outcome, PaintRequest, ScreenshotRequest, SearchRequest,
@@ -111,6 +113,7 @@ class CubeLabApp(Preferences, App):
                 yield SearchPanel(self.session, self.runner, id="search")
                 yield ListedPanel(self.session, self.runner, id="listed")
                 yield FmcPanel(self.session, self.runner, id="fmc")
+                yield GenPanel(self.session, self.runner, id="gen")
         yield MoveInput(self.session, self.history, self.submit_line, id="line",
                         placeholder="moves (R U R' U', [R, U]3 ...) or :help")
         yield MessageLine(id="message")
@@ -123,6 +126,7 @@ class CubeLabApp(Preferences, App):
     search_panel = property(lambda self: self.query_one(SearchPanel))
     listed_panel = property(lambda self: self.query_one(ListedPanel))
     fmc_panel = property(lambda self: self.query_one(FmcPanel))
+    gen_panel = property(lambda self: self.query_one(GenPanel))
 
     def fit_layout(self, size=None) -> None:
         """Size the net for the terminal (`size`, else the app's): larger stickers when the
@@ -163,6 +167,7 @@ class CubeLabApp(Preferences, App):
         self.search_panel.border_title = "search"
         self.listed_panel.border_title = "solutions"
         self.fmc_panel.border_title = "FMC"
+        self.gen_panel.border_title = "gen"
         self.fit_layout()
         self.refresh_position()
         self.greet()
@@ -265,6 +270,8 @@ class CubeLabApp(Preferences, App):
             self.start_search(request)
         elif isinstance(request, FmcStepRequest):
             self.start_fmc_step(request)
+        elif isinstance(request, GenRequest):
+            self.start_gen(request)
         elif isinstance(request, HelpRequest):
             self.action_help()
         elif isinstance(request, PaintRequest):
@@ -411,7 +418,21 @@ class CubeLabApp(Preferences, App):
         run = panel.run
         self.say(panel.summary(), error=run.ranked is None and run.error != "cancelled")
 
-    LISTS = {"solver": "solutions", "listed": "listed", "search": "search", "fmc": "fmc"}
+    def start_gen(self, request: GenRequest) -> None:
+        panel = self.gen_panel
+        if panel.running:
+            panel.cancel()          # the set asked now replaces the one still searching
+        self.show_list("gen")
+        panel.start(request)
+
+    def on_gen_panel_finished(self, event: GenPanel.Finished) -> None:
+        panel = self.gen_panel
+        panel.reported()
+        run = panel.run
+        self.say(panel.summary(), error=bool(run.error) and run.error != "cancelled")
+
+    LISTS = {"solver": "solutions", "listed": "listed", "search": "search", "fmc": "fmc",
+             "gen": "gen"}
     """The lists below the cube (their panels' ids, in F7's order) -> the session's listing."""
 
     def show_list(self, which: str) -> None:
@@ -481,13 +502,16 @@ class CubeLabApp(Preferences, App):
 
     def action_lists(self) -> None:
         current = self.query_one("#lists", ContentSwitcher).current
-        # the FMC panel joins the round while an FMC attempt is under way
-        order = [k for k in self.LISTS if k != "fmc" or self.session.fmc is not None]
+        # the FMC panel joins the round while an FMC attempt is under way, the gen panel
+        # once a :gen has run
+        order = [k for k in self.LISTS if (k != "fmc" or self.session.fmc is not None)
+                 and (k != "gen" or self.session.gen is not None)]
         following = order[(order.index(current) + 1) % len(order)] if current in order \
             else order[0]
         self.show_list(following)
         self.say({"solver": "solvers", "listed": "solutions of the last list solve",
-                  "search": "search results", "fmc": "FMC steps and candidates"}[following])
+                  "search": "search results", "fmc": "FMC steps and candidates",
+                  "gen": "the cases and algs of the last :gen"}[following])
 
     def action_fmc_inverse(self) -> None:
         """F10: the FMC position's inverse side, or its normal side again (:fmc inverse)."""
@@ -512,7 +536,9 @@ class CubeLabApp(Preferences, App):
             return
         stopped = [what for what, stop in (("solvers", self.solver_panel.stop_searches),
                                            ("the search", self.search_panel.cancel),
-                                           ("the FMC step", self.fmc_panel.cancel)) if stop()]
+                                           ("the FMC step", self.fmc_panel.cancel),
+                                           ("the case generation", self.gen_panel.cancel))
+                   if stop()]
         panel = self.solver_panel
         goes_on = f"{panel.describe_builds()} goes on (F9 cancels it)" if panel.building else ""
         if stopped:

@@ -39,6 +39,22 @@ def count(low: int, high: int):
     return parse
 
 
+def length_cap(low: int, high: int):
+    """An argparse type for a length cap from low to high: a whole number, or a decimal (a
+    weighted cost; the caller refuses one where no weights are given). A whole value comes
+    back as an int."""
+    def parse(text: str) -> int | float:
+        try:
+            value = float(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"not a number: {text!r}") from None
+        if value != value or not low <= value <= high:     # (NaN compares false)
+            raise argparse.ArgumentTypeError(f"{text} is outside {low}-{high}")
+        return int(value) if value.is_integer() else value
+    parse.__name__ = "length"
+    return parse
+
+
 def port_number(text: str) -> int:
     """A TCP port a server may listen on (1-65535)."""
     try:

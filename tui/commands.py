@@ -16,7 +16,7 @@ from cubelab.cube.notation import format_moves, invert_moves
 
 from cubelab.cube.puzzles import PUZZLES, puzzle_named
 from . import (
-    fmc_commands, goal_commands, insert_commands, look_commands, position_commands, recording,
+    fmc_commands, gen_commands, goal_commands, insert_commands, look_commands, position_commands, recording,
     share, solve_commands, table_commands,
 )
 from .help_text import SEARCH_PREDICATES, help_text
@@ -179,6 +179,15 @@ def _pick(session, args, default_best: bool) -> tuple[int | None, Outcome | None
     shortest first; the shortest solution is picked among the rows that have one)."""
     search = session.listing == "search"
     listed = session.listing == "listed"
+    if session.listing == "gen":
+        rows = session.gen.rows if session.gen is not None else []
+        if not rows:
+            return None, Outcome("no gen rows yet (:gen SET lists a set's algs)", error=True)
+        if not args and default_best:
+            return 0, None
+        if not args or not args[0].isdigit() or not 1 <= int(args[0]) <= len(rows):
+            return None, Outcome(f"give a row number from 1 to {len(rows)}", error=True)
+        return int(args[0]) - 1, None
     if session.listing == "fmc":
         items = session.fmc.candidates if session.fmc is not None else []
         if not items:
@@ -366,4 +375,4 @@ def _gather(*tables) -> None:
 
 _gather(position_commands.TABLE, look_commands.TABLE, share.TABLE, recording.TABLE,
         table_commands.TABLE, goal_commands.TABLE, insert_commands.TABLE,
-        fmc_commands.TABLE)
+        fmc_commands.TABLE, gen_commands.TABLE)

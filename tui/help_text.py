@@ -42,7 +42,9 @@ HELP_NOTES = (
     "takes * and ? too. A picture with grey stickers is a masked position: its grey stickers "
     "stay grey as you turn, and :solve (the goal solver) solves what is shown. A list solve "
     "(:solve --goal cross --all, -n N, --within K) fills the solutions panel as the search "
-    "finds them (F7 shows it); Enter applies a row, P plays it.",
+    "finds them (F7 shows it); Enter applies a row, P plays it. :gen SET (oll, pll, coll, "
+    "zbll, ocll; cubelab gen's options) fills the gen panel case by case: Enter sets a case "
+    "up, P plays its alg.",
     "The look: :scheme western|japanese or six colours (U R F D L B) colours every picture and "
     "the paint keys (each colour's initial); facelet strings stay URFDLB. :view turns the 3-D "
     "view; :animate on|off shows moves turning there (off by itself when served to a browser "

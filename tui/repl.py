@@ -71,6 +71,7 @@ class Repl:
     # ---- one line ---------------------------------------------------------------------------
     def handle(self, number: int, line: str) -> dict:
         from .fmc_session import FmcStepRequest
+        from .gen_session import GenRequest
         from .records import PaintRequest, ScreenshotRequest, SearchRequest, SolveRequest
         outcome = self.session.execute(line)
         record: dict = {"line": number, "input": line}
@@ -100,6 +101,11 @@ class Repl:
                 self._emit(record)          # the heading first: candidates stream under it
                 record = dict(record, message="")
             record["fmc"] = self._fmc_step(outcome.request)
+        elif isinstance(outcome.request, GenRequest):
+            if not self.json_mode:
+                self._emit(record)          # the heading first: cases print as they end
+                record = dict(record, message="")
+            record["gen"] = self._gen(outcome.request)
         if outcome.changed or not line.strip().startswith(":") or "solutions" in record:
             record.update(self._facts())
         self._emit(record)
@@ -151,6 +157,49 @@ class Repl:
                 "summary": run.summary(),
                 "candidates": [fmc_candidate(k, c) for k, c in enumerate(ranked, 1)],
                 "chain": fmc.chain_record() if fmc is not None else None}
+
+    def _gen(self, request) -> dict:
+        """Search a case set, printing each case's algs as it ends (text mode), numbered as
+        :apply N (sets the case up) and :play N (plays its alg) pick them; Ctrl-C stops it
+        (the cases ended stay)."""
+        from cubelab.cube.notation import format_moves
+        from .gen_session import GenRun, row_line, rows_of
+        run = GenRun(request=request)
+        s = self.session
+        gen = s.gen
+        metric = request.options.metric
+        printed = [0]
+
+        told = [self.json_mode or not self.console.is_terminal]
+
+        def tick() -> None:
+            if not told[0] and run.elapsed() > 1.0 and run.preparing:
+                told[0] = True
+                self.console.print("(making the set's tables and kernels: the first case takes "
+                                   "longer; Ctrl-C stops)", highlight=False, markup=False,
+                                   style="dim")
+            while printed[0] < len(run.records):
+                record = run.records[printed[0]]
+                printed[0] += 1
+                start = len(gen.rows)
+                gen.rows += rows_of([record])
+                if not self.json_mode:
+                    for number, row in enumerate(gen.rows[start:], start + 1):
+                        self.console.print(row_line(number, row, metric), highlight=False,
+                                           markup=False, soft_wrap=True)
+
+        run.start()
+        run.wait(tick=tick)
+        tick()
+        s.listing = "gen"
+        if run.error and run.error != "cancelled":
+            self.failures += 1
+        return {"set": request.set.name, "status": run.status if not run.error or
+                run.error == "cancelled" else "error", "summary": run.summary(),
+                "cases": list(run.records),
+                "rows": [{"number": k, "case": r.case, "solution": r.text if r.alg else None,
+                          "setup": format_moves(r.setup) if r.alg else None}
+                         for k, r in enumerate(gen.rows, 1)]}
 
     def _search(self, request) -> dict:
         """Run the search, printing each class as it is found (text mode); Ctrl-C stops it."""
@@ -285,6 +334,8 @@ class Repl:
                                        highlight=False, markup=False)
         if "search" in record:
             self.console.print(record["search"]["summary"], highlight=False, markup=False)
+        if "gen" in record:
+            self.console.print(record["gen"]["summary"], highlight=False, markup=False)
         if "fmc" in record:
             for c in record["fmc"]["candidates"]:
                 case = f"  {c['case']}" if c["case"] else ""

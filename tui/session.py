@@ -92,6 +92,8 @@ class Session:
         """The goal `:goal` set (as typed), read against every position (goal_commands.py)."""
         self.fmc = None
         """The FMC attempt under way (`:fmc`, fmc_commands.py): a fmc_session.FmcState."""
+        self.gen = None
+        """The last `:gen` (gen_commands.py): a gen_session.GenState, its rows one per alg."""
 
     # ---- the current position ------------------------------------------------------------
     @property
@@ -345,6 +347,9 @@ class Session:
         if (listing or self.listing) == "fmc":
             from .fmc_commands import apply_candidate
             return apply_candidate(self, index)
+        if (listing or self.listing) == "gen":      # a :gen row sets its case up
+            from .gen_commands import set_up_case
+            return set_up_case(self, index)
         chosen = self._choice(index, listing or self.listing)
         if isinstance(chosen, Outcome):
             return chosen
@@ -360,6 +365,9 @@ class Session:
         if (listing or self.listing) == "fmc":
             return Outcome("an FMC candidate is applied as a step, not played: Enter on its "
                            "row or :fmc apply K", error=True)
+        if (listing or self.listing) == "gen":      # its alg, played from its case
+            from .gen_commands import play_alg
+            return play_alg(self, index)
         chosen = self._choice(index, listing or self.listing)
         if isinstance(chosen, Outcome):
             return chosen

@@ -87,7 +87,7 @@ def snapshot(session) -> dict:
         "view": session.view,
         "orientation": session.orientation,
         # (a list solve's solutions are not kept: its list comes back as the solver rows)
-        "listing": "solutions" if session.listing in ("listed", "fmc") else session.listing,
+        "listing": "solutions" if session.listing in ("listed", "fmc", "gen") else session.listing,
         "table_sets": dict(session.table_sets),
         "solutions": [_row(r) for r in session.solutions],
         "search": dict(session.found_by, classes=[_found(c) for c in session.found]),

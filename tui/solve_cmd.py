@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import json
 
-from .argtypes import count, seconds
+from .argtypes import length_cap, seconds
 from .errors import InputError
 from . import solve_file
 from .inputs import add_position_arguments
@@ -27,8 +27,9 @@ def register(sub) -> None:
     p = sub.add_parser("solve", help="solve a position with one of the solvers")
     add_position_arguments(p)
     p.add_argument("--solver", help=_solver_help(REGISTRY, PUZZLES))
-    p.add_argument("--max-length", type=count(0, MAX_LENGTH), metavar="N",
-                   help="stop at the first solution of at most N moves")
+    p.add_argument("--max-length", type=length_cap(0, MAX_LENGTH), metavar="N",
+                   help="stop at the first solution of at most N moves (with --weights a "
+                        "weighted cost, which may be a decimal: 9.5)")
     p.add_argument("--time-limit", type=seconds, metavar="S",
                    help="search for at most S seconds (alone: keep improving until then, or "
                         "until the solution is proven optimal)")

@@ -59,6 +59,10 @@ class SolveTask:
             raise InputError(str(e)) from None
         except KeyError as e:
             raise InputError(e.args[0]) from None
+        if isinstance(args.max_length, float) and not options.get("weights"):
+            raise InputError(f"--max-length {args.max_length:g}: a decimal is a weighted cost "
+                             "(goal solver with --weights); without weights lengths are whole "
+                             "moves")
         cluster = None
         if args.cluster is not None:
             from .inputs import cluster_address

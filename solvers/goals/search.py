@@ -19,6 +19,7 @@ same solution with another AUF is shorter.
 
 from __future__ import annotations
 
+import math
 import threading
 import time
 from dataclasses import dataclass, field
@@ -155,8 +156,10 @@ def find(start, goal, moves, *, metric: str = "htm", weights=None, auf: str = "n
                               goals=[p.label for p in problems])
     collector = _Collector(problems, costs, on_solution, started, counters)
     scale = costs.scale
-    cap_units = None if max_length is None else int(round(max_length * scale))
-    extra = None if within is None else int(round(within * scale))
+    # caps in whole units, rounded down: a cap of 3.4 at weights in halves is 6 units (3.0),
+    # never 7 (3.5, over the cap); the small slack keeps 3.5 itself at 7 despite binary floats
+    cap_units = None if max_length is None else math.floor(max_length * scale + 1e-9)
+    extra = None if within is None else math.floor(within * scale + 1e-9)
     first_only = not all and n is None and within is None
     bound = min(p.lower_bound() for p in problems)
     floor = -1
