@@ -20,6 +20,7 @@ import numpy as np
 
 from cubelab.tables.cubies import allowed_after
 from cubelab.tables.jit import inline_kernel, kernel
+from cubelab.tables.kociemba.pruning import P1_MOVE_BYTES, move_change, move_word
 from cubelab.tables.memory import prefetch
 from cubelab.tables.packed import get2
 from cubelab.tables.ranks import N_FLIP, N_PERM8, N_TWIST, flip_of, rank_perm, slice_sorted_of, \
@@ -36,10 +37,10 @@ CAP_FROM = 20           # the phase-2 cap applies once solutions must be this sh
 N_STATE = 12
 # columns of the phase-1 level array `lv` (L_NEXT: the next of the level's children to try,
 # L_COUNT: how many it has, -1 before they are listed)
-L_NEXT, L_MOVE, L_FLIP, L_TWIST, L_SLICE, L_DIST, L_COUNT = range(7)
-# columns of a phase-1 level's children, listed in `kids` (the move, its coordinates, and the
-# index of its entry in the phase-1 table)
-K_MOVE, K_FLIP, K_TWIST, K_SLICE, K_PROBE = range(5)
+L_NEXT, L_MOVE, L_FLIP, L_TWIST, L_SLICE, L_DIST, L_COUNT, L_PROBE, L_SYM = range(9)
+# columns of a phase-1 level's children, listed in `kids` (the move, its coordinates, its exact
+# distance, the index of its entry in the move-word table and the symmetry into that entry's frame)
+K_MOVE, K_FLIP, K_TWIST, K_SLICE, K_PROBE, K_SYM, K_DIST = range(7)
 # columns of the phase-2 level array
 P_NEXT, P_MOVE, P_CP, P_E8, P_SP, P_DIST = range(6)
 # slots of the host counters array written here (cubelab.solvers.protocol)
@@ -88,15 +89,27 @@ def phase1_depth(flip, twist, ss, flip_move, twist_move, slice_move, fs_cls, twi
 
 @kernel
 def phase2_depth(cp, e8, corner_move, edge8_move, cp_cls, edge8_conj, p2, p2moves):
-    """Exact distance of (corner permutation, UD-edge permutation) inside phase 2."""
+    """Exact distance of (corner permutation, UD-edge permutation) inside phase 2: walk down
+    the mod-3 values, each step loading its ten neighbours' entries together (prefetched, so
+    their cache misses overlap) before looking for the one a move closer."""
     d = 0
+    cs = np.empty(10, np.int64)
+    es = np.empty(10, np.int64)
+    idx = np.empty(10, np.int64)
     while cp != 0 or e8 != 0:
-        target = (_p2_value(cp, e8, cp_cls, edge8_conj, p2) + 2) % 3
         for k in range(10):
             c2 = corner_move[cp, p2moves[k]]
             e2 = edge8_move[e8, k]
-            if _p2_value(c2, e2, cp_cls, edge8_conj, p2) == target:
-                cp, e8 = c2, e2
+            v = cp_cls[c2]
+            j = (v >> 4) * N_PERM8 + edge8_conj[e2, v & 15]
+            cs[k] = c2
+            es[k] = e2
+            idx[k] = j
+            prefetch(p2, j >> 2)
+        target = (_p2_value(cp, e8, cp_cls, edge8_conj, p2) + 2) % 3
+        for k in range(10):
+            if get2(p2, idx[k]) == target:
+                cp, e8 = cs[k], es[k]
                 break
         d += 1
     return d
@@ -119,13 +132,23 @@ def _tick(work, counters, cancel, stop, phase, bound):
 @kernel
 def phase2_search(cp0, e80, sp0, budget, prev_face, stack, out, out_off, work, counters,
                   cancel, stop, bound, corner_move, edge8_move, slice_move, cp_cls, edge8_conj,
-                  p2, cs, es, p2moves):
+                  p2, cs, es, p2moves, p2low):
     """Shortest phase-2 finish within budget: its length (moves in out[out_off:]), -1 if there
     is none, -2 if stopped."""
     h = max(cs[cp0 * 24 + sp0], es[e80 * 24 + sp0])
     if h > budget:
         return -1
+    # the distance of (corners, UD edges) is at least that of either alone (p2low) and has the
+    # big table's value mod 3: the least such number is a bound for one probe, up to two
+    # better than the small tables' (most leaves stop here, before the walk that finds the
+    # exact distance)
+    low = max(p2low[0, cp0], p2low[1, e80])
+    low += (_p2_value(cp0, e80, cp_cls, edge8_conj, p2) - low + 3) % 3
+    if low > budget:
+        return -1
     d0 = phase2_depth(cp0, e80, corner_move, edge8_move, cp_cls, edge8_conj, p2, p2moves)
+    work[5] += 1
+    work[6] += d0
     h = max(h, d0)
     if h > budget:
         return -1
@@ -179,7 +202,8 @@ def phase2_search(cp0, e80, sp0, budget, prev_face, stack, out, out_off, work, c
 
 @kernel
 def _leaf(n1, sp, st, shared, lv, cps, eps, stack, out, work, counters, cancel, stop, mcp,
-          mep, corner_move, edge8_move, slice_move, cp_cls, edge8_conj, p2, cs, es, p2moves):
+          mep, corner_move, edge8_move, slice_move, cp_cls, edge8_conj, p2, cs, es, p2moves,
+          p2low):
     """Finish the phase-1 path lv[:n1] with phase 2 if the total beats the limit."""
     if shared[0] < st[S_LIMIT]:
         st[S_LIMIT] = shared[0]     # another thread found a shorter solution
@@ -207,7 +231,7 @@ def _leaf(n1, sp, st, shared, lv, cps, eps, stack, out, work, counters, cancel, 
     prev = lv[n1 - 1, L_MOVE] // 3 if n1 > 0 else -1
     length = phase2_search(cp, e8, sp, budget, prev, stack, out, n1, work, counters, cancel,
                            stop, n1, corner_move, edge8_move, slice_move, cp_cls, edge8_conj,
-                           p2, cs, es, p2moves)
+                           p2, cs, es, p2moves, p2low)
     if length == -2:
         return STOPPED
     if length < 0:
@@ -230,19 +254,35 @@ def _next_direction(st):
 
 
 @kernel
-def _list_children(lvl, togo, lv, kids, work, twist_move, flip_move, slice_move, twist_conj,
-                   fs_cls, p1, ts, fsl):
-    """List the children of level lvl that the cheap tests let through into kids[lvl], and
-    start loading their phase-1 table entries: each child's two dependent probes (its
-    flip-slice class, then its entry) are issued for all children together, so the cache misses
-    of a level overlap instead of following one another. The moves tried count as nodes."""
+def _entry(f, t, s, fs_cls, twist_conj):
+    """(index of the phase-1 entry, symmetry into the entry's frame) of a phase-1 position."""
+    v = fs_cls[(s // 24) * N_FLIP + f]
+    sym = v & 15
+    return (v >> 4) * N_TWIST + twist_conj[t, sym], sym
+
+
+@kernel
+def _list_children(lvl, togo, st, lv, kids, work, twist_move, flip_move, slice_move,
+                   twist_conj, fs_cls, p1m, mconj):
+    """List into kids[lvl] the children of level lvl within the bound, with their exact
+    distances, all read from the node's one entry of the move-word table: a move is turned
+    away before its coordinates are computed. Then start loading the listed children's own
+    entries (each two dependent probes, its flip-slice class then its word, issued for all
+    children together so that the cache misses of a level overlap). The moves tried count as
+    nodes."""
     prev = lv[lvl - 1, L_MOVE] // 3 if lvl > 0 else -1
-    # a child is at most one move further than its parent: with that much slack every child
-    # passes the small tables' bounds, which need not be read
-    slack = lv[lvl, L_DIST] + 1 <= togo
     f = lv[lvl, L_FLIP]
     t = lv[lvl, L_TWIST]
     s = lv[lvl, L_SLICE]
+    d = lv[lvl, L_DIST]
+    if lv[lvl, L_PROBE] < 0:
+        j, sym = _entry(f, t, s, fs_cls, twist_conj)
+        lv[lvl, L_PROBE] = j
+        lv[lvl, L_SYM] = sym
+    word = move_word(p1m, lv[lvl, L_PROBE])
+    work[7] += 1
+    sym = lv[lvl, L_SYM]
+    skip = st[S_SKIP] != 0
     n = 0
     tried = 0
     for m in range(18):
@@ -254,32 +294,34 @@ def _list_children(lvl, togo, lv, kids, work, twist_move, flip_move, slice_move,
             # ending phase 1 with a phase-2 move means the path was in the subgroup one
             # move earlier: that shorter phase-1 path was tried already
             continue
-        f2 = flip_move[f, m]
-        t2 = twist_move[t, m]
+        d2 = d + move_change(word, mconj[sym, m])
+        if d2 > togo:
+            continue
+        if skip and d2 < togo and d2 + togo < 5:
+            # a few moves left and slack: the path would reach the subgroup early and leave
+            # it again; such phase-1 paths rarely lead anywhere new (Rokicki). Skipped while
+            # seeking a short solution fast; S_CAPPED has a proof search again without the skip
+            st[S_CAPPED] = 1
+            continue
         s2 = slice_move[s, m]
-        if togo == 0:
-            # the last move must land in the subgroup: no table needed to see that
-            if f2 != 0 or t2 != 0 or s2 >= 24:
-                continue
-        else:
-            # two small tables that stay in cache turn most children away before the big
-            # table is read
-            comb = s2 // 24
-            if not slack and (ts[t2 * 495 + comb] > togo or fsl[f2 * 495 + comb] > togo):
-                continue
-            kids[lvl, n, K_PROBE] = comb * N_FLIP + f2
-            prefetch(fs_cls, comb * N_FLIP + f2)
+        f2 = flip_move[f, m]
         kids[lvl, n, K_MOVE] = m
         kids[lvl, n, K_FLIP] = f2
-        kids[lvl, n, K_TWIST] = t2
+        kids[lvl, n, K_TWIST] = twist_move[t, m]
         kids[lvl, n, K_SLICE] = s2
+        kids[lvl, n, K_DIST] = d2
+        if togo > 0:
+            kids[lvl, n, K_PROBE] = (s2 // 24) * N_FLIP + f2
+            prefetch(fs_cls, (s2 // 24) * N_FLIP + f2)
         n += 1
     if togo > 0:
         for i in range(n):
             v = fs_cls[kids[lvl, i, K_PROBE]]
-            j = (v >> 4) * N_TWIST + twist_conj[kids[lvl, i, K_TWIST], v & 15]
+            sym2 = v & 15
+            j = (v >> 4) * N_TWIST + twist_conj[kids[lvl, i, K_TWIST], sym2]
             kids[lvl, i, K_PROBE] = j
-            prefetch(p1, j >> 2)
+            kids[lvl, i, K_SYM] = sym2
+            prefetch(p1m, j * P1_MOVE_BYTES)
     # every move tried is a node; the children are counted (and the flags heard) one by one as
     # they are tried, the ones turned away here at once
     work[0] += tried - n
@@ -289,8 +331,11 @@ def _list_children(lvl, togo, lv, kids, work, twist_move, flip_move, slice_move,
 @kernel
 def search(st, shared, lv, kids, cps, eps, stack, out, work, roots, root_cp, root_ep, counters,
            cancel, stop, twist_move, flip_move, slice_move, corner_move, edge8_move, twist_conj,
-           edge8_conj, fs_cls, cp_cls, p1, ts, fsl, p2, cs, es, mcp, mep, p2moves):
-    """Run until the next improvement (FOUND), exhaustion (EXHAUSTED) or a flag (STOPPED)."""
+           edge8_conj, fs_cls, cp_cls, p1, ts, fsl, p2, cs, es, mcp, mep, p2moves, p1m, mconj, p2low):
+    """Run until the next improvement (FOUND), exhaustion (EXHAUSTED) or a flag (STOPPED).
+    p1 (mod 3), ts and fsl are not read here (the roots' distances come with them); p1m is
+    the move-word table, mconj[k, m] face turn m seen in the frame of UD symmetry k, p2low[0]
+    and p2low[1] the phase-2 distances of the corner and of the UD-edge permutation alone."""
     while True:
         if cancel[0] != 0 or stop[0] != 0:
             return STOPPED
@@ -311,6 +356,7 @@ def search(st, shared, lv, kids, cps, eps, stack, out, work, roots, root_cp, roo
             lv[0, L_TWIST] = roots[d, 1]
             lv[0, L_SLICE] = roots[d, 2]
             lv[0, L_DIST] = roots[d, 3]
+            lv[0, L_PROBE] = -1
             cps[0, :] = root_cp[d]
             eps[0, :] = root_ep[d]
             st[S_VALID] = 0
@@ -318,7 +364,7 @@ def search(st, shared, lv, kids, cps, eps, stack, out, work, roots, root_cp, roo
             if n1 == 0:
                 r = _leaf(0, roots[d, 2], st, shared, lv, cps, eps, stack, out, work, counters,
                           cancel, stop, mcp, mep, corner_move, edge8_move, slice_move, cp_cls,
-                          edge8_conj, p2, cs, es, p2moves)
+                          edge8_conj, p2, cs, es, p2moves, p2low)
                 if r == STOPPED:
                     st[S_INIT] = 0      # a resumed search redoes this leaf
                     return r
@@ -330,8 +376,8 @@ def search(st, shared, lv, kids, cps, eps, stack, out, work, roots, root_cp, roo
         while lvl >= 0:
             togo = n1 - lvl - 1
             if lv[lvl, L_COUNT] < 0:
-                _list_children(lvl, togo, lv, kids, work, twist_move, flip_move, slice_move,
-                               twist_conj, fs_cls, p1, ts, fsl)
+                _list_children(lvl, togo, st, lv, kids, work, twist_move, flip_move, slice_move,
+                               twist_conj, fs_cls, p1m, mconj)
             i = lv[lvl, L_NEXT]
             if i >= lv[lvl, L_COUNT]:
                 lvl -= 1
@@ -345,26 +391,14 @@ def search(st, shared, lv, kids, cps, eps, stack, out, work, roots, root_cp, roo
             f2 = kids[lvl, i, K_FLIP]
             t2 = kids[lvl, i, K_TWIST]
             s2 = kids[lvl, i, K_SLICE]
-            if togo == 0:
-                dist = 0
-            else:
-                dist = _step_dist(lv[lvl, L_DIST], get2(p1, kids[lvl, i, K_PROBE]))
-                if dist > togo:
-                    continue
-                if dist < togo and dist + togo < 5 and st[S_SKIP] != 0:
-                    # a few moves left and slack: the path would reach the subgroup early and
-                    # leave it again; such phase-1 paths rarely lead anywhere new (Rokicki).
-                    # Skipped while seeking a short solution fast; S_CAPPED has a proof
-                    # search again without the skip
-                    st[S_CAPPED] = 1
-                    continue
+            dist = kids[lvl, i, K_DIST]
             lv[lvl, L_MOVE] = m
             if st[S_VALID] > lvl:
                 st[S_VALID] = lvl
             if togo == 0:
                 r = _leaf(n1, s2, st, shared, lv, cps, eps, stack, out, work, counters, cancel,
                           stop, mcp, mep, corner_move, edge8_move, slice_move, cp_cls, edge8_conj,
-                          p2, cs, es, p2moves)
+                          p2, cs, es, p2moves, p2low)
                 if r == STOPPED:
                     lv[lvl, L_NEXT] = i     # the interrupted phase 2 is redone on resume
                 if r != EXHAUSTED:
@@ -378,6 +412,8 @@ def search(st, shared, lv, kids, cps, eps, stack, out, work, roots, root_cp, roo
             lv[lvl, L_TWIST] = t2
             lv[lvl, L_SLICE] = s2
             lv[lvl, L_DIST] = dist
+            lv[lvl, L_PROBE] = kids[lvl - 1, i, K_PROBE]
+            lv[lvl, L_SYM] = kids[lvl - 1, i, K_SYM]
         _next_direction(st)
 
 
@@ -396,12 +432,12 @@ def new_work_arrays():
     """The per-search arrays `search` keeps its state in."""
     return {
         "st": np.zeros(N_STATE, np.int64),
-        "lv": np.zeros((MAX_DEPTH + 1, 7), np.int64),
-        "kids": np.zeros((MAX_DEPTH + 1, 18, 5), np.int64),
+        "lv": np.zeros((MAX_DEPTH + 1, 9), np.int64),
+        "kids": np.zeros((MAX_DEPTH + 1, 18, 7), np.int64),
         "cps": np.zeros((MAX_DEPTH + 1, 8), np.int64),
         "eps": np.zeros((MAX_DEPTH + 1, 12), np.int64),
         "stack": np.zeros((MAX_DEPTH + 1, 6), np.int64),
         "out": np.zeros(2 * MAX_DEPTH + 2, np.int64),
         # nodes not yet published, leaves, phase-2 searches, phase-2 nodes, nodes published
-        "work": np.zeros(5, np.int64),
+        "work": np.zeros(8, np.int64),
     }

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from cubelab.tables.jit import kernel
+from cubelab.tables.jit import inline_kernel, kernel
 
 from ..bfs import pair_distances, run_levels
 from ..packed import UNKNOWN2, get2, new_packed2, set2
@@ -168,3 +168,132 @@ def build_coord_slice(ctx, coord_move, slice_move) -> np.ndarray:
     small, cache-resident lower bound the search asks before the big table."""
     comb_move = np.asarray(slice_move)[::24] // 24
     return pair_distances(coord_move, comb_move, [0], ctx)
+
+
+# ---- phase 1: which moves change the distance, per entry -------------------------------------
+#
+# A 24-bit word per phase-1 entry (3 bytes, little-endian), one 4-bit group per face: bits 0-2
+# say whether the face's quarter turn, half turn and inverse quarter turn change the distance,
+# bit 3 whether those that do bring it one closer (set) or one further (clear). One sign per face
+# is enough: the three turns of a face are one move from each other, so their distances differ
+# by at most one and cannot include both one closer and one further than the entry's own.
+# With the parent's exact distance a search then knows every child's exact distance from the
+# parent's one entry, and computes coordinates only of the children that stay within the bound.
+
+P1_MOVE_BYTES = 3
+
+
+@inline_kernel
+def move_change(word, m):
+    """-1, 0 or +1: how face turn m changes the distance of the entry whose word is given (m in
+    the entry's own frame)."""
+    g = (word >> (4 * (m // 3))) & 15
+    if (g >> (m % 3)) & 1 == 0:
+        return 0
+    return -1 if g & 8 else 1
+
+
+@inline_kernel
+def move_word(table, j):
+    """The 24-bit word of entry j."""
+    b = j * P1_MOVE_BYTES
+    return np.int64(table[b]) | (np.int64(table[b + 1]) << 8) | (np.int64(table[b + 2]) << 16)
+
+
+@kernel
+def phase1_move_words(out, lo, hi, p1, fs_cls, fs_rep, flip_move, slice_move, twist_move,
+                      twist_conj):
+    """Fill the words of the classes [lo, hi) from the mod-3 phase-1 table p1 (a move changes
+    the distance by the difference of the two values mod 3). Returns -1, or the first entry
+    found inconsistent (a face with both signs, or an unreached entry: a damaged p1)."""
+    ncls = np.empty(18, np.int64)
+    nsym = np.empty(18, np.int64)
+    for c in range(lo, hi):
+        rep = fs_rep[c]
+        comb = rep // 2048
+        flip = rep % 2048
+        for m in range(18):
+            v = fs_cls[(slice_move[comb * 24, m] // 24) * 2048 + flip_move[flip, m]]
+            ncls[m] = (v >> 4) * N_TWIST
+            nsym[m] = v & 15
+        for x in range(N_TWIST):
+            j = c * N_TWIST + x
+            own = get2(p1, j)
+            if own == UNKNOWN2:
+                return j
+            word = 0
+            for f in range(6):
+                g = 0
+                for q in range(3):
+                    m = 3 * f + q
+                    val = get2(p1, ncls[m] + twist_conj[twist_move[x, m], nsym[m]])
+                    if val == UNKNOWN2:
+                        return j
+                    diff = (val - own + 3) % 3
+                    if diff == 0:
+                        continue
+                    g |= 1 << q
+                    sign = 8 if diff == 2 else 0
+                    if g > 1 << q and (g & 8) != sign:
+                        return j
+                    g = (g & 7) | sign
+                word |= g << (4 * f)
+            b = j * P1_MOVE_BYTES
+            out[b] = word & 255
+            out[b + 1] = (word >> 8) & 255
+            out[b + 2] = word >> 16
+    return -1
+
+
+def build_phase1_moves(ctx, p1, fs_cls, fs_rep, flip_move, slice_move, twist_move,
+                       twist_conj) -> np.ndarray:
+    """The move words of every phase-1 entry (class * 2187 + twist, as the mod-3 table), made
+    from the mod-3 table in chunks of classes on two threads (the kernel releases the GIL)."""
+    import threading
+
+    nclass = len(fs_rep)
+    out = np.empty(nclass * N_TWIST * P1_MOVE_BYTES, np.uint8)
+    chunks = list(range(0, nclass, _CHUNK_CLASSES))
+    lock = threading.Lock()
+    state = {"next": 0, "done": 0, "bad": -1, "error": None}
+
+    def worker():
+        try:
+            work()
+        except BaseException as e:  # re-raised below: a failed chunk must fail the build
+            with lock:
+                state["error"] = state["error"] or e
+
+    def work():
+        while True:
+            with lock:
+                i = state["next"]
+                if i >= len(chunks) or state["bad"] >= 0 or state["error"] is not None \
+                        or (ctx is not None and ctx.cancelled):
+                    return
+                state["next"] = i + 1
+            lo = chunks[i]
+            hi = min(nclass, lo + _CHUNK_CLASSES)
+            bad = phase1_move_words(out, lo, hi, p1, fs_cls, fs_rep, flip_move, slice_move,
+                                    twist_move, twist_conj)
+            with lock:
+                if bad >= 0:
+                    state["bad"] = bad
+                state["done"] += hi - lo
+                if ctx is not None:
+                    ctx.progress(state["done"] * N_TWIST, nclass * N_TWIST)
+
+    threads = [threading.Thread(target=worker, daemon=True) for _ in range(2)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    if ctx is not None:
+        ctx.check_cancel()
+    if state["error"] is not None:
+        raise state["error"]
+    if state["done"] != nclass:
+        raise RuntimeError("the phase-1 move words were not all made")
+    if state["bad"] >= 0:
+        raise ValueError(f"the phase-1 table is inconsistent at entry {state['bad']}")
+    return out

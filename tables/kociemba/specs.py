@@ -71,6 +71,14 @@ def _build_phase1(ctx):
         ctx.load(moves.SLICE_SORTED), ctx.load(moves.TWIST), ctx.load(udsym.TWIST_CONJ))
 
 
+def _build_phase1_moves(ctx):
+    reps, _ = _class_reps(ctx, "kociemba.flipslice_rep")
+    return pruning.build_phase1_moves(
+        ctx, ctx.load("kociemba.phase1_prune"), ctx.load("kociemba.flipslice_class"), reps,
+        ctx.load(moves.FLIP), ctx.load(moves.SLICE_SORTED), ctx.load(moves.TWIST),
+        ctx.load(udsym.TWIST_CONJ))
+
+
 def _build_phase2(ctx):
     reps, stab = _class_reps(ctx, udsym.CORNER_REP.name)
     return pruning.build_phase2(
@@ -118,6 +126,12 @@ PHASE1_PRUNE = _spec(
     (N_FLIPSLICE_CLASSES * N_TWIST + 3) // 4,
     (FLIPSLICE_CLASS, FLIPSLICE_REP, moves.FLIP, moves.SLICE_SORTED, moves.TWIST,
      udsym.TWIST_CONJ), entries=N_FLIPSLICE_CLASSES * N_TWIST)
+PHASE1_MOVES = _spec(
+    "phase1_moves", _build_phase1_moves,
+    "phase 1: flip-slice class x twist, which moves bring the distance closer or further "
+    "(3 bytes)", N_FLIPSLICE_CLASSES * N_TWIST * pruning.P1_MOVE_BYTES,
+    (PHASE1_PRUNE, FLIPSLICE_CLASS, FLIPSLICE_REP, moves.FLIP, moves.SLICE_SORTED, moves.TWIST,
+     udsym.TWIST_CONJ), entries=N_FLIPSLICE_CLASSES * N_TWIST, encoding=1)
 TWIST_SLICE_PRUNE = _spec(
     "twist_slice_prune", _build_twist_slice, "phase 1: twist x UD-slice slots, distance",
     N_TWIST * 495, (moves.TWIST, moves.SLICE_SORTED), entries=N_TWIST * 495)
@@ -158,12 +172,13 @@ class KociembaTables(NamedTuple):
     phase2_prune: np.ndarray
     corner_slice_prune: np.ndarray
     edge_slice_prune: np.ndarray
+    phase1_moves: np.ndarray
 
 
 TABLE_SPECS = (moves.TWIST, moves.FLIP, moves.SLICE_SORTED, moves.CORNER_PERM, EDGE8_MOVE,
                udsym.TWIST_CONJ, EDGE8_CONJ, FLIPSLICE_CLASS, udsym.CORNER_CLASS, PHASE1_PRUNE,
                TWIST_SLICE_PRUNE, FLIP_SLICE_PRUNE, PHASE2_PRUNE, CORNER_SLICE_PRUNE,
-               EDGE_SLICE_PRUNE)
+               EDGE_SLICE_PRUNE, PHASE1_MOVES)
 """The specs of KociembaTables' fields, in order."""
 SPECS = TABLE_SPECS + (FLIPSLICE_REP, udsym.CORNER_REP)
 """Every table the solver needs (what `prepare` may build)."""
