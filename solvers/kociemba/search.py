@@ -22,7 +22,7 @@ from cubelab.tables.cubies import allowed_after
 from cubelab.tables.jit import inline_kernel, kernel
 from cubelab.tables.kociemba.pruning import P1_MOVE_BYTES, move_change, move_word
 from cubelab.tables.memory import prefetch
-from cubelab.tables.packed import get2
+from cubelab.tables.packed import get2, get4
 from cubelab.tables.ranks import N_FLIP, N_PERM8, N_TWIST, flip_of, rank_perm, slice_sorted_of, \
     twist_of
 
@@ -42,7 +42,7 @@ L_NEXT, L_MOVE, L_FLIP, L_TWIST, L_SLICE, L_DIST, L_COUNT, L_PROBE, L_SYM = rang
 # distance, the index of its entry in the move-word table and the symmetry into that entry's frame)
 K_MOVE, K_FLIP, K_TWIST, K_SLICE, K_PROBE, K_SYM, K_DIST = range(7)
 # columns of the phase-2 level array
-P_NEXT, P_MOVE, P_CP, P_E8, P_SP, P_DIST = range(6)
+P_NEXT, P_MOVE, P_CP, P_E8, P_SP = range(5)
 # slots of the host counters array written here (cubelab.solvers.protocol)
 C_NODES, C_BOUND, C_PHASE = 0, 1, 3
 
@@ -85,6 +85,43 @@ def phase1_depth(flip, twist, ss, flip_move, twist_move, slice_move, fs_cls, twi
                 break
         d += 1
     return d
+
+
+@kernel
+def _entry(f, t, s, fs_cls, twist_conj):
+    """(index of the phase-1 entry, symmetry into the entry's frame) of a phase-1 position."""
+    v = fs_cls[(s // 24) * N_FLIP + f]
+    sym = v & 15
+    return (v >> 4) * N_TWIST + twist_conj[t, sym], sym
+
+
+@kernel
+def phase1_depth_words(flip, twist, ss, flip_move, twist_move, slice_move, fs_cls, twist_conj,
+                       p1m, mconj):
+    """Exact phase-1 distance from the move-word table: each step reads one entry and takes a
+    move it marks closer (phase1_depth's walk probes up to 18 neighbours a step instead)."""
+    d = 0
+    while flip != 0 or twist != 0 or ss >= 24:
+        j, sym = _entry(flip, twist, ss, fs_cls, twist_conj)
+        word = move_word(p1m, j)
+        for m in range(18):
+            if move_change(word, mconj[sym, m]) < 0:
+                flip = flip_move[flip, m]
+                twist = twist_move[twist, m]
+                ss = slice_move[ss, m]
+                break
+        else:
+            return -1       # no move closer: a damaged table (the store checks its bytes)
+        d += 1
+    return d
+
+
+@inline_kernel
+def _p2_exact(cp, e8, cp_cls, edge8_conj, p2x):
+    """Phase-2 distance of (corner permutation, UD-edge permutation): exact up to 14, 15 for
+    15 or more (a lower bound)."""
+    v = cp_cls[cp]
+    return get4(p2x, (v >> 4) * N_PERM8 + edge8_conj[e8, v & 15])
 
 
 @kernel
@@ -132,24 +169,13 @@ def _tick(work, counters, cancel, stop, phase, bound):
 @kernel
 def phase2_search(cp0, e80, sp0, budget, prev_face, stack, out, out_off, work, counters,
                   cancel, stop, bound, corner_move, edge8_move, slice_move, cp_cls, edge8_conj,
-                  p2, cs, es, p2moves, p2low):
+                  p2, cs, es, p2moves, p2x):
     """Shortest phase-2 finish within budget: its length (moves in out[out_off:]), -1 if there
     is none, -2 if stopped."""
     h = max(cs[cp0 * 24 + sp0], es[e80 * 24 + sp0])
     if h > budget:
         return -1
-    # the distance of (corners, UD edges) is at least that of either alone (p2low) and has the
-    # big table's value mod 3: the least such number is a bound for one probe, up to two
-    # better than the small tables' (most leaves stop here, before the walk that finds the
-    # exact distance)
-    low = max(p2low[0, cp0], p2low[1, e80])
-    low += (_p2_value(cp0, e80, cp_cls, edge8_conj, p2) - low + 3) % 3
-    if low > budget:
-        return -1
-    d0 = phase2_depth(cp0, e80, corner_move, edge8_move, cp_cls, edge8_conj, p2, p2moves)
-    work[5] += 1
-    work[6] += d0
-    h = max(h, d0)
+    h = max(h, _p2_exact(cp0, e80, cp_cls, edge8_conj, p2x))
     if h > budget:
         return -1
     if h == 0:
@@ -160,7 +186,6 @@ def phase2_search(cp0, e80, sp0, budget, prev_face, stack, out, out_off, work, c
         stack[0, P_CP] = cp0
         stack[0, P_E8] = e80
         stack[0, P_SP] = sp0
-        stack[0, P_DIST] = d0
         lvl = 0
         while lvl >= 0:
             k = stack[lvl, P_NEXT]
@@ -183,8 +208,7 @@ def phase2_search(cp0, e80, sp0, budget, prev_face, stack, out, out_off, work, c
             e8 = edge8_move[stack[lvl, P_E8], k]
             if es[e8 * 24 + sp] > togo:
                 continue
-            d = _step_dist(stack[lvl, P_DIST], _p2_value(cp, e8, cp_cls, edge8_conj, p2))
-            if d > togo:
+            if _p2_exact(cp, e8, cp_cls, edge8_conj, p2x) > togo:
                 continue
             stack[lvl, P_MOVE] = k
             if togo == 0:
@@ -196,14 +220,13 @@ def phase2_search(cp0, e80, sp0, budget, prev_face, stack, out, out_off, work, c
             stack[lvl, P_CP] = cp
             stack[lvl, P_E8] = e8
             stack[lvl, P_SP] = sp
-            stack[lvl, P_DIST] = d
     return -1
 
 
 @kernel
 def _leaf(n1, sp, st, shared, lv, cps, eps, stack, out, work, counters, cancel, stop, mcp,
           mep, corner_move, edge8_move, slice_move, cp_cls, edge8_conj, p2, cs, es, p2moves,
-          p2low):
+          p2x):
     """Finish the phase-1 path lv[:n1] with phase 2 if the total beats the limit."""
     if shared[0] < st[S_LIMIT]:
         st[S_LIMIT] = shared[0]     # another thread found a shorter solution
@@ -231,7 +254,7 @@ def _leaf(n1, sp, st, shared, lv, cps, eps, stack, out, work, counters, cancel, 
     prev = lv[n1 - 1, L_MOVE] // 3 if n1 > 0 else -1
     length = phase2_search(cp, e8, sp, budget, prev, stack, out, n1, work, counters, cancel,
                            stop, n1, corner_move, edge8_move, slice_move, cp_cls, edge8_conj,
-                           p2, cs, es, p2moves, p2low)
+                           p2, cs, es, p2moves, p2x)
     if length == -2:
         return STOPPED
     if length < 0:
@@ -254,14 +277,6 @@ def _next_direction(st):
 
 
 @kernel
-def _entry(f, t, s, fs_cls, twist_conj):
-    """(index of the phase-1 entry, symmetry into the entry's frame) of a phase-1 position."""
-    v = fs_cls[(s // 24) * N_FLIP + f]
-    sym = v & 15
-    return (v >> 4) * N_TWIST + twist_conj[t, sym], sym
-
-
-@kernel
 def _list_children(lvl, togo, st, lv, kids, work, twist_move, flip_move, slice_move,
                    twist_conj, fs_cls, p1m, mconj):
     """List into kids[lvl] the children of level lvl within the bound, with their exact
@@ -280,7 +295,6 @@ def _list_children(lvl, togo, st, lv, kids, work, twist_move, flip_move, slice_m
         lv[lvl, L_PROBE] = j
         lv[lvl, L_SYM] = sym
     word = move_word(p1m, lv[lvl, L_PROBE])
-    work[7] += 1
     sym = lv[lvl, L_SYM]
     skip = st[S_SKIP] != 0
     n = 0
@@ -331,11 +345,11 @@ def _list_children(lvl, togo, st, lv, kids, work, twist_move, flip_move, slice_m
 @kernel
 def search(st, shared, lv, kids, cps, eps, stack, out, work, roots, root_cp, root_ep, counters,
            cancel, stop, twist_move, flip_move, slice_move, corner_move, edge8_move, twist_conj,
-           edge8_conj, fs_cls, cp_cls, p1, ts, fsl, p2, cs, es, mcp, mep, p2moves, p1m, mconj, p2low):
+           edge8_conj, fs_cls, cp_cls, p1, ts, fsl, p2, cs, es, mcp, mep, p2moves, p1m, mconj, p2x):
     """Run until the next improvement (FOUND), exhaustion (EXHAUSTED) or a flag (STOPPED).
     p1 (mod 3), ts and fsl are not read here (the roots' distances come with them); p1m is
-    the move-word table, mconj[k, m] face turn m seen in the frame of UD symmetry k, p2low[0]
-    and p2low[1] the phase-2 distances of the corner and of the UD-edge permutation alone."""
+    the move-word table, mconj[k, m] face turn m seen in the frame of UD symmetry k,
+    and p2x the phase-2 table of exact distances (4 bits)."""
     while True:
         if cancel[0] != 0 or stop[0] != 0:
             return STOPPED
@@ -364,7 +378,7 @@ def search(st, shared, lv, kids, cps, eps, stack, out, work, roots, root_cp, roo
             if n1 == 0:
                 r = _leaf(0, roots[d, 2], st, shared, lv, cps, eps, stack, out, work, counters,
                           cancel, stop, mcp, mep, corner_move, edge8_move, slice_move, cp_cls,
-                          edge8_conj, p2, cs, es, p2moves, p2low)
+                          edge8_conj, p2, cs, es, p2moves, p2x)
                 if r == STOPPED:
                     st[S_INIT] = 0      # a resumed search redoes this leaf
                     return r
@@ -398,7 +412,7 @@ def search(st, shared, lv, kids, cps, eps, stack, out, work, roots, root_cp, roo
             if togo == 0:
                 r = _leaf(n1, s2, st, shared, lv, cps, eps, stack, out, work, counters, cancel,
                           stop, mcp, mep, corner_move, edge8_move, slice_move, cp_cls, edge8_conj,
-                          p2, cs, es, p2moves, p2low)
+                          p2, cs, es, p2moves, p2x)
                 if r == STOPPED:
                     lv[lvl, L_NEXT] = i     # the interrupted phase 2 is redone on resume
                 if r != EXHAUSTED:
@@ -419,12 +433,13 @@ def search(st, shared, lv, kids, cps, eps, stack, out, work, roots, root_cp, roo
 
 @kernel
 def root_coordinates(cp, co, ep, eo, binom, flip_move, twist_move, slice_move, fs_cls,
-                     twist_conj, p1):
+                     twist_conj, p1m, mconj):
     """(flip, twist, sorted slice, phase-1 distance) of one direction's cubies."""
     flip = flip_of(eo)
     twist = twist_of(co)
     ss = slice_sorted_of(ep, binom)
-    d = phase1_depth(flip, twist, ss, flip_move, twist_move, slice_move, fs_cls, twist_conj, p1)
+    d = phase1_depth_words(flip, twist, ss, flip_move, twist_move, slice_move, fs_cls,
+                           twist_conj, p1m, mconj)
     return flip, twist, ss, d
 
 
@@ -436,8 +451,8 @@ def new_work_arrays():
         "kids": np.zeros((MAX_DEPTH + 1, 18, 7), np.int64),
         "cps": np.zeros((MAX_DEPTH + 1, 8), np.int64),
         "eps": np.zeros((MAX_DEPTH + 1, 12), np.int64),
-        "stack": np.zeros((MAX_DEPTH + 1, 6), np.int64),
+        "stack": np.zeros((MAX_DEPTH + 1, 5), np.int64),
         "out": np.zeros(2 * MAX_DEPTH + 2, np.int64),
         # nodes not yet published, leaves, phase-2 searches, phase-2 nodes, nodes published
-        "work": np.zeros(8, np.int64),
+        "work": np.zeros(5, np.int64),
     }

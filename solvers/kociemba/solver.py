@@ -115,9 +115,9 @@ class KociembaSolver(SolverBase):
             t.twist_conj, t.edge8_conj, t.flipslice_class, t.corner_class, t.phase1_prune,
             t.twist_slice_prune, t.flip_slice_prune, t.phase2_prune, t.corner_slice_prune,
             t.edge_slice_prune, mcp, mep, PHASE2_MOVES, t.phase1_moves, _ud_move_conjugation(),
-            _phase2_alone(t.corner_slice_prune, t.edge_slice_prune)))
+            t.phase2_exact))
         kt = self._kernel_tables
-        self._root_tables = (BINOM, kt[1], kt[0], kt[2], kt[7], kt[5], kt[9])
+        self._root_tables = (BINOM, kt[1], kt[0], kt[2], kt[7], kt[5], kt[18], kt[19])
         from cubelab.cube.symmetry import move_conjugation, symmetry_inverse_index
         self._axes = axis_symmetries()
         self._axes_array = np.array(self._axes, np.int64)
@@ -480,14 +480,6 @@ def _ud_move_conjugation() -> np.ndarray:
     phase-1 entry's move word is stored in."""
     from cubelab.cube.symmetry import move_conjugation
     return np.ascontiguousarray(move_conjugation()[:16], dtype=np.int64)
-
-
-def _phase2_alone(corner_slice, edge_slice) -> np.ndarray:
-    """[0, cp], [1, e8]: phase-2 distance of the corner permutation alone, of the UD-edge
-    permutation alone (the least over the slice permutations of the pair tables' distances:
-    any path for one alone moves some slice permutation home too)."""
-    return np.stack([np.asarray(corner_slice).reshape(-1, 24).min(axis=1),
-                     np.asarray(edge_slice).reshape(-1, 24).min(axis=1)]).astype(np.uint8)
 
 
 def _face_turn_indices(moves) -> np.ndarray | None:

@@ -20,7 +20,7 @@ import numpy as np
 from cubelab.tables.jit import inline_kernel, kernel
 
 from ..bfs import pair_distances, run_levels
-from ..packed import UNKNOWN2, get2, new_packed2, set2
+from ..packed import UNKNOWN2, UNKNOWN4, get2, get4, new_packed2, new_packed4, set2, set4
 from ..ranks import N_PERM4, N_PERM8, N_TWIST
 
 _CHECK_EVERY = 64
@@ -297,3 +297,83 @@ def build_phase1_moves(ctx, p1, fs_cls, fs_rep, flip_move, slice_move, twist_mov
     if state["bad"] >= 0:
         raise ValueError(f"the phase-1 table is inconsistent at entry {state['bad']}")
     return out
+
+
+# ---- phase 2: exact distances in 4 bits -------------------------------------------------------
+#
+# The mod-3 phase-2 table gives an exact distance only by a walk to the subgroup's solved
+# state, one step per move of distance with up to ten probes each. This table holds the exact
+# distance of every (corner-permutation class, UD-edge permutation) entry in 4 bits (15: 15 or
+# more, a lower bound; phase 2 needs at most 18 moves and seldom more than 14), so a leaf's
+# distance is one probe. It is made from the mod-3 table level by level: an entry is at depth d
+# when its value is d mod 3 and a neighbour is at d - 1.
+
+P2_EXACT_MAX = 15
+
+
+@kernel
+def phase2_exact_level(exact, p2, d, lo, hi, cp_cls, cp_rep, cp_move, edge8_move, edge8_conj,
+                       p2moves):
+    """Set depth d on the unset entries of classes [lo, hi) that have a neighbour at d - 1.
+    Returns how many were set."""
+    ncls = np.empty(10, np.int64)
+    nsym = np.empty(10, np.int64)
+    added = 0
+    for c in range(lo, hi):
+        rep = cp_rep[c]
+        for k in range(10):
+            v = cp_cls[cp_move[rep, p2moves[k]]]
+            ncls[k] = (v >> 4) * N_PERM8
+            nsym[k] = v & 15
+        base = c * N_PERM8
+        for x in range(N_PERM8):
+            if get4(exact, base + x) != UNKNOWN4 or get2(p2, base + x) != d % 3:
+                continue
+            for k in range(10):
+                if get4(exact, ncls[k] + edge8_conj[edge8_move[x, k], nsym[k]]) == d - 1:
+                    set4(exact, base + x, d)
+                    added += 1
+                    break
+    return added
+
+
+def build_phase2_exact(ctx, p2, cp_cls, cp_rep, cp_move, edge8_move, edge8_conj,
+                       p2moves) -> np.ndarray:
+    """4-bit exact phase-2 distances over corner class * 40320 + UD-edge permutation (the
+    mod-3 table's index), levels 1-14 swept on two threads (a class block is 20,160 bytes, so
+    threads on different classes never share a byte)."""
+    import threading
+
+    nclass = len(cp_rep)
+    exact = new_packed4(nclass * N_PERM8, ctx.check_cancel if ctx is not None else None)
+    set4(exact, 0, 0)      # the solved position (its conjugates are all itself)
+    done = 1
+    total = nclass * N_PERM8
+    half = nclass // 2
+    for d in range(1, P2_EXACT_MAX):
+        counts = [0, 0]
+        errors = []
+
+        def part(i, lo, hi):
+            try:
+                counts[i] = phase2_exact_level(exact, p2, d, lo, hi, cp_cls, cp_rep, cp_move,
+                                               edge8_move, edge8_conj, p2moves)
+            except BaseException as e:  # re-raised below
+                errors.append(e)
+
+        threads = [threading.Thread(target=part, args=(0, 0, half), daemon=True),
+                   threading.Thread(target=part, args=(1, half, nclass), daemon=True)]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join()
+        if errors:
+            raise errors[0]
+        done += counts[0] + counts[1]
+        if ctx is not None:
+            ctx.progress(done, total)
+            ctx.check_cancel()
+        if counts[0] + counts[1] == 0:
+            break
+    return exact
+

@@ -86,6 +86,14 @@ def _build_phase2(ctx):
         ctx.load("kociemba.edge8_move"), ctx.load("kociemba.edge8_conj"), PHASE2_MOVES)
 
 
+def _build_phase2_exact(ctx):
+    reps, _ = _class_reps(ctx, udsym.CORNER_REP.name)
+    return pruning.build_phase2_exact(
+        ctx, ctx.load("kociemba.phase2_prune"), ctx.load(udsym.CORNER_CLASS), reps,
+        ctx.load(moves.CORNER_PERM), ctx.load("kociemba.edge8_move"),
+        ctx.load("kociemba.edge8_conj"), PHASE2_MOVES)
+
+
 def _build_corner_slice(ctx):
     return pruning.build_perm_slice(ctx, ctx.load(moves.CORNER_PERM)[:, PHASE2_MOVES],
                                     ctx.load(moves.SLICE_SORTED)[:, PHASE2_MOVES])
@@ -144,6 +152,12 @@ PHASE2_PRUNE = _spec(
     (udsym.N_CORNER_CLASSES * N_PERM8 + 3) // 4,
     (udsym.CORNER_CLASS, udsym.CORNER_REP, moves.CORNER_PERM, EDGE8_MOVE, EDGE8_CONJ),
     entries=udsym.N_CORNER_CLASSES * N_PERM8)
+PHASE2_EXACT = _spec(
+    "phase2_exact", _build_phase2_exact,
+    "phase 2: corner permutation class x UD-edge permutation, exact distance (4 bits, 15: 15+)",
+    (udsym.N_CORNER_CLASSES * N_PERM8 + 1) // 2,
+    (PHASE2_PRUNE, udsym.CORNER_CLASS, udsym.CORNER_REP, moves.CORNER_PERM, EDGE8_MOVE,
+     EDGE8_CONJ), entries=udsym.N_CORNER_CLASSES * N_PERM8, saturate=pruning.P2_EXACT_MAX)
 CORNER_SLICE_PRUNE = _spec(
     "corner_slice_prune", _build_corner_slice,
     "phase 2: corner permutation x slice permutation, distance", N_PERM8 * N_PERM4,
@@ -173,12 +187,14 @@ class KociembaTables(NamedTuple):
     corner_slice_prune: np.ndarray
     edge_slice_prune: np.ndarray
     phase1_moves: np.ndarray
+    phase2_exact: np.ndarray
 
 
 TABLE_SPECS = (moves.TWIST, moves.FLIP, moves.SLICE_SORTED, moves.CORNER_PERM, EDGE8_MOVE,
                udsym.TWIST_CONJ, EDGE8_CONJ, FLIPSLICE_CLASS, udsym.CORNER_CLASS, PHASE1_PRUNE,
                TWIST_SLICE_PRUNE, FLIP_SLICE_PRUNE, PHASE2_PRUNE, CORNER_SLICE_PRUNE,
-               EDGE_SLICE_PRUNE, PHASE1_MOVES)
+               EDGE_SLICE_PRUNE, PHASE1_MOVES,
+               PHASE2_EXACT)
 """The specs of KociembaTables' fields, in order."""
 SPECS = TABLE_SPECS + (FLIPSLICE_REP, udsym.CORNER_REP)
 """Every table the solver needs (what `prepare` may build)."""
