@@ -9,9 +9,13 @@ solution found is optimal), or until a flag is raised (STOPPED). All its state l
 arrays it is given, so calling it again resumes where it stopped, and several threads can run
 it at once on disjoint directions, reading one shared limit.
 
-Phase 1 walks exact distances (recovered from the mod-3 table one move at a time), asking two
-small cache-resident tables (twist x slice, flip x slice) before the big one; phase 2 starts
-only after the small corner-slice and edge-slice tables accept the leaf.
+Phase 1 walks exact distances: a node reads its one entry of the move-word table (which face
+turns bring it one closer or one further), so it knows every child's exact distance before
+computing any child's coordinates, and lists only the children within the bound (near the
+bound, only those that get closer). Phase 2 starts only after the small corner-slice and
+edge-slice tables and one probe of the 4-bit exact phase-2 table accept the leaf, and its IDA*
+reads exact distances from that table too. The mod-3 tables (phase1_depth, phase2_depth) are
+what those two tables are made from; the tests check them against each other.
 """
 
 from __future__ import annotations

@@ -7,6 +7,10 @@ changes a distance by at most one. Four small tables store exact distances in by
 slice slots and flip x slice slots for phase 1, corner permutation x slice permutation and
 UD-edge permutation x slice permutation for phase 2.
 
+Two more are made from the mod-3 ones for the search's speed (sections at the end): per phase-1
+entry, which moves bring the distance closer or further (3 bytes, 423 MB), and the exact phase-2
+distance in 4 bits (56 MB).
+
 The big builds sweep class by class: for one class and one move, every neighbour lands in one
 class's block (a few hundred bytes to 10 kB), so the sweeps stay in cache. A row of the driver is
 one class; rows are handed out in multiples of four classes so that two threads never share a
