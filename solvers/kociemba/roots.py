@@ -24,7 +24,7 @@ from cubelab.tables.cubies import conjugate_into, invert
 from cubelab.tables.jit import kernel
 from cubelab.tables.ranks import flip_of, slice_sorted_of, twist_of
 
-from .search import phase1_depth
+from .search import phase1_depth_words
 
 N_DIRECTIONS = 6
 # columns of a direction's coordinates (search.root_coordinates' order)
@@ -76,7 +76,8 @@ def reachable(cp, co, ep, eo, cc):
 
 
 @kernel
-def _coordinates(row, out, binom, flip_move, twist_move, slice_move, fs_cls, twist_conj, p1):
+def _coordinates(row, out, binom, flip_move, twist_move, slice_move, fs_cls, twist_conj, p1m,
+                 mconj):
     """One direction's (flip, twist, sorted slice, phase-1 distance) into out."""
     flip = flip_of(row[28:40])
     twist = twist_of(row[8:16])
@@ -84,13 +85,13 @@ def _coordinates(row, out, binom, flip_move, twist_move, slice_move, fs_cls, twi
     out[R_FLIP] = flip
     out[R_TWIST] = twist
     out[R_SLICE] = ss
-    out[R_DIST] = phase1_depth(flip, twist, ss, flip_move, twist_move, slice_move, fs_cls,
-                               twist_conj, p1)
+    out[R_DIST] = phase1_depth_words(flip, twist, ss, flip_move, twist_move, slice_move, fs_cls,
+                                     twist_conj, p1m, mconj)
 
 
 @kernel
 def directions(row, n_dirs, axes, sym, coords, cps, eps, dirs, axis_coords, binom, flip_move,
-               twist_move, slice_move, fs_cls, twist_conj, p1):
+               twist_move, slice_move, fs_cls, twist_conj, p1m, mconj):
     """The distinct directions among the first n_dirs of (axis 0, 1, 2 of the position, then of
     its inverse): their coordinates (coords[i]), corner and edge permutations (cps[i], eps[i])
     and which of the six each is (dirs[i]); returns how many. A symmetric position repeats
@@ -112,7 +113,7 @@ def directions(row, n_dirs, axes, sym, coords, cps, eps, dirs, axis_coords, bino
             conjugate_into(base, sym, k, one)
         if j < 3:
             _coordinates(one, axis_coords[j], binom, flip_move, twist_move, slice_move, fs_cls,
-                         twist_conj, p1)
+                         twist_conj, p1m, mconj)
         if j >= n_dirs:
             continue
         repeated = False
@@ -132,7 +133,7 @@ def directions(row, n_dirs, axes, sym, coords, cps, eps, dirs, axis_coords, bino
             coords[n, :] = axis_coords[j]
         else:
             _coordinates(one, coords[n], binom, flip_move, twist_move, slice_move, fs_cls,
-                         twist_conj, p1)
+                         twist_conj, p1m, mconj)
         for i in range(8):
             cps[n, i] = one[i]
         for i in range(12):

@@ -9,9 +9,13 @@ solution found is optimal), or until a flag is raised (STOPPED). All its state l
 arrays it is given, so calling it again resumes where it stopped, and several threads can run
 it at once on disjoint directions, reading one shared limit.
 
-Phase 1 walks exact distances (recovered from the mod-3 table one move at a time), asking two
-small cache-resident tables (twist x slice, flip x slice) before the big one; phase 2 starts
-only after the small corner-slice and edge-slice tables accept the leaf.
+Phase 1 walks exact distances: a node reads its one entry of the move-word table (which face
+turns bring it one closer or one further), so it knows every child's exact distance before
+computing any child's coordinates, and lists only the children within the bound (near the
+bound, only those that get closer). Phase 2 starts only after the small corner-slice and
+edge-slice tables and one probe of the 4-bit exact phase-2 table accept the leaf, and its IDA*
+reads exact distances from that table too. The mod-3 tables (phase1_depth, phase2_depth) are
+what those two tables are made from; the tests check them against each other.
 """
 
 from __future__ import annotations
@@ -20,8 +24,9 @@ import numpy as np
 
 from cubelab.tables.cubies import allowed_after
 from cubelab.tables.jit import inline_kernel, kernel
+from cubelab.tables.kociemba.pruning import P1_MOVE_BYTES, move_change, move_word
 from cubelab.tables.memory import prefetch
-from cubelab.tables.packed import get2
+from cubelab.tables.packed import get2, get4
 from cubelab.tables.ranks import N_FLIP, N_PERM8, N_TWIST, flip_of, rank_perm, slice_sorted_of, \
     twist_of
 
@@ -36,12 +41,12 @@ CAP_FROM = 20           # the phase-2 cap applies once solutions must be this sh
 N_STATE = 12
 # columns of the phase-1 level array `lv` (L_NEXT: the next of the level's children to try,
 # L_COUNT: how many it has, -1 before they are listed)
-L_NEXT, L_MOVE, L_FLIP, L_TWIST, L_SLICE, L_DIST, L_COUNT = range(7)
-# columns of a phase-1 level's children, listed in `kids` (the move, its coordinates, and the
-# index of its entry in the phase-1 table)
-K_MOVE, K_FLIP, K_TWIST, K_SLICE, K_PROBE = range(5)
+L_NEXT, L_MOVE, L_FLIP, L_TWIST, L_SLICE, L_DIST, L_COUNT, L_PROBE, L_SYM = range(9)
+# columns of a phase-1 level's children, listed in `kids` (the move, its coordinates, its exact
+# distance, the index of its entry in the move-word table and the symmetry into that entry's frame)
+K_MOVE, K_FLIP, K_TWIST, K_SLICE, K_PROBE, K_SYM, K_DIST = range(7)
 # columns of the phase-2 level array
-P_NEXT, P_MOVE, P_CP, P_E8, P_SP, P_DIST = range(6)
+P_NEXT, P_MOVE, P_CP, P_E8, P_SP = range(5)
 # slots of the host counters array written here (cubelab.solvers.protocol)
 C_NODES, C_BOUND, C_PHASE = 0, 1, 3
 
@@ -87,16 +92,65 @@ def phase1_depth(flip, twist, ss, flip_move, twist_move, slice_move, fs_cls, twi
 
 
 @kernel
-def phase2_depth(cp, e8, corner_move, edge8_move, cp_cls, edge8_conj, p2, p2moves):
-    """Exact distance of (corner permutation, UD-edge permutation) inside phase 2."""
+def _entry(f, t, s, fs_cls, twist_conj):
+    """(index of the phase-1 entry, symmetry into the entry's frame) of a phase-1 position."""
+    v = fs_cls[(s // 24) * N_FLIP + f]
+    sym = v & 15
+    return (v >> 4) * N_TWIST + twist_conj[t, sym], sym
+
+
+@kernel
+def phase1_depth_words(flip, twist, ss, flip_move, twist_move, slice_move, fs_cls, twist_conj,
+                       p1m, mconj):
+    """Exact phase-1 distance from the move-word table: each step reads one entry and takes a
+    move it marks closer (phase1_depth's walk probes up to 18 neighbours a step instead)."""
     d = 0
+    while flip != 0 or twist != 0 or ss >= 24:
+        j, sym = _entry(flip, twist, ss, fs_cls, twist_conj)
+        word = move_word(p1m, j)
+        for m in range(18):
+            if move_change(word, mconj[sym, m]) < 0:
+                flip = flip_move[flip, m]
+                twist = twist_move[twist, m]
+                ss = slice_move[ss, m]
+                break
+        else:
+            return -1       # no move closer: a damaged table (the store checks its bytes)
+        d += 1
+    return d
+
+
+@inline_kernel
+def _p2_exact(cp, e8, cp_cls, edge8_conj, p2x):
+    """Phase-2 distance of (corner permutation, UD-edge permutation): exact up to 14, 15 for
+    15 or more (a lower bound)."""
+    v = cp_cls[cp]
+    return get4(p2x, (v >> 4) * N_PERM8 + edge8_conj[e8, v & 15])
+
+
+@kernel
+def phase2_depth(cp, e8, corner_move, edge8_move, cp_cls, edge8_conj, p2, p2moves):
+    """Exact distance of (corner permutation, UD-edge permutation) inside phase 2: walk down
+    the mod-3 values, each step loading its ten neighbours' entries together (prefetched, so
+    their cache misses overlap) before looking for the one a move closer."""
+    d = 0
+    cs = np.empty(10, np.int64)
+    es = np.empty(10, np.int64)
+    idx = np.empty(10, np.int64)
     while cp != 0 or e8 != 0:
-        target = (_p2_value(cp, e8, cp_cls, edge8_conj, p2) + 2) % 3
         for k in range(10):
             c2 = corner_move[cp, p2moves[k]]
             e2 = edge8_move[e8, k]
-            if _p2_value(c2, e2, cp_cls, edge8_conj, p2) == target:
-                cp, e8 = c2, e2
+            v = cp_cls[c2]
+            j = (v >> 4) * N_PERM8 + edge8_conj[e2, v & 15]
+            cs[k] = c2
+            es[k] = e2
+            idx[k] = j
+            prefetch(p2, j >> 2)
+        target = (_p2_value(cp, e8, cp_cls, edge8_conj, p2) + 2) % 3
+        for k in range(10):
+            if get2(p2, idx[k]) == target:
+                cp, e8 = cs[k], es[k]
                 break
         d += 1
     return d
@@ -119,14 +173,13 @@ def _tick(work, counters, cancel, stop, phase, bound):
 @kernel
 def phase2_search(cp0, e80, sp0, budget, prev_face, stack, out, out_off, work, counters,
                   cancel, stop, bound, corner_move, edge8_move, slice_move, cp_cls, edge8_conj,
-                  p2, cs, es, p2moves):
+                  p2, cs, es, p2moves, p2x):
     """Shortest phase-2 finish within budget: its length (moves in out[out_off:]), -1 if there
     is none, -2 if stopped."""
     h = max(cs[cp0 * 24 + sp0], es[e80 * 24 + sp0])
     if h > budget:
         return -1
-    d0 = phase2_depth(cp0, e80, corner_move, edge8_move, cp_cls, edge8_conj, p2, p2moves)
-    h = max(h, d0)
+    h = max(h, _p2_exact(cp0, e80, cp_cls, edge8_conj, p2x))
     if h > budget:
         return -1
     if h == 0:
@@ -137,7 +190,6 @@ def phase2_search(cp0, e80, sp0, budget, prev_face, stack, out, out_off, work, c
         stack[0, P_CP] = cp0
         stack[0, P_E8] = e80
         stack[0, P_SP] = sp0
-        stack[0, P_DIST] = d0
         lvl = 0
         while lvl >= 0:
             k = stack[lvl, P_NEXT]
@@ -160,8 +212,7 @@ def phase2_search(cp0, e80, sp0, budget, prev_face, stack, out, out_off, work, c
             e8 = edge8_move[stack[lvl, P_E8], k]
             if es[e8 * 24 + sp] > togo:
                 continue
-            d = _step_dist(stack[lvl, P_DIST], _p2_value(cp, e8, cp_cls, edge8_conj, p2))
-            if d > togo:
+            if _p2_exact(cp, e8, cp_cls, edge8_conj, p2x) > togo:
                 continue
             stack[lvl, P_MOVE] = k
             if togo == 0:
@@ -173,13 +224,13 @@ def phase2_search(cp0, e80, sp0, budget, prev_face, stack, out, out_off, work, c
             stack[lvl, P_CP] = cp
             stack[lvl, P_E8] = e8
             stack[lvl, P_SP] = sp
-            stack[lvl, P_DIST] = d
     return -1
 
 
 @kernel
 def _leaf(n1, sp, st, shared, lv, cps, eps, stack, out, work, counters, cancel, stop, mcp,
-          mep, corner_move, edge8_move, slice_move, cp_cls, edge8_conj, p2, cs, es, p2moves):
+          mep, corner_move, edge8_move, slice_move, cp_cls, edge8_conj, p2, cs, es, p2moves,
+          p2x):
     """Finish the phase-1 path lv[:n1] with phase 2 if the total beats the limit."""
     if shared[0] < st[S_LIMIT]:
         st[S_LIMIT] = shared[0]     # another thread found a shorter solution
@@ -207,7 +258,7 @@ def _leaf(n1, sp, st, shared, lv, cps, eps, stack, out, work, counters, cancel, 
     prev = lv[n1 - 1, L_MOVE] // 3 if n1 > 0 else -1
     length = phase2_search(cp, e8, sp, budget, prev, stack, out, n1, work, counters, cancel,
                            stop, n1, corner_move, edge8_move, slice_move, cp_cls, edge8_conj,
-                           p2, cs, es, p2moves)
+                           p2, cs, es, p2moves, p2x)
     if length == -2:
         return STOPPED
     if length < 0:
@@ -230,19 +281,26 @@ def _next_direction(st):
 
 
 @kernel
-def _list_children(lvl, togo, lv, kids, work, twist_move, flip_move, slice_move, twist_conj,
-                   fs_cls, p1, ts, fsl):
-    """List the children of level lvl that the cheap tests let through into kids[lvl], and
-    start loading their phase-1 table entries: each child's two dependent probes (its
-    flip-slice class, then its entry) are issued for all children together, so the cache misses
-    of a level overlap instead of following one another. The moves tried count as nodes."""
+def _list_children(lvl, togo, st, lv, kids, work, twist_move, flip_move, slice_move,
+                   twist_conj, fs_cls, p1m, mconj):
+    """List into kids[lvl] the children of level lvl within the bound, with their exact
+    distances, all read from the node's one entry of the move-word table: a move is turned
+    away before its coordinates are computed. Then start loading the listed children's own
+    entries (each two dependent probes, its flip-slice class then its word, issued for all
+    children together so that the cache misses of a level overlap). The moves tried count as
+    nodes."""
     prev = lv[lvl - 1, L_MOVE] // 3 if lvl > 0 else -1
-    # a child is at most one move further than its parent: with that much slack every child
-    # passes the small tables' bounds, which need not be read
-    slack = lv[lvl, L_DIST] + 1 <= togo
     f = lv[lvl, L_FLIP]
     t = lv[lvl, L_TWIST]
     s = lv[lvl, L_SLICE]
+    d = lv[lvl, L_DIST]
+    if lv[lvl, L_PROBE] < 0:
+        j, sym = _entry(f, t, s, fs_cls, twist_conj)
+        lv[lvl, L_PROBE] = j
+        lv[lvl, L_SYM] = sym
+    word = move_word(p1m, lv[lvl, L_PROBE])
+    sym = lv[lvl, L_SYM]
+    skip = st[S_SKIP] != 0
     n = 0
     tried = 0
     for m in range(18):
@@ -254,32 +312,34 @@ def _list_children(lvl, togo, lv, kids, work, twist_move, flip_move, slice_move,
             # ending phase 1 with a phase-2 move means the path was in the subgroup one
             # move earlier: that shorter phase-1 path was tried already
             continue
-        f2 = flip_move[f, m]
-        t2 = twist_move[t, m]
+        d2 = d + move_change(word, mconj[sym, m])
+        if d2 > togo:
+            continue
+        if skip and d2 < togo and d2 + togo < 5:
+            # a few moves left and slack: the path would reach the subgroup early and leave
+            # it again; such phase-1 paths rarely lead anywhere new (Rokicki). Skipped while
+            # seeking a short solution fast; S_CAPPED has a proof search again without the skip
+            st[S_CAPPED] = 1
+            continue
         s2 = slice_move[s, m]
-        if togo == 0:
-            # the last move must land in the subgroup: no table needed to see that
-            if f2 != 0 or t2 != 0 or s2 >= 24:
-                continue
-        else:
-            # two small tables that stay in cache turn most children away before the big
-            # table is read
-            comb = s2 // 24
-            if not slack and (ts[t2 * 495 + comb] > togo or fsl[f2 * 495 + comb] > togo):
-                continue
-            kids[lvl, n, K_PROBE] = comb * N_FLIP + f2
-            prefetch(fs_cls, comb * N_FLIP + f2)
+        f2 = flip_move[f, m]
         kids[lvl, n, K_MOVE] = m
         kids[lvl, n, K_FLIP] = f2
-        kids[lvl, n, K_TWIST] = t2
+        kids[lvl, n, K_TWIST] = twist_move[t, m]
         kids[lvl, n, K_SLICE] = s2
+        kids[lvl, n, K_DIST] = d2
+        if togo > 0:
+            kids[lvl, n, K_PROBE] = (s2 // 24) * N_FLIP + f2
+            prefetch(fs_cls, (s2 // 24) * N_FLIP + f2)
         n += 1
     if togo > 0:
         for i in range(n):
             v = fs_cls[kids[lvl, i, K_PROBE]]
-            j = (v >> 4) * N_TWIST + twist_conj[kids[lvl, i, K_TWIST], v & 15]
+            sym2 = v & 15
+            j = (v >> 4) * N_TWIST + twist_conj[kids[lvl, i, K_TWIST], sym2]
             kids[lvl, i, K_PROBE] = j
-            prefetch(p1, j >> 2)
+            kids[lvl, i, K_SYM] = sym2
+            prefetch(p1m, j * P1_MOVE_BYTES)
     # every move tried is a node; the children are counted (and the flags heard) one by one as
     # they are tried, the ones turned away here at once
     work[0] += tried - n
@@ -289,8 +349,11 @@ def _list_children(lvl, togo, lv, kids, work, twist_move, flip_move, slice_move,
 @kernel
 def search(st, shared, lv, kids, cps, eps, stack, out, work, roots, root_cp, root_ep, counters,
            cancel, stop, twist_move, flip_move, slice_move, corner_move, edge8_move, twist_conj,
-           edge8_conj, fs_cls, cp_cls, p1, ts, fsl, p2, cs, es, mcp, mep, p2moves):
-    """Run until the next improvement (FOUND), exhaustion (EXHAUSTED) or a flag (STOPPED)."""
+           edge8_conj, fs_cls, cp_cls, p1, ts, fsl, p2, cs, es, mcp, mep, p2moves, p1m, mconj, p2x):
+    """Run until the next improvement (FOUND), exhaustion (EXHAUSTED) or a flag (STOPPED).
+    p1 (mod 3), ts and fsl are not read here (the roots' distances come with them); p1m is
+    the move-word table, mconj[k, m] face turn m seen in the frame of UD symmetry k,
+    and p2x the phase-2 table of exact distances (4 bits)."""
     while True:
         if cancel[0] != 0 or stop[0] != 0:
             return STOPPED
@@ -311,6 +374,7 @@ def search(st, shared, lv, kids, cps, eps, stack, out, work, roots, root_cp, roo
             lv[0, L_TWIST] = roots[d, 1]
             lv[0, L_SLICE] = roots[d, 2]
             lv[0, L_DIST] = roots[d, 3]
+            lv[0, L_PROBE] = -1
             cps[0, :] = root_cp[d]
             eps[0, :] = root_ep[d]
             st[S_VALID] = 0
@@ -318,7 +382,7 @@ def search(st, shared, lv, kids, cps, eps, stack, out, work, roots, root_cp, roo
             if n1 == 0:
                 r = _leaf(0, roots[d, 2], st, shared, lv, cps, eps, stack, out, work, counters,
                           cancel, stop, mcp, mep, corner_move, edge8_move, slice_move, cp_cls,
-                          edge8_conj, p2, cs, es, p2moves)
+                          edge8_conj, p2, cs, es, p2moves, p2x)
                 if r == STOPPED:
                     st[S_INIT] = 0      # a resumed search redoes this leaf
                     return r
@@ -330,8 +394,8 @@ def search(st, shared, lv, kids, cps, eps, stack, out, work, roots, root_cp, roo
         while lvl >= 0:
             togo = n1 - lvl - 1
             if lv[lvl, L_COUNT] < 0:
-                _list_children(lvl, togo, lv, kids, work, twist_move, flip_move, slice_move,
-                               twist_conj, fs_cls, p1, ts, fsl)
+                _list_children(lvl, togo, st, lv, kids, work, twist_move, flip_move, slice_move,
+                               twist_conj, fs_cls, p1m, mconj)
             i = lv[lvl, L_NEXT]
             if i >= lv[lvl, L_COUNT]:
                 lvl -= 1
@@ -345,26 +409,14 @@ def search(st, shared, lv, kids, cps, eps, stack, out, work, roots, root_cp, roo
             f2 = kids[lvl, i, K_FLIP]
             t2 = kids[lvl, i, K_TWIST]
             s2 = kids[lvl, i, K_SLICE]
-            if togo == 0:
-                dist = 0
-            else:
-                dist = _step_dist(lv[lvl, L_DIST], get2(p1, kids[lvl, i, K_PROBE]))
-                if dist > togo:
-                    continue
-                if dist < togo and dist + togo < 5 and st[S_SKIP] != 0:
-                    # a few moves left and slack: the path would reach the subgroup early and
-                    # leave it again; such phase-1 paths rarely lead anywhere new (Rokicki).
-                    # Skipped while seeking a short solution fast; S_CAPPED has a proof
-                    # search again without the skip
-                    st[S_CAPPED] = 1
-                    continue
+            dist = kids[lvl, i, K_DIST]
             lv[lvl, L_MOVE] = m
             if st[S_VALID] > lvl:
                 st[S_VALID] = lvl
             if togo == 0:
                 r = _leaf(n1, s2, st, shared, lv, cps, eps, stack, out, work, counters, cancel,
                           stop, mcp, mep, corner_move, edge8_move, slice_move, cp_cls, edge8_conj,
-                          p2, cs, es, p2moves)
+                          p2, cs, es, p2moves, p2x)
                 if r == STOPPED:
                     lv[lvl, L_NEXT] = i     # the interrupted phase 2 is redone on resume
                 if r != EXHAUSTED:
@@ -378,17 +430,20 @@ def search(st, shared, lv, kids, cps, eps, stack, out, work, roots, root_cp, roo
             lv[lvl, L_TWIST] = t2
             lv[lvl, L_SLICE] = s2
             lv[lvl, L_DIST] = dist
+            lv[lvl, L_PROBE] = kids[lvl - 1, i, K_PROBE]
+            lv[lvl, L_SYM] = kids[lvl - 1, i, K_SYM]
         _next_direction(st)
 
 
 @kernel
 def root_coordinates(cp, co, ep, eo, binom, flip_move, twist_move, slice_move, fs_cls,
-                     twist_conj, p1):
+                     twist_conj, p1m, mconj):
     """(flip, twist, sorted slice, phase-1 distance) of one direction's cubies."""
     flip = flip_of(eo)
     twist = twist_of(co)
     ss = slice_sorted_of(ep, binom)
-    d = phase1_depth(flip, twist, ss, flip_move, twist_move, slice_move, fs_cls, twist_conj, p1)
+    d = phase1_depth_words(flip, twist, ss, flip_move, twist_move, slice_move, fs_cls,
+                           twist_conj, p1m, mconj)
     return flip, twist, ss, d
 
 
@@ -396,11 +451,11 @@ def new_work_arrays():
     """The per-search arrays `search` keeps its state in."""
     return {
         "st": np.zeros(N_STATE, np.int64),
-        "lv": np.zeros((MAX_DEPTH + 1, 7), np.int64),
-        "kids": np.zeros((MAX_DEPTH + 1, 18, 5), np.int64),
+        "lv": np.zeros((MAX_DEPTH + 1, 9), np.int64),
+        "kids": np.zeros((MAX_DEPTH + 1, 18, 7), np.int64),
         "cps": np.zeros((MAX_DEPTH + 1, 8), np.int64),
         "eps": np.zeros((MAX_DEPTH + 1, 12), np.int64),
-        "stack": np.zeros((MAX_DEPTH + 1, 6), np.int64),
+        "stack": np.zeros((MAX_DEPTH + 1, 5), np.int64),
         "out": np.zeros(2 * MAX_DEPTH + 2, np.int64),
         # nodes not yet published, leaves, phase-2 searches, phase-2 nodes, nodes published
         "work": np.zeros(5, np.int64),

@@ -114,9 +114,10 @@ class KociembaSolver(SolverBase):
             t.twist_move, t.flip_move, t.slice_move, t.corner_move, t.edge8_move,
             t.twist_conj, t.edge8_conj, t.flipslice_class, t.corner_class, t.phase1_prune,
             t.twist_slice_prune, t.flip_slice_prune, t.phase2_prune, t.corner_slice_prune,
-            t.edge_slice_prune, mcp, mep, PHASE2_MOVES))
+            t.edge_slice_prune, mcp, mep, PHASE2_MOVES, t.phase1_moves, _ud_move_conjugation(),
+            t.phase2_exact))
         kt = self._kernel_tables
-        self._root_tables = (BINOM, kt[1], kt[0], kt[2], kt[7], kt[5], kt[9])
+        self._root_tables = (BINOM, kt[1], kt[0], kt[2], kt[7], kt[5], kt[18], kt[19])
         from cubelab.cube.symmetry import move_conjugation, symmetry_inverse_index
         self._axes = axis_symmetries()
         self._axes_array = np.array(self._axes, np.int64)
@@ -406,7 +407,7 @@ class _Run:
                 self._finish("error")
 
     def _work(self, part, root_coords, root_cp, root_ep) -> None:
-        w = ks.new_work_arrays()
+        w = _work_arrays()
         st = w["st"]
         first_n1 = int(root_coords[:, 3].min())
         st[ks.S_LIMIT] = self.limit
@@ -472,6 +473,29 @@ class _Roots:
         """(symmetry k, inverse?) of the i-th direction."""
         j = int(self.dirs[i])
         return axes[j % 3], j >= 3
+
+
+_THREAD = threading.local()
+
+
+def _work_arrays() -> dict:
+    """The search's work arrays for this thread, kept from one solve to the next (making them
+    anew cost about 15 us, a tenth of an easy position's solve); the state and the counts
+    start from zero, the rest the kernel writes before it reads."""
+    w = getattr(_THREAD, "work", None)
+    if w is None:
+        w = _THREAD.work = ks.new_work_arrays()
+    else:
+        w["st"][:] = 0
+        w["work"][:] = 0
+    return w
+
+
+def _ud_move_conjugation() -> np.ndarray:
+    """[k, m]: face turn m seen in the frame of UD symmetry k (S_k m S_k^-1), the frame a
+    phase-1 entry's move word is stored in."""
+    from cubelab.cube.symmetry import move_conjugation
+    return np.ascontiguousarray(move_conjugation()[:16], dtype=np.int64)
 
 
 def _face_turn_indices(moves) -> np.ndarray | None:

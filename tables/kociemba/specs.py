@@ -71,11 +71,27 @@ def _build_phase1(ctx):
         ctx.load(moves.SLICE_SORTED), ctx.load(moves.TWIST), ctx.load(udsym.TWIST_CONJ))
 
 
+def _build_phase1_moves(ctx):
+    reps, _ = _class_reps(ctx, "kociemba.flipslice_rep")
+    return pruning.build_phase1_moves(
+        ctx, ctx.load("kociemba.phase1_prune"), ctx.load("kociemba.flipslice_class"), reps,
+        ctx.load(moves.FLIP), ctx.load(moves.SLICE_SORTED), ctx.load(moves.TWIST),
+        ctx.load(udsym.TWIST_CONJ))
+
+
 def _build_phase2(ctx):
     reps, stab = _class_reps(ctx, udsym.CORNER_REP.name)
     return pruning.build_phase2(
         ctx, ctx.load(udsym.CORNER_CLASS), reps, stab, ctx.load(moves.CORNER_PERM),
         ctx.load("kociemba.edge8_move"), ctx.load("kociemba.edge8_conj"), PHASE2_MOVES)
+
+
+def _build_phase2_exact(ctx):
+    reps, _ = _class_reps(ctx, udsym.CORNER_REP.name)
+    return pruning.build_phase2_exact(
+        ctx, ctx.load("kociemba.phase2_prune"), ctx.load(udsym.CORNER_CLASS), reps,
+        ctx.load(moves.CORNER_PERM), ctx.load("kociemba.edge8_move"),
+        ctx.load("kociemba.edge8_conj"), PHASE2_MOVES)
 
 
 def _build_corner_slice(ctx):
@@ -118,6 +134,12 @@ PHASE1_PRUNE = _spec(
     (N_FLIPSLICE_CLASSES * N_TWIST + 3) // 4,
     (FLIPSLICE_CLASS, FLIPSLICE_REP, moves.FLIP, moves.SLICE_SORTED, moves.TWIST,
      udsym.TWIST_CONJ), entries=N_FLIPSLICE_CLASSES * N_TWIST)
+PHASE1_MOVES = _spec(
+    "phase1_moves", _build_phase1_moves,
+    "phase 1: flip-slice class x twist, which moves bring the distance closer or further "
+    "(3 bytes)", N_FLIPSLICE_CLASSES * N_TWIST * pruning.P1_MOVE_BYTES,
+    (PHASE1_PRUNE, FLIPSLICE_CLASS, FLIPSLICE_REP, moves.FLIP, moves.SLICE_SORTED, moves.TWIST,
+     udsym.TWIST_CONJ), entries=N_FLIPSLICE_CLASSES * N_TWIST, encoding=1)
 TWIST_SLICE_PRUNE = _spec(
     "twist_slice_prune", _build_twist_slice, "phase 1: twist x UD-slice slots, distance",
     N_TWIST * 495, (moves.TWIST, moves.SLICE_SORTED), entries=N_TWIST * 495)
@@ -130,6 +152,12 @@ PHASE2_PRUNE = _spec(
     (udsym.N_CORNER_CLASSES * N_PERM8 + 3) // 4,
     (udsym.CORNER_CLASS, udsym.CORNER_REP, moves.CORNER_PERM, EDGE8_MOVE, EDGE8_CONJ),
     entries=udsym.N_CORNER_CLASSES * N_PERM8)
+PHASE2_EXACT = _spec(
+    "phase2_exact", _build_phase2_exact,
+    "phase 2: corner permutation class x UD-edge permutation, exact distance (4 bits, 15: 15+)",
+    (udsym.N_CORNER_CLASSES * N_PERM8 + 1) // 2,
+    (PHASE2_PRUNE, udsym.CORNER_CLASS, udsym.CORNER_REP, moves.CORNER_PERM, EDGE8_MOVE,
+     EDGE8_CONJ), entries=udsym.N_CORNER_CLASSES * N_PERM8, saturate=pruning.P2_EXACT_MAX)
 CORNER_SLICE_PRUNE = _spec(
     "corner_slice_prune", _build_corner_slice,
     "phase 2: corner permutation x slice permutation, distance", N_PERM8 * N_PERM4,
@@ -158,12 +186,15 @@ class KociembaTables(NamedTuple):
     phase2_prune: np.ndarray
     corner_slice_prune: np.ndarray
     edge_slice_prune: np.ndarray
+    phase1_moves: np.ndarray
+    phase2_exact: np.ndarray
 
 
 TABLE_SPECS = (moves.TWIST, moves.FLIP, moves.SLICE_SORTED, moves.CORNER_PERM, EDGE8_MOVE,
                udsym.TWIST_CONJ, EDGE8_CONJ, FLIPSLICE_CLASS, udsym.CORNER_CLASS, PHASE1_PRUNE,
                TWIST_SLICE_PRUNE, FLIP_SLICE_PRUNE, PHASE2_PRUNE, CORNER_SLICE_PRUNE,
-               EDGE_SLICE_PRUNE)
+               EDGE_SLICE_PRUNE, PHASE1_MOVES,
+               PHASE2_EXACT)
 """The specs of KociembaTables' fields, in order."""
 SPECS = TABLE_SPECS + (FLIPSLICE_REP, udsym.CORNER_REP)
 """Every table the solver needs (what `prepare` may build)."""
