@@ -166,6 +166,11 @@ class SolverDescription:
     partial goal; the others take whole positions only."""
     hidden: bool = False
     """Not offered to users (the test stand-in); only code that asks for hidden ones gets it."""
+    long_searches: bool = False
+    """Its searches run long enough (seconds to hours, probing big tables at random) to repay
+    copying its tables into private huge pages even for one position (Korf's). A one-shot
+    solve of the others reads the tables' file mappings as they are: copying two-phase's
+    480 MB cost a single solve more than its search."""
 
     @property
     def kin(self) -> str:

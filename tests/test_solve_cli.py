@@ -75,3 +75,16 @@ def test_file_gives_json_lines_in_order_with_error_records(tmp_path, capsys):
     for r in (records[0], records[3]):
         assert CONTRACT_KEYS <= set(r) and r["verified"] is True
     assert records[3]["length"]["htm"] == 2
+
+
+def test_a_one_shot_solve_reads_table_mappings_unless_its_searches_run_long(monkeypatch, capsys):
+    # copying two-phase's 480 MB into private huge pages cost one solve more than its search;
+    # Korf's searches repay their copies, so they keep them
+    from cubelab.solvers import REGISTRY
+    from cubelab.tables import memory
+    shared = []
+    monkeypatch.setattr(memory, "share_mappings", lambda: shared.append(True))
+    assert main(["solve", "--solver", "thistlethwaite", "--json", "R U F"]) == 0
+    assert json.loads(capsys.readouterr().out)["verified"] and shared == [True]
+    assert REGISTRY.describe("korf").long_searches and REGISTRY.describe("korf-qtm").long_searches
+    assert not REGISTRY.describe("kociemba").long_searches

@@ -180,6 +180,10 @@ def run(args) -> int:
     if task.given.file:
         return solve_file.solve_file(task)
     position = task.given.single(grey=True)     # grey stickers: the solver takes them
+    from cubelab.solvers import REGISTRY
+    if not REGISTRY.describe(task.solver).long_searches:
+        from cubelab.tables.memory import share_mappings
+        share_mappings()        # one position: copying the tables would cost more than they save
     solver = task.make_solver()
     if not task.target:
         refuse_early(solver, position.state)

@@ -15,6 +15,7 @@ KORF = SolverDescription(
     table_sets=SETS[Metric.HTM],
     order=3,
     family="korf",
+    long_searches=True,
 )
 KORF_QTM = SolverDescription(
     name="korf-qtm",
@@ -23,5 +24,6 @@ KORF_QTM = SolverDescription(
     table_sets=SETS[Metric.QTM],
     family="korf",
     made_with={"metric": "qtm"},
+    long_searches=True,
 )
 BY_METRIC = {Metric.HTM: KORF, Metric.QTM: KORF_QTM}
