@@ -330,7 +330,7 @@ def _run_pipeline(args, scramble_text, scramble, start, after, kinds, axes, niss
 
 
 def _print_pipeline(scramble_text, after, res) -> None:
-    eo = " ".join(f"{a} {c}" for a, c in res.scramble_cases["eo"].items())
+    eo = "; ".join(f"{a} {c}" for a, c in res.scramble_cases["eo"].items())
     print(f"scramble: {scramble_text}{'  then ' + after if after.strip() else ''}")
     print(f"EO cases: {eo}")
     if not res.solutions:
