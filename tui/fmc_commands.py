@@ -222,6 +222,38 @@ def apply_candidate(session, index: int) -> Outcome:
                    f"{candidate.total}){case}", changed=True)
 
 
+def play_candidate(session, index: int) -> Outcome:
+    """P on an FMC row: step through the candidate's normal-side moves from the position on
+    the net (the inverse side's when `:fmc inverse` shows it, with its ^( ) moves); Enter then
+    applies the whole step as Enter on the row does. A candidate with no moves on the side
+    shown has nothing to play there: one line says so and where its moves go."""
+    from .records import Playback
+    fmc = session.fmc
+    refused = None if fmc is None else _off_chain(session)
+    if fmc is None or fmc.candidates_for is not fmc.chain or not fmc.candidates:
+        return Outcome("no candidates for this step yet: :fmc eo (or dr, htr, fin) lists them",
+                       error=True)
+    if refused:
+        return refused
+    if not 0 <= index < len(fmc.candidates):
+        return Outcome(f"give a candidate number from 1 to {len(fmc.candidates)}", error=True)
+    candidate = fmc.candidates[index]
+    sol = candidate.solution
+    side, moves = ("inverse", sol.inverse) if fmc.inverse_view else ("normal", sol.normal)
+    if not moves:
+        other = "inverse scramble (^( ))" if side == "normal" else "normal scramble"
+        return Outcome(f"{candidate.label} {candidate.text}: no moves on the {side} side (they "
+                       f"are on the {other}): Enter applies it, F10 shows the other side",
+                       error=True)
+    start = fmc.position.inverse() if fmc.inverse_view else fmc.position
+    session.playback = Playback(start, list(moves), 0, f"{candidate.label} {candidate.text}",
+                                fmc_index=index)
+    rest = (f"; its {'^( ) part is' if side == 'normal' else 'normal part is'} on the other "
+            "side") if sol.normal and sol.inverse else ""
+    return Outcome(f"playing {candidate.label} {candidate.text} on the {side} side{rest}: "
+                   "left/right step, Enter applies the step, Esc leaves", changed=True)
+
+
 def _show(session, label: str) -> None:
     """The chain's position becomes the session's (one undo step)."""
     fmc = session.fmc
