@@ -150,3 +150,29 @@ def test_cli_block_steps_json(capsys):
 def test_cli_refuses_mixed_chains(capsys):
     assert main(["fmc", "R", "U", "--steps", "eo,2x2x3"]) == 2
     assert "2x2x2 -> 2x2x3 -> f2l-1" in capsys.readouterr().err
+
+
+def test_the_step_panel_chains_blocks_and_a_leave_slice():
+    """`:fmc 2x2x2`, then `:fmc 2x2x3` keeping it, in the REPL (the workbench's commands); and
+    `:fmc ls` from an HTR position leaves only a slice."""
+    import io
+    from rich.console import Console
+    from cubelab.solvers import StandIn
+    from cubelab.tui.repl import Repl
+    repl = Repl(Console(file=io.StringIO(), width=100), json_mode=True, registry=StandIn(),
+                show_net=False)
+    records = [repl.handle(i, line) for i, line in enumerate(
+        ["R U2 F' L D B2", ":fmc 2x2x2 -n 2", ":fmc apply 1", ":fmc 2x2x3 -n 1",
+         ":fmc apply 1"], 1)]
+    assert all("error" not in r for r in records), records
+    fmc = repl.session.fmc
+    corner, edge = (s.choice.axis for s in fmc.chain.steps)
+    assert block_pieces("2x2x2", corner) < block_pieces("2x2x3", edge)
+    assert _home(repl.session.state, block_pieces("2x2x3", edge))
+    repl2 = Repl(Console(file=io.StringIO(), width=100), json_mode=True, registry=StandIn(),
+                 show_net=False)
+    records = [repl2.handle(i, line) for i, line in enumerate(
+        ["R2 U2 F2 L2 U2 D2 B2 R2 L2 F2 U2 B2", ":fmc ls -n 1", ":fmc apply 1"], 1)]
+    assert all("error" not in r for r in records), records
+    step = repl2.session.fmc.chain.steps[0]
+    assert only_slice_unsolved(repl2.session.state, step.choice.axis)

@@ -91,7 +91,7 @@ class FmcStepRun(Run):
     thread_name = "fmc-step"
 
     def _work(self) -> None:
-        from cubelab.solvers.fmc.niss import solve_step
+        from cubelab.solvers.fmc.blocks import search_choice
         r = self.request
         self.phase = "search"
         self.started = time.perf_counter()
@@ -102,8 +102,9 @@ class FmcStepRun(Run):
                 if len(self.found) < MAX_SHOWN:
                     self.found.append(Candidate(choice, solution, chain.extend(choice, solution),
                                                 self.elapsed()))
-            res = solve_step(chain.position, choice.goal, choice.moveset, r.niss, n=r.count,
-                             counters=self.counters, cancel=self.cancel, on_solution=heard)
+            options = {} if choice.kind == "ls" else {"on_solution": heard}
+            res = search_choice(chain.position, choice, r.niss, n=r.count,
+                                counters=self.counters, cancel=self.cancel, **options)
             statuses.append(res.status)
             optimal = optimal and res.optimal
             ranked += [Candidate(choice, s, chain.extend(choice, s)) for s in res.solutions]
