@@ -41,9 +41,9 @@ bench.parser.add_argument("--nissy-pipeline", action="store_true",
                                "(EO, DR from EO, HTR, then its finish from DR), the same "
                                "candidates kept per step, and report its final lengths")
 bench.parser.add_argument("--nissy-keep", default="", metavar="K",
-                          help="the nissy pipeline's candidates per step (default: our "
-                               "pipeline's defaults; nissy's DR with NISS takes ~10-30 s a "
-                               "call when asked for several)")
+                          help="the nissy pipeline's candidates per step (default: as "
+                               "--pipeline-keep); it runs with --pipeline's time limit too "
+                               "(nissy's own stop, polled), the best found by then counted")
 bench.parser.add_argument("--kociemba", type=float, default=None, metavar="S",
                           help="also run our two-phase solver with this time limit, for scale")
 bench.parser.add_argument("--no-steps", action="store_true",
@@ -154,9 +154,9 @@ class NissyPipeline(Contender):
     finish can only be as short as ours or shorter. The final lengths are cancelled by our
     model and each final solution is checked to solve the scramble."""
 
-    def __init__(self, directory: Path, keep: str):
+    def __init__(self, directory: Path, keep: str, seconds: float | None = None):
         from cubelab.solvers.fmc.pipeline import DEFAULT_KEEP
-        self.name, self.directory = "nissy pipeline", directory
+        self.name, self.directory, self.seconds = "nissy pipeline", directory, seconds
         self.keep = {**DEFAULT_KEEP,
                      **{k: int(v) for k, v in (p.split("=") for p in keep.split(",") if p)}}
 
@@ -181,7 +181,16 @@ class NissyPipeline(Contender):
             self.data[name] = (buf, size)
         self.stats = (ctypes.c_longlong * 10)()
         self.out = ctypes.create_string_buffer(1 << 20)
+        # the time limit, as ours, checked before each step call: nissy-core's coordinate
+        # solvers take a poll callback but do not call it, so a call under way runs to its end
+        self.deadline = None
+        self.poll = ctypes.CFUNCTYPE(ctypes.c_int, ctypes.c_void_p)(
+            lambda _: 1 if self.late() else 0)
         return None
+
+    def late(self) -> bool:
+        import time
+        return self.deadline is not None and time.perf_counter() > self.deadline
 
     def setup(self, case):
         return case["scramble"]
@@ -193,8 +202,11 @@ class NissyPipeline(Contender):
         if self.lib.nissy_applymoves(SOLVED, text.encode(), cube) != 0:
             raise ValueError(f"nissy rejects {text!r}")
         buf, size = self.data[solver]
+        if self.late():
+            return []
         found = self.lib.nissy_solve(cube.value, solver.encode(), flag, 0, 20, k, 20, 1, size,
-                                     buf, len(self.out), self.out, self.stats, None, None)
+                                     buf, len(self.out), self.out, self.stats,
+                                     ctypes.cast(self.poll, ctypes.c_void_p), None)
         if found < 0:
             raise RuntimeError(f"nissy {solver} failed (code {found})")
         out = []
@@ -209,6 +221,8 @@ class NissyPipeline(Contender):
         return out
 
     def run(self, scramble):
+        import time
+        self.deadline = None if self.seconds is None else time.perf_counter() + self.seconds
         keep, best = self.keep, [None]
         flags = {"eo": NISSFLAG["always"], "dr": NISSFLAG["always"], "htr": NISSFLAG["never"],
                  "fin": NISSFLAG["never"]}
@@ -246,7 +260,8 @@ class NissyPipeline(Contender):
         final = best[0]
         solves = final is not None and (self.alg_state(scramble)
                                         * self.alg_state(self.fmt(final))).is_solved()
-        return {"length": len(final) if final else None, "solves": solves}
+        return {"length": len(final) if final else None, "solves": solves,
+                "complete": not self.late()}
 
 
 class Nissy(Contender):
@@ -324,7 +339,8 @@ def main(argv=None) -> int:
         agree &= all(o.get("solves") for o in got)
         if args.nissy_pipeline:
             got = bench.compare(args, cases,
-                                contenders=[NissyPipeline(Path(args.nissy), args.nissy_keep)],
+                                contenders=[NissyPipeline(Path(args.nissy), args.nissy_keep or args.pipeline_keep,
+                                                          args.pipeline)],
                                 label="nissy pipeline", fields=("seconds", "length", "solves"),
                                 lines=False)["nissy pipeline"]
             print("nissy final lengths:", [o.get("length") for o in got])
