@@ -152,7 +152,10 @@ class NissyPipeline(Contender):
     DR switching, HTR normal). nissy-core has no half-turn finish: the finish is its `drXXfin`
     (the DR's move set, a superset of <U2,D2,R2,L2,F2,B2>, normal scramble only), so its
     finish can only be as short as ours or shorter. The final lengths are cancelled by our
-    model and each final solution is checked to solve the scramble."""
+    model and each final solution is checked to solve the scramble. With a time limit: once it
+    has passed, the chain under way is finished with one candidate per step (so every scramble
+    gets a solution, as ours does) and nothing else is started; the time is reported as it
+    was."""
 
     def __init__(self, directory: Path, keep: str, seconds: float | None = None):
         from cubelab.solvers.fmc.pipeline import DEFAULT_KEEP
@@ -182,10 +185,8 @@ class NissyPipeline(Contender):
         self.stats = (ctypes.c_longlong * 10)()
         self.out = ctypes.create_string_buffer(1 << 20)
         # the time limit, as ours, checked before each step call: nissy-core's coordinate
-        # solvers take a poll callback but do not call it, so a call under way runs to its end
+        # solvers take a poll callback but never call it, so a call under way runs to its end
         self.deadline = None
-        self.poll = ctypes.CFUNCTYPE(ctypes.c_int, ctypes.c_void_p)(
-            lambda _: 1 if self.late() else 0)
         return None
 
     def late(self) -> bool:
@@ -202,11 +203,8 @@ class NissyPipeline(Contender):
         if self.lib.nissy_applymoves(SOLVED, text.encode(), cube) != 0:
             raise ValueError(f"nissy rejects {text!r}")
         buf, size = self.data[solver]
-        if self.late():
-            return []
         found = self.lib.nissy_solve(cube.value, solver.encode(), flag, 0, 20, k, 20, 1, size,
-                                     buf, len(self.out), self.out, self.stats,
-                                     ctypes.cast(self.poll, ctypes.c_void_p), None)
+                                     buf, len(self.out), self.out, self.stats, None, None)
         if found < 0:
             raise RuntimeError(f"nissy {solver} failed (code {found})")
         out = []
@@ -229,16 +227,21 @@ class NissyPipeline(Contender):
 
         def children(kind, solvers, normal, inverse):
             got = []
+            late = self.late()
+            if late:            # past the limit: finish this chain, first choice, one each
+                solvers = solvers[:1]
             for solver, axis in solvers:
                 for n, i in self._solve(solver, normal, inverse, scramble, flags[kind],
-                                        keep[kind]):
+                                        1 if late else keep[kind]):
                     nn = tuple(self.simplify(normal + tuple(n)))
                     ii = tuple(self.simplify(inverse + tuple(i)))
                     got.append((len(nn) + len(ii), nn, ii, axis))
             got.sort(key=lambda c: c[0])
-            return got[:keep[kind]]
+            return got[:1 if late else keep[kind]]
 
         def expand(i, normal, inverse, eo, dr):
+            if self.late() and best[0] is not None:
+                return
             if i == 0:
                 for _, n, iv, axis in children("eo", [(f"eo{a}", a) for a in ("fb", "ud", "rl")],
                                                normal, inverse):
