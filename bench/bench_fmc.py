@@ -36,6 +36,16 @@ bench.parser.add_argument("--pipeline", type=float, default=None, metavar="S",
 bench.parser.add_argument("--pipeline-keep", default="", metavar="K",
                           help="the pipeline's candidates per step, as cubelab fmc --keep "
                                "takes them (eo=6,dr=6,htr=3; default: its defaults)")
+bench.parser.add_argument("--nissy-pipeline", action="store_true",
+                          help="with --pipeline: also run the same steps through nissy-core "
+                               "(EO, DR from EO, HTR, then its finish from DR), the same "
+                               "candidates kept per step, and report its final lengths")
+bench.parser.add_argument("--nissy-keep", default="", metavar="K",
+                          help="the nissy pipeline's candidates per step (default: as "
+                               "--pipeline-keep); it runs with --pipeline's time limit too "
+                               "(nissy's own stop, polled), the best found by then counted")
+bench.parser.add_argument("--kociemba", type=float, default=None, metavar="S",
+                          help="also run our two-phase solver with this time limit, for scale")
 bench.parser.add_argument("--no-steps", action="store_true",
                           help="skip the step sections (with --pipeline)")
 
@@ -129,6 +139,134 @@ class Pipeline(Contender):
                 "solves": bool(best) and (state * self.alg_state(best.text)).is_solved()}
 
 
+_NISSY_DR = {"fb": {"ud": "drud-eofb", "rl": "drrl-eofb"},
+             "rl": {"ud": "drud-eorl", "fb": "drfb-eorl"},
+             "ud": {"rl": "drrl-eoud", "fb": "drfb-eoud"}}
+
+
+class NissyPipeline(Contender):
+    """The default pipeline's steps through nissy-core's step solvers, explored as
+    `run_pipeline` explores them: EO on each axis, DR from it on the two other axes, HTR, then
+    the finish, the best K of each step per parent (the same keeps), depth first, best first,
+    children ranked by the running total with each side cancelled; NISS as our defaults (EO and
+    DR switching, HTR normal). nissy-core has no half-turn finish: the finish is its `drXXfin`
+    (the DR's move set, a superset of <U2,D2,R2,L2,F2,B2>, normal scramble only), so its
+    finish can only be as short as ours or shorter. The final lengths are cancelled by our
+    model and each final solution is checked to solve the scramble. With a time limit: once it
+    has passed, the chain under way is finished with one candidate per step (so every scramble
+    gets a solution, as ours does) and nothing else is started; the time is reported as it
+    was."""
+
+    def __init__(self, directory: Path, keep: str, seconds: float | None = None):
+        from cubelab.solvers.fmc.pipeline import DEFAULT_KEEP
+        self.name, self.directory, self.seconds = "nissy pipeline", directory, seconds
+        self.keep = {**DEFAULT_KEEP,
+                     **{k: int(v) for k, v in (p.split("=") for p in keep.split(",") if p)}}
+
+    def prepare(self):
+        from cubelab.cube.moves import alg_state
+        from cubelab.cube.notation import format_moves, invert_moves, parse_moves, simplify
+        self.alg_state, self.fmt, self.inv, self.parse, self.simplify = \
+            alg_state, format_moves, invert_moves, parse_moves, simplify
+        self.lib = load_nissy(self.directory, "build nissy-core as its README says")
+        self.data = {}
+        names = ["eofb", "eoud", "eorl"] + [n for d in _NISSY_DR.values() for n in d.values()] \
+            + [f"htr-dr{a}" for a in ("ud", "fb", "rl")] + [f"dr{a}fin" for a in ("ud", "fb", "rl")]
+        for name in names:
+            data_id = ctypes.create_string_buffer(256)
+            size = self.lib.nissy_solverinfo(name.encode(), data_id)
+            table = self.directory / "tables" / data_id.value.decode()
+            buf = ctypes.create_string_buffer(size)
+            if table.exists() and table.stat().st_size == size:
+                ctypes.memmove(buf, table.read_bytes(), size)
+            elif self.lib.nissy_gendata(name.encode(), size, buf) != size:
+                raise SystemExit(f"nissy could not make the table of {name}")
+            self.data[name] = (buf, size)
+        self.stats = (ctypes.c_longlong * 10)()
+        self.out = ctypes.create_string_buffer(1 << 20)
+        # the time limit, as ours, checked before each step call: nissy-core's coordinate
+        # solvers take a poll callback but never call it, so a call under way runs to its end
+        self.deadline = None
+        return None
+
+    def late(self) -> bool:
+        import time
+        return self.deadline is not None and time.perf_counter() > self.deadline
+
+    def setup(self, case):
+        return case["scramble"]
+
+    def _solve(self, solver, normal, inverse, scramble, flag, k):
+        text = " ".join(filter(None, [self.fmt(self.inv(inverse)), scramble,
+                                      self.fmt(normal)]))
+        cube = ctypes.create_string_buffer(32)
+        if self.lib.nissy_applymoves(SOLVED, text.encode(), cube) != 0:
+            raise ValueError(f"nissy rejects {text!r}")
+        buf, size = self.data[solver]
+        found = self.lib.nissy_solve(cube.value, solver.encode(), flag, 0, 20, k, 20, 1, size,
+                                     buf, len(self.out), self.out, self.stats, None, None)
+        if found < 0:
+            raise RuntimeError(f"nissy {solver} failed (code {found})")
+        out = []
+        for line in self.out.value.decode().split("\n")[:found]:
+            if "(" in line:
+                head, _, rest = line.partition("(")
+                body, _, tail = rest.partition(")")
+                n, i = self.parse(head + " " + tail), self.parse(body)
+            else:
+                n, i = self.parse(line), []
+            out.append((n, i))
+        return out
+
+    def run(self, scramble):
+        import time
+        self.deadline = None if self.seconds is None else time.perf_counter() + self.seconds
+        keep, best = self.keep, [None]
+        flags = {"eo": NISSFLAG["always"], "dr": NISSFLAG["always"], "htr": NISSFLAG["never"],
+                 "fin": NISSFLAG["never"]}
+
+        def children(kind, solvers, normal, inverse):
+            got = []
+            late = self.late()
+            if late:            # past the limit: finish this chain, first choice, one each
+                solvers = solvers[:1]
+            for solver, axis in solvers:
+                for n, i in self._solve(solver, normal, inverse, scramble, flags[kind],
+                                        1 if late else keep[kind]):
+                    nn = tuple(self.simplify(normal + tuple(n)))
+                    ii = tuple(self.simplify(inverse + tuple(i)))
+                    got.append((len(nn) + len(ii), nn, ii, axis))
+            got.sort(key=lambda c: c[0])
+            return got[:1 if late else keep[kind]]
+
+        def expand(i, normal, inverse, eo, dr):
+            if self.late() and best[0] is not None:
+                return
+            if i == 0:
+                for _, n, iv, axis in children("eo", [(f"eo{a}", a) for a in ("fb", "ud", "rl")],
+                                               normal, inverse):
+                    expand(1, n, iv, axis, None)
+            elif i == 1:
+                for _, n, iv, axis in children("dr", [(s, a) for a, s in _NISSY_DR[eo].items()],
+                                               normal, inverse):
+                    expand(2, n, iv, eo, axis)
+            elif i == 2:
+                for _, n, iv, _a in children("htr", [(f"htr-dr{dr}", dr)], normal, inverse):
+                    expand(3, n, iv, eo, dr)
+            else:
+                for _, n, iv, _a in children("fin", [(f"dr{dr}fin", dr)], normal, inverse):
+                    final = self.simplify(list(n) + self.inv(iv))
+                    if best[0] is None or len(final) < len(best[0]):
+                        best[0] = final
+
+        expand(0, (), (), None, None)
+        final = best[0]
+        solves = final is not None and (self.alg_state(scramble)
+                                        * self.alg_state(self.fmt(final))).is_solved()
+        return {"length": len(final) if final else None, "solves": solves,
+                "complete": not self.late()}
+
+
 class Nissy(Contender):
     """nissy-core's library through ctypes, one step solver and its table in memory."""
 
@@ -202,6 +340,22 @@ def main(argv=None) -> int:
                             fields=("seconds", "length", "solves"), lines=False)["cubelab fmc"]
         print("final lengths:", [o.get("length") for o in got])
         agree &= all(o.get("solves") for o in got)
+        if args.nissy_pipeline:
+            got = bench.compare(args, cases,
+                                contenders=[NissyPipeline(Path(args.nissy), args.nissy_keep or args.pipeline_keep,
+                                                          args.pipeline)],
+                                label="nissy pipeline", fields=("seconds", "length", "solves"),
+                                lines=False)["nissy pipeline"]
+            print("nissy final lengths:", [o.get("length") for o in got])
+            agree &= all(o.get("solves") for o in got)
+    if args.kociemba is not None:
+        from contenders import Solve
+        from cubelab.solvers.kociemba.solver import KociembaSolver
+        got = bench.compare(args, cases, contenders=[Solve("cubelab kociemba", KociembaSolver,
+                                                           time_limit=args.kociemba)],
+                            label=f"two-phase at {args.kociemba:g} s",
+                            fields=("seconds", "length"), lines=False)["cubelab kociemba"]
+        print("two-phase lengths:", [o.get("length") for o in got])
     print("\nstep | mean optimal length | lengths equal | cubelab/nissy CPU (median per case)")
     for label, mean, same, ratio in rows:
         print(f"{label} | {mean:.2f} | {'yes' if same else 'NO'} | "

@@ -211,7 +211,8 @@ def test_cases_count_what_the_goals_miss():
         state = _state(rng.choice(moves) for _ in range(15))
         for axis in AXES:
             goal = resolve_goal(f"eo:{axis}", state)[0]
-            assert eo_case(state, axis) == f"{len(goal.unmet(state))}e"
+            count, *slots = eo_case(state, axis).split()
+            assert count == f"{len(goal.unmet(state))}e" and len(slots) == len(goal.unmet(state))
     assert dr_case(alg_state("F"), "ud") == "4c2e"
     assert dr_case(alg_state("F"), "fb") == "0c0e"
     assert dr_case(alg_state("U R2 F2 D'"), "ud") == "0c0e"

@@ -207,7 +207,8 @@ def test_a_session_left_on_the_fmc_list_is_kept_and_restored(tmp_path):
     record, problem = store.load()
     again = Session(StandIn())
     assert record is not None and not store.restore(again, record)
-    assert again.state == session.state and again.listing == "solutions"
+    assert again.state == session.state and again.listing == "fmc"
+    assert again.fmc is not None and again.fmc.scramble == session.fmc.scramble
 
 
 def test_the_sessions_undo_and_redo_walk_the_fmc_steps():
@@ -227,3 +228,81 @@ def test_the_sessions_undo_and_redo_walk_the_fmc_steps():
     assert "error" not in records[9] and "error" not in records[10]
     assert [s.choice.label for s in fmc.chain.steps] == ["EO fb", "DR ud"]
     assert _met("dr:ud", repl.session.state) and repl.session.state == fmc.position
+
+
+def test_p_on_an_fmc_row_plays_it_and_enter_applies_the_step(tmp_path):
+    """P on a candidate's row steps through its moves on the net from the chain's position;
+    Enter then applies the whole step (the chain grows, as Enter on the row does). A candidate
+    found all on the inverse scramble has nothing to play on the normal side: one line says
+    so and nothing changes."""
+    scramble = alg_state(SCRAMBLE)
+
+    async def main():
+        app = CubeLabApp(solvers=StandIn(), history=InputHistory(tmp_path / "h"),
+                         compare_time_limit=None)
+        async with app.run_test(size=(110, 36)) as pilot:
+            s = app.session
+            await _line(pilot, SCRAMBLE)
+            await _line(pilot, ":fmc eo --axis fb --niss never -n 3")
+            await until(pilot, lambda: s.fmc is not None and app.fmc_panel.settled
+                        and not app.fmc_panel.run.active and len(s.fmc.candidates) == 3,
+                        "the EO candidates")
+            table = app.query_one("#fmc-table")
+            table.focus()
+            await pilot.press("down", "p")
+            await until(pilot, lambda: s.playback is not None, "the playback")
+            second = s.fmc.candidates[1]
+            assert s.playback.moves == list(second.solution.normal)
+            assert app.net.state == scramble and "playing EO fb" in _answer(app)
+            app.net.focus()
+            await pilot.press(*["right"] * len(second.solution.normal))
+            await until(pilot, lambda: app.net.state == second.solution.after(scramble),
+                        "the net at the end of the candidate")
+            await pilot.press("enter")
+            await until(pilot, lambda: len(s.fmc.chain.steps) == 1, "the step applied")
+            assert s.playback is None and s.state == second.solution.after(scramble)
+            assert s.fmc.chain.steps[0].solution == second.solution
+            # a DR found on the inverse scramble only: nothing on this side to play
+            after = s.state
+            await _line(pilot, ":fmc dr --axis ud --niss before -n 1")
+            await until(pilot, lambda: app.fmc_panel.settled and not app.fmc_panel.run.active
+                        and len(s.fmc.candidates) == 1, "the DR candidate")
+            app.query_one("#fmc-table").focus()
+            await pilot.press("p")
+            await until(pilot, lambda: "no moves on the normal side" in _answer(app),
+                        "the one-line refusal")
+            assert s.playback is None and s.state == after
+
+    asyncio.run(main())
+
+
+def test_the_fmc_attempt_round_trips_through_the_session_file(tmp_path):
+    """The steps applied (their labels, moves on each side, cases) and the step the attempt is
+    at come back with --restore's store; a damaged step is refused, never trusted."""
+    from rich.console import Console
+    from cubelab.tui.repl import Repl
+    from cubelab.tui.session import Session
+    from cubelab.tui.session_store import SessionStore
+    repl = Repl(Console(file=io.StringIO(), width=100), json_mode=True, registry=StandIn(),
+                show_net=False)
+    for i, line in enumerate([SCRAMBLE, ":fmc eo --axis fb -n 1", ":fmc apply 1",
+                              ":fmc dr --axis ud --niss always -n 1", ":fmc apply 1"], 1):
+        assert "error" not in repl.handle(i, line)
+    session = repl.session
+    store = SessionStore(tmp_path / "session.json")
+    assert not store.save(session)
+    record, problem = store.load()
+    again = Session(StandIn())
+    assert record is not None and not store.restore(again, record)
+    old, new = session.fmc, again.fmc
+    assert [s.choice.label for s in new.chain.steps] == ["EO fb", "DR ud"]
+    assert [s.solution for s in new.chain.steps] == [s.solution for s in old.chain.steps]
+    assert [s.case for s in new.chain.steps] == [s.case for s in old.chain.steps]
+    assert new.position == old.position == again.state and new.at == old.at == 2
+    assert new.scramble_moves == old.scramble_moves
+    assert not again.execute(":fmc undo").error and len(again.fmc.chain.steps) == 1
+    # a step whose moves no longer reach its goal: the file is set aside, nothing restored
+    record["fmc"]["steps"][1]["normal"] = "R"
+    record["fmc"]["steps"][1]["inverse"] = ""
+    third = Session(StandIn())
+    assert store.restore(third, record) and third.fmc is None

@@ -88,7 +88,8 @@ class Preferences:
         """Show the session just restored: its cube, position, rows, results and list."""
         self.solver_panel.forget_runs()
         self.search_panel.show_found()
-        self.show_list("search" if self.session.listing == "search" else "solver")
+        self.fmc_panel.refresh_rows()       # the FMC attempt kept: its chain line
+        self.show_list({"search": "search", "fmc": "fmc"}.get(self.session.listing, "solver"))
         self.refresh_position()
         self.fit_layout()
 

@@ -19,7 +19,7 @@ from cubelab.tui.argtypes import count, seconds
 from cubelab.tui.errors import InputError
 from cubelab.tui.interrupts import GRACE, Interrupted, run_interruptible
 
-_KINDS = ("eo", "dr", "htr", "fin")
+_KINDS = ("eo", "dr", "htr", "fin", "ls", "2x2x2", "2x2x3", "f2l-1")
 
 
 def register(sub) -> None:
@@ -32,7 +32,9 @@ def register(sub) -> None:
                     "that step's best solutions.")
     p.add_argument("scramble", nargs="+", metavar="SCRAMBLE", help="the scramble (face turns)")
     p.add_argument("--steps", default="eo,dr,htr,fin", metavar="LIST",
-                   help="steps to run, in order, from eo,dr,htr,fin (default: %(default)s)")
+                   help="steps to run, in order: eo,dr,htr then fin or ls (leave slice: all "
+                        "but one slice's edges, for insertions), or the blocks "
+                        "2x2x2,2x2x3,f2l-1 (default: %(default)s)")
     p.add_argument("--after", default="", metavar="MOVES",
                    help="moves already done after the scramble, FMC notation (A ^(B))")
     p.add_argument("--eo-axes", default="fb,ud,rl", metavar="AXES",
@@ -221,7 +223,7 @@ def _interruptible(work, cancel, progress):
 
 def _run_step(args, scramble_text, start, kind, axes, mode) -> int:
     from cubelab.solvers.fmc.cases import case_after
-    from cubelab.solvers.fmc.niss import solve_step
+    from cubelab.solvers.fmc.blocks import search_choice
     from cubelab.solvers.fmc.steps import StepError, choices, detect_previous
     from cubelab.solvers.protocol import new_cancel, new_counters
 
@@ -241,9 +243,9 @@ def _run_step(args, scramble_text, start, kind, axes, mode) -> int:
         with Deadline(cancel, args.time_limit):
             for i, choice in enumerate(picks):
                 counters[PHASE] = i
-                out.append((choice, solve_step(start, choice.goal, choice.moveset, mode,
-                                               all=args.all, n=None if args.all else count_,
-                                               counters=counters, cancel=cancel)))
+                out.append((choice, search_choice(start, choice, mode, all=args.all,
+                                                  n=None if args.all else count_,
+                                                  counters=counters, cancel=cancel)))
                 if cancel[0]:
                     break
         return out
@@ -274,7 +276,8 @@ def _run_step(args, scramble_text, start, kind, axes, mode) -> int:
             "solutions": [{**s.to_json(), "step": c.label, "axis": c.axis,
                            "moveset": c.moveset, "case": case} for c, s, case in rows]}))
     else:
-        print(f"{kind.upper() if kind != 'fin' else 'finish'} of {scramble_text}"
+        from cubelab.solvers.fmc.steps import LABELS
+        print(f"{LABELS[kind]} of {scramble_text}"
               f"{' then ' + args.after if args.after.strip() else ''}; NISS {mode}")
         for c, s, case in rows:
             print(f"  {c.label:<8} {s.text or '(already done)':<40} ({s.length})"
@@ -330,7 +333,7 @@ def _run_pipeline(args, scramble_text, scramble, start, after, kinds, axes, niss
 
 
 def _print_pipeline(scramble_text, after, res) -> None:
-    eo = " ".join(f"{a} {c}" for a, c in res.scramble_cases["eo"].items())
+    eo = "; ".join(f"{a} {c}" for a, c in res.scramble_cases["eo"].items())
     print(f"scramble: {scramble_text}{'  then ' + after if after.strip() else ''}")
     print(f"EO cases: {eo}")
     if not res.solutions:
@@ -345,6 +348,10 @@ def _print_pipeline(scramble_text, after, res) -> None:
                   f"({s.solution.length}/{s.total}){'  ' + s.case if s.case else ''}")
         word = "solution" if sol.solves else "skeleton"
         print(f"#{k} {word} ({sol.length}): {sol.text}")
+    last = res.solutions[0].chain.steps[-1].choice.kind if res.solutions[0].chain.steps else ""
+    if last == "ls":
+        print(f"\nthe slice's edges are left for insertions: cubelab insert --skeleton "
+              f"\"{res.solutions[0].text}\" {scramble_text}")
     note = "" if res.complete else f" (stopped: {res.status}; the best found so far)"
     print(f"\n{len(res.solutions)} shown, {res.searches} step searches in {res.seconds:.1f} s"
           f"{note}")

@@ -1,7 +1,7 @@
 """`:fmc`: the fewest-moves steps one at a time, in the workbench and the REPL.
 
     :fmc start                      the position is the scramble (any :fmc STEP starts too)
-    :fmc eo|dr|htr|fin [--axis fb,ud,rl|any] [--niss never|before|always] [-n N]
+    :fmc eo|dr|htr|fin|ls|2x2x2|2x2x3|f2l-1 [--axis ..] [--niss never|before|always] [-n N]
                                     search the step from where the steps applied leave the
                                     cube; its candidates are listed as they are found
     :fmc apply K                    candidate K is the next step (Enter on its row too)
@@ -22,9 +22,9 @@ from .records import Outcome
 
 TABLE = CommandTable()
 
-STEPS = ("eo", "dr", "htr", "fin")
+STEPS = ("eo", "dr", "htr", "fin", "ls", "2x2x2", "2x2x3", "f2l-1")
 WORDS = ("start", *STEPS, "apply", "undo", "inverse", "back", "done", "off")
-USAGE = ("usage: :fmc [start | eo|dr|htr|fin [--axis fb,ud,rl|any] [--niss never|before|always] "
+USAGE = ("usage: :fmc [start | eo|dr|htr|fin|ls|2x2x2|2x2x3|f2l-1 [--axis fb,ud,rl|any] [--niss never|before|always] "
          "[-n N] | apply K | undo | inverse | back | done]")
 
 
@@ -40,10 +40,11 @@ def _complete(session, words) -> list[str]:
     return []
 
 
-@TABLE.command("fmc", "[start|eo|dr|htr|fin|apply K|undo|inverse|back|done]",
+@TABLE.command("fmc", "[start|eo|dr|htr|fin|ls|2x2x2|2x2x3|f2l-1|apply K|undo|inverse|back|done]",
                "fewest moves step by step: start takes the position as the scramble; eo, dr, "
                "htr, fin [--axis fb,ud,rl|any] [--niss never|before|always] [-n N] list a "
-               "step's candidates as they are found; apply K (or Enter on a row) makes one "
+               "step's candidates as they are found (ls: leave slice; 2x2x2, 2x2x3, f2l-1: "
+               "blocks, each keeping the one before); apply K (or Enter on a row) makes one "
                "the next step; undo goes back a step; inverse shows the inverse side; alone, "
                "the steps so far; done leaves", complete=_complete)
 def _fmc(session, args, rest) -> Outcome:
@@ -155,7 +156,7 @@ def _step(session, kind: str, words: list[str]) -> Outcome:
         options = _read_options(words)
     except ValueError as e:
         return Outcome(f":fmc {kind}: {e}", error=True)
-    if "axis" in options and kind in ("htr", "fin"):
+    if "axis" in options and kind in ("htr", "fin", "2x2x2", "2x2x3", "f2l-1"):
         return Outcome(f":fmc {kind}: {LABELS[kind]} keeps the DR's axis (no --axis)",
                        error=True)
     started = ""
@@ -176,8 +177,9 @@ def _step(session, kind: str, words: list[str]) -> Outcome:
         done = ", ".join(s.choice.label for s in chain.steps)
         return Outcome(f":fmc {kind}: {e} (done: {done}; :fmc undo goes back)", error=True)
     previous = dict(chain.previous)
-    need = {"htr": ("dr",), "fin": ("htr", "dr")}.get(kind, ())
-    if (kind == "dr" and not chain.steps) or (need and not any(k in previous for k in need)):
+    need = {"htr": ("dr",), "fin": ("htr", "dr"), "ls": ("htr", "dr")}.get(kind, ())
+    if (kind in ("dr", "2x2x3", "f2l-1") and not chain.steps) or \
+            (need and not any(k in previous for k in need)):
         # no step of this attempt before it: what the position already is (an EO, a DR)
         try:
             previous = {**detect_previous(chain.position, kind), **previous}
@@ -186,7 +188,7 @@ def _step(session, kind: str, words: list[str]) -> Outcome:
                 "an HTR or a DR: :fmc htr (or :fmc dr) first"
             return Outcome(f":fmc {kind}: {LABELS[kind]} follows {first} (the position "
                            "is not there yet)", error=True)
-    axes = options.get("axis", AXES)
+    axes = options.get("axis", () if kind == "ls" else AXES)
     found = choices(kind, previous, tuple(axes))
     if not found:
         return Outcome(f":fmc {kind}: DR on {axes[0]} cannot follow an EO on "
@@ -220,6 +222,38 @@ def apply_candidate(session, index: int) -> Outcome:
     case = f" · leaves {step.case}" if step.case else ""
     return Outcome(f"{candidate.label}: {candidate.text} ({candidate.solution.length}/"
                    f"{candidate.total}){case}", changed=True)
+
+
+def play_candidate(session, index: int) -> Outcome:
+    """P on an FMC row: step through the candidate's normal-side moves from the position on
+    the net (the inverse side's when `:fmc inverse` shows it, with its ^( ) moves); Enter then
+    applies the whole step as Enter on the row does. A candidate with no moves on the side
+    shown has nothing to play there: one line says so and where its moves go."""
+    from .records import Playback
+    fmc = session.fmc
+    refused = None if fmc is None else _off_chain(session)
+    if fmc is None or fmc.candidates_for is not fmc.chain or not fmc.candidates:
+        return Outcome("no candidates for this step yet: :fmc eo (or dr, htr, fin) lists them",
+                       error=True)
+    if refused:
+        return refused
+    if not 0 <= index < len(fmc.candidates):
+        return Outcome(f"give a candidate number from 1 to {len(fmc.candidates)}", error=True)
+    candidate = fmc.candidates[index]
+    sol = candidate.solution
+    side, moves = ("inverse", sol.inverse) if fmc.inverse_view else ("normal", sol.normal)
+    if not moves:
+        other = "inverse scramble (^( ))" if side == "normal" else "normal scramble"
+        return Outcome(f"{candidate.label} {candidate.text}: no moves on the {side} side (they "
+                       f"are on the {other}): Enter applies it, F10 shows the other side",
+                       error=True)
+    start = fmc.position.inverse() if fmc.inverse_view else fmc.position
+    session.playback = Playback(start, list(moves), 0, f"{candidate.label} {candidate.text}",
+                                fmc_index=index)
+    rest = (f"; its {'^( ) part is' if side == 'normal' else 'normal part is'} on the other "
+            "side") if sol.normal and sol.inverse else ""
+    return Outcome(f"playing {candidate.label} {candidate.text} on the {side} side{rest}: "
+                   "left/right step, Enter applies the step, Esc leaves", changed=True)
 
 
 def _show(session, label: str) -> None:

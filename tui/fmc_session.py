@@ -91,7 +91,7 @@ class FmcStepRun(Run):
     thread_name = "fmc-step"
 
     def _work(self) -> None:
-        from cubelab.solvers.fmc.niss import solve_step
+        from cubelab.solvers.fmc.blocks import search_choice
         r = self.request
         self.phase = "search"
         self.started = time.perf_counter()
@@ -102,8 +102,9 @@ class FmcStepRun(Run):
                 if len(self.found) < MAX_SHOWN:
                     self.found.append(Candidate(choice, solution, chain.extend(choice, solution),
                                                 self.elapsed()))
-            res = solve_step(chain.position, choice.goal, choice.moveset, r.niss, n=r.count,
-                             counters=self.counters, cancel=self.cancel, on_solution=heard)
+            options = {} if choice.kind == "ls" else {"on_solution": heard}
+            res = search_choice(chain.position, choice, r.niss, n=r.count,
+                                counters=self.counters, cancel=self.cancel, **options)
             statuses.append(res.status)
             optimal = optimal and res.optimal
             ranked += [Candidate(choice, s, chain.extend(choice, s)) for s in res.solutions]
@@ -257,3 +258,59 @@ class FmcState:
         if self.inverse_view:
             lines.append("showing the inverse side (:fmc inverse goes back)")
         return "\n".join(lines)
+
+
+# ---- the attempt in the session file (session_store.py) ----------------------------------------
+
+def fmc_record(fmc: FmcState) -> dict:
+    """The attempt as a JSON-ready record: the scramble (facelets, and its moves when known),
+    every step of the line (undone ones too, so a redo after a restore still finds them) with
+    its kind, axis, goal name, move set and moves on each side, and the step it is at. The
+    candidates are a search's moment and are not kept."""
+    from cubelab.cube.facelets import to_facelets
+    line = fmc.line[-1]
+    return {"scramble": to_facelets(fmc.scramble),
+            "scramble_moves": None if fmc.scramble_moves is None
+            else format_moves(fmc.scramble_moves),
+            "steps": [{"kind": s.choice.kind, "axis": s.choice.axis,
+                       "goal": s.choice.goal if isinstance(s.choice.goal, str) else None,
+                       "moveset": s.choice.moveset, "normal": format_moves(s.solution.normal),
+                       "inverse": format_moves(s.solution.inverse),
+                       "found_for": s.solution.goal} for s in line.steps],
+            "at": fmc.at, "inverse_view": fmc.inverse_view}
+
+
+def fmc_from_record(record: dict, parse_facelets, parse_moves) -> FmcState:
+    """The attempt a record keeps, each step replayed from the scramble and checked to reach
+    its step's goal (ValueError, with the reason, when the record does not hold up)."""
+    from cubelab.solvers.fmc.blocks import block_goal, choice_met
+    from cubelab.solvers.fmc.steps import STEP_KINDS
+    if not isinstance(record, dict):
+        raise ValueError("the FMC attempt is not a record")
+    scramble = parse_facelets(str(record["scramble"]))
+    moves = record.get("scramble_moves")
+    fmc = FmcState(scramble, None if moves is None else tuple(parse_moves(str(moves))))
+    chain = fmc.line[0]
+    steps = record.get("steps", [])
+    if not isinstance(steps, list):
+        raise ValueError("the FMC steps are not a list")
+    for item in steps:
+        kind = item["kind"]
+        if kind not in STEP_KINDS:
+            raise ValueError(f"unknown FMC step {kind!r}")
+        axis = item.get("axis")
+        goal = item.get("goal") or block_goal(kind, axis)
+        choice = StepChoice(kind, axis, goal, str(item["moveset"]))
+        solution = StepSolution(tuple(parse_moves(str(item.get("normal", "")))),
+                                tuple(parse_moves(str(item.get("inverse", "")))),
+                                str(item.get("found_for", "")))
+        chain = chain.extend(choice, solution)
+        if not choice_met(choice, chain.position):
+            raise ValueError(f"the FMC step {choice.label} does not reach its goal")
+        fmc.line.append(chain)
+    at = record.get("at", len(fmc.line) - 1)
+    if not isinstance(at, int) or not 0 <= at < len(fmc.line):
+        raise ValueError("the FMC attempt's current step is not one of its steps")
+    fmc.at = at
+    fmc.inverse_view = bool(record.get("inverse_view", False))
+    return fmc

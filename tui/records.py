@@ -150,6 +150,8 @@ class Playback:
     steps: tuple[tuple[str, int], ...] = ()
     """Named steps (name, number of moves) of a human method's solution: a jump (Home, End)
     stops at the end of each step, and describe() says which step is playing."""
+    fmc_index: int | None = None
+    """An FMC candidate played (its row): keeping it applies the step (fmc_commands.py)."""
 
     @property
     def state(self):

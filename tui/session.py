@@ -363,8 +363,8 @@ class Session:
     def play_row(self, index: int, listing: str | None = None) -> Outcome:
         """Step through row `index` on the net (as apply_row picks it); nothing changes yet."""
         if (listing or self.listing) == "fmc":
-            return Outcome("an FMC candidate is applied as a step, not played: Enter on its "
-                           "row or :fmc apply K", error=True)
+            from .fmc_commands import play_candidate
+            return play_candidate(self, index)
         if (listing or self.listing) == "gen":      # its alg, played from its case
             from .gen_commands import play_alg
             return play_alg(self, index)
@@ -393,6 +393,9 @@ class Session:
         if pb is None:
             return Outcome()
         self.playback = None
+        if pb.fmc_index is not None:        # an FMC candidate: Enter makes it the next step
+            from .fmc_commands import apply_candidate
+            return apply_candidate(self, pb.fmc_index)
         if pb.index == 0:
             return Outcome("left playback")
         self.apply(pb.moves[:pb.index], f"{pb.label} ({pb.index}/{len(pb.moves)})")

@@ -3,7 +3,8 @@
 What is kept: the undo history (each position as facelets, with the sequence that reached it
 and its label, and which one is current), the solutions table with the position each row was
 found for (so rows of a previous position come back marked old), the search results with what
-they answer (the search's caption and metric), the list on show, the view, and the table sets chosen. Paint mode and
+they answer (the search's caption and metric), the list on show, the view, the table sets chosen, and the FMC attempt (its scramble and
+steps with their labels; fmc_session.py). Paint mode and
 playback are moments, not kept. A session is written atomically (a temporary file renamed
 over the old one) and bounded: at most `MAX_UNDO` steps of history, and older steps (then
 long sequences) dropped until it fits in `MAX_SESSION_BYTES`. A file that cannot be read back
@@ -71,7 +72,7 @@ def is_fresh(session) -> bool:
     """Nothing done yet: no step of history, no rows, no results, the net on show (such a
     session never replaces the one kept)."""
     return (len(session.history.entries) == 1 and not session.solutions and not session.found
-            and session.view == "net")
+            and session.view == "net" and getattr(session, "fmc", None) is None)
 
 
 def snapshot(session) -> dict:
@@ -87,11 +88,15 @@ def snapshot(session) -> dict:
         "view": session.view,
         "orientation": session.orientation,
         # (a list solve's solutions are not kept: its list comes back as the solver rows)
-        "listing": "solutions" if session.listing in ("listed", "fmc", "gen") else session.listing,
+        "listing": "fmc" if session.listing == "fmc" and getattr(session, "fmc", None)
+        else "solutions" if session.listing in ("listed", "fmc", "gen") else session.listing,
         "table_sets": dict(session.table_sets),
         "solutions": [_row(r) for r in session.solutions],
         "search": dict(session.found_by, classes=[_found(c) for c in session.found]),
     }
+    if getattr(session, "fmc", None) is not None:     # the FMC attempt: its steps and labels
+        from .fmc_session import fmc_record
+        record["fmc"] = fmc_record(session.fmc)
     return _bounded(record)
 
 
@@ -158,7 +163,12 @@ def restore(session, record: dict) -> None:
         view = record.get("view", "net")
         listing = record.get("listing", "solutions")
         table_sets = record.get("table_sets", {})
-        if view not in ("net", "3d", "front", "back") or listing not in ("solutions", "search"):
+        fmc = None
+        if record.get("fmc") is not None:
+            from .fmc_session import fmc_from_record
+            fmc = fmc_from_record(record["fmc"], PUZZLES["3x3"].parse_facelets, _moves)
+        if view not in ("net", "3d", "front", "back") or \
+                listing not in ("solutions", "search", "fmc") or (listing == "fmc" and not fmc):
             raise SessionDamaged("unknown view or list")
         # the 3-D view as it was held (a file of an earlier version says front or back)
         orientation = orientation_named(
@@ -183,6 +193,7 @@ def restore(session, record: dict) -> None:
     session.table_sets = dict(table_sets)
     session.playback = None
     session.painting = None
+    session.fmc = fmc
 
 
 def _list(record: dict, key: str) -> list:

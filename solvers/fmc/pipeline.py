@@ -1,4 +1,5 @@
-"""The FMC pipeline: EO -> DR -> HTR -> finish (or the steps asked), the best K candidates of
+"""The FMC pipeline: EO -> DR -> HTR -> finish (or the steps asked: a leave-slice end, or the
+blocks 2x2x2 -> 2x2x3 -> F2L-1), the best K candidates of
 each step kept for each candidate of the step before, complete solutions ranked by the length
 of the final, cancelled solution.
 
@@ -18,7 +19,6 @@ import time
 from dataclasses import dataclass, field
 
 from cubelab.cube.alg import Move
-from cubelab.cube.goal_catalog import resolve_goal
 from cubelab.cube.goals import turned_back
 from cubelab.cube.moves import move_state
 from cubelab.cube.notation import format_moves, invert_moves, simplify
@@ -26,11 +26,14 @@ from cubelab.cube.state import CubeState
 
 from ..protocol import PHASE, Deadline, new_cancel, new_counters
 from .cases import case_after, dr_case, eo_case
-from .niss import StepSolution, solve_step
+from .blocks import choice_met, search_choice
+from .niss import StepSolution
 from .steps import LABELS, StepChoice, choices, detect_previous
 
-DEFAULT_NISS = {"eo": "always", "dr": "always", "htr": "never", "fin": "never"}
-DEFAULT_KEEP = {"eo": 3, "dr": 3, "htr": 2, "fin": 1}
+DEFAULT_NISS = {"eo": "always", "dr": "always", "htr": "never", "fin": "never", "ls": "never",
+                "2x2x2": "always", "2x2x3": "always", "f2l-1": "always"}
+DEFAULT_KEEP = {"eo": 3, "dr": 3, "htr": 2, "fin": 1, "ls": 1, "2x2x2": 3, "2x2x3": 3,
+                "f2l-1": 2}
 
 
 @dataclass(frozen=True)
@@ -174,9 +177,8 @@ def run_pipeline(scramble: CubeState, kinds: list[str], *, start: CubeState | No
         children = []
         previous = chain.previous if chain.steps else detect_previous(chain.position, kind)
         for choice in choices(kind, previous, tuple(axes.get(kind, ("fb", "ud", "rl")))):
-            res = solve_step(chain.position, choice.goal, choice.moveset, niss[kind],
-                             n=keep[kind], counters=counters, cancel=cancel, progress=progress,
-                             log=log)
+            res = search_choice(chain.position, choice, niss[kind], n=keep[kind],
+                                counters=counters, cancel=cancel, progress=progress, log=log)
             result.searches += 1
             if res.status in ("cancelled", "time limit"):
                 result.complete = False
@@ -213,8 +215,7 @@ def _verify(scramble: CubeState, solution: FmcSolution) -> None:
         ok = turned_back(state).is_identity()
     else:
         last = chain.steps[-1].choice
-        ok = all(g.is_met(StepSolution(chain.normal, chain.inverse).after(scramble))
-                 for g in resolve_goal(last.goal, scramble))
+        ok = choice_met(last, StepSolution(chain.normal, chain.inverse).after(scramble))
     if not ok:
         raise RuntimeError(f"the FMC pipeline produced {solution.text}, which does not "
                            f"{'solve the scramble' if solution.solves else 'reach its goal'}")
