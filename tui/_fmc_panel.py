@@ -45,10 +45,6 @@ class FmcPanel(RunPanel):
         self.show_detail(None)
         self.show_chain()
 
-    @property
-    def running(self) -> bool:
-        return self.run is not None and self.run.active
-
     def start(self, request: FmcStepRequest) -> None:
         self.run = FmcStepRun(request=request).start()
         self._taken = 0
@@ -57,10 +53,6 @@ class FmcPanel(RunPanel):
         self.show_chain()
         self.start_polling()
         self.poll()
-
-    def cancel(self) -> bool:
-        """Stop the step search; True if one was running."""
-        return self.run is not None and self.run.stop()
 
     def on_unmount(self) -> None:
         if self.cancel():

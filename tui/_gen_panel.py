@@ -46,10 +46,6 @@ class GenPanel(RunPanel):
         self.reset_columns()
         self.show_detail(None)
 
-    @property
-    def running(self) -> bool:
-        return self.run is not None and self.run.active
-
     def start(self, request: GenRequest) -> None:
         self.run = GenRun(request=request).start()
         self._taken = 0
@@ -57,10 +53,6 @@ class GenPanel(RunPanel):
         self.set_caption(request.describe())
         self.start_polling()
         self.poll()
-
-    def cancel(self) -> bool:
-        """Stop the generation; True if one was running."""
-        return self.run is not None and self.run.stop()
 
     def on_unmount(self) -> None:
         if self.cancel():

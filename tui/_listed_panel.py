@@ -51,10 +51,6 @@ class ListedPanel(RunPanel):
         self.reset_columns()
         self.show_detail(None)
 
-    @property
-    def running(self) -> bool:
-        return self.run is not None and self.run.active
-
     def follow(self, run: SolverRun, about: str) -> None:
         """Show the solutions of `run` (a list solve just started) as they are found."""
         self.run, self.about, self._taken = run, about, 0

@@ -86,6 +86,18 @@ class RunPanel(Vertical):
         """What stands above the table (progress, mostly)."""
         yield from ()
 
+    # ---- the run followed (panels of one run at a time; the solver panel has several) -----
+    run = None
+    """The run the rows come from (a runner.Run), or None before the first."""
+
+    @property
+    def running(self) -> bool:
+        return self.run is not None and self.run.active
+
+    def cancel(self) -> bool:
+        """Stop the run; True if one was running."""
+        return self.run is not None and self.run.stop()
+
     # ---- polling ----------------------------------------------------------------------------
     @property
     def polling(self) -> bool:

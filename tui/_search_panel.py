@@ -44,10 +44,6 @@ class SearchPanel(RunPanel):
         self.reset_columns()
         self.show_detail(None)
 
-    @property
-    def running(self) -> bool:
-        return self.run is not None and self.run.active
-
     def start(self, request: SearchRequest) -> None:
         self.reset_columns()
         self._shown = 0
@@ -56,10 +52,6 @@ class SearchPanel(RunPanel):
         self.run = self.runner.search(request)
         self.start_polling()
         self.poll()
-
-    def cancel(self) -> bool:
-        """Stop a running search; True if one was running."""
-        return self.run is not None and self.run.stop()
 
     def on_unmount(self) -> None:
         if self.cancel():

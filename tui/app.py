@@ -406,10 +406,13 @@ class CubeLabApp(Preferences, App):
         panel.start(request)
 
     def start_fmc_step(self, request: FmcStepRequest) -> None:
-        panel = self.fmc_panel
+        self._start_anew(self.fmc_panel, "fmc", request)
+
+    def _start_anew(self, panel, listing: str, request) -> None:
+        """Start `request` in `panel`, shown; the run asked now replaces one still running."""
         if panel.running:
-            panel.cancel()          # the step asked now replaces the one still searching
-        self.show_list("fmc")
+            panel.cancel()
+        self.show_list(listing)
         panel.start(request)
 
     def on_fmc_panel_finished(self, event: FmcPanel.Finished) -> None:
@@ -419,11 +422,7 @@ class CubeLabApp(Preferences, App):
         self.say(panel.summary(), error=run.ranked is None and run.error != "cancelled")
 
     def start_gen(self, request: GenRequest) -> None:
-        panel = self.gen_panel
-        if panel.running:
-            panel.cancel()          # the set asked now replaces the one still searching
-        self.show_list("gen")
-        panel.start(request)
+        self._start_anew(self.gen_panel, "gen", request)
 
     def on_gen_panel_finished(self, event: GenPanel.Finished) -> None:
         panel = self.gen_panel

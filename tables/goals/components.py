@@ -91,6 +91,17 @@ def pack(codes, nitems):
     return key
 
 
+@inline_kernel
+def _neighbour(codes, e, new, kinds, gstart, ngroups, fullmap, slotmap):
+    """new = the canonical codes of the tuple `codes` after move column e."""
+    for i in range(kinds.shape[0]):
+        if kinds[i] == 0:
+            new[i] = fullmap[e, codes[i]]
+        else:
+            new[i] = slotmap[e, codes[i]]
+    _canonical(new, gstart, ngroups)
+
+
 @kernel
 def walk(keys, moves, row, n, table, kinds, gstart, ngroups, fullmap, slotmap, cancel,
          counters):
@@ -115,12 +126,7 @@ def walk(keys, moves, row, n, table, kinds, gstart, ngroups, fullmap, slotmap, c
         # every neighbour's key first, their hash slots asked for at once: the probes that
         # follow then wait for memory together rather than one after another
         for e in range(ncols):
-            for i in range(nitems):
-                if kinds[i] == 0:
-                    new[i] = fullmap[e, codes[i]]
-                else:
-                    new[i] = slotmap[e, codes[i]]
-            _canonical(new, gstart, ngroups)
+            _neighbour(codes, e, new, kinds, gstart, ngroups, fullmap, slotmap)
             nkeys[e] = pack(new, nitems)
             prefetch(table, 2 * _home(table, nkeys[e]))
         for e in range(ncols):
@@ -165,12 +171,7 @@ def walk_dense(keys, moves, row, n, index, radix, kinds, gstart, ngroups, fullma
             codes[i] = (key >> np.int64(KEY_BITS * i)) & mask5
         # every neighbour's number first, their index entries asked for at once
         for e in range(ncols):
-            for i in range(nitems):
-                if kinds[i] == 0:
-                    new[i] = fullmap[e, codes[i]]
-                else:
-                    new[i] = slotmap[e, codes[i]]
-            _canonical(new, gstart, ngroups)
+            _neighbour(codes, e, new, kinds, gstart, ngroups, fullmap, slotmap)
             at = np.int64(0)
             for i in range(nitems - 1, -1, -1):
                 at = at * radix[i] + new[i]
