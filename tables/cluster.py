@@ -89,7 +89,8 @@ def connect(address: Address | str, *, timeout: float = 20.0) -> Iterator[object
                 distributed.LocalCluster(n_workers=address.workers, threads_per_worker=1,
                                          processes=True, dashboard_address=":0",
                                          local_directory=scratch,
-                                         silence_logs=logging.ERROR) as cluster, \
+                                         silence_logs=logging.ERROR,
+                                         preload=[__name__]) as cluster, \
                 distributed.Client(cluster) as client:
             yield client
         return
@@ -99,6 +100,18 @@ def connect(address: Address | str, *, timeout: float = 20.0) -> Iterator[object
         raise ClusterError(f"cannot reach the Dask scheduler at {address.scheduler}: {e}") from None
     with client:
         yield client
+
+
+def dask_setup(worker) -> None:
+    """Run in each worker process of a local cluster (Dask's preload hook), before the worker
+    meets the scheduler: its own log goes quiet. Dask's `silence_logs` quiets only the nanny's
+    logger there, so a worker whose scheduler stopped first (Ctrl-C: this process closes the
+    scheduler while the workers still run) printed "Failed to communicate with scheduler during
+    heartbeat" with a traceback under the command's output. Nothing a user needs is lost: a
+    task's failure comes back to this process with its result, and a worker that dies is
+    reported by the nanny here."""
+    for name in ("distributed", "tornado", "asyncio"):
+        logging.getLogger(name).setLevel(logging.CRITICAL)
 
 
 _scratch: dict[str, int] = {}

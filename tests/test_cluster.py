@@ -116,6 +116,20 @@ def test_workers_are_listed(client):
     assert sorted(workers(client).values()) == [1, 1]
 
 
+def _worker_log_level() -> int:
+    import logging
+    return logging.getLogger("distributed.worker").getEffectiveLevel()
+
+
+def test_a_local_clusters_workers_keep_their_log_to_themselves(client):
+    # a worker that outlives its scheduler (Ctrl-C) must not print a heartbeat traceback under
+    # the command's last line; its failures reach this process through the tasks
+    import logging
+    workers(client)
+    levels = client.run(_worker_log_level)
+    assert len(levels) == 2 and set(levels.values()) == {logging.CRITICAL}
+
+
 def test_gen_on_the_cluster_gives_the_records_made_here_in_the_set_order(client):
     """Cases spread over the workers come back in the set's order, each record what the
     one-process run makes (but its time and node count)."""
