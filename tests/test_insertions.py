@@ -18,8 +18,10 @@ from cubelab.cube.moves import FACE_MOVES
 from cubelab.solvers.fmc.insertions import (
     InsertionError, _places, moves_text, check_skeleton, find_insertions, leftover_of,
 )
-from cubelab.tables.insertions.algs import KINDS, TARGET_COUNTS, _Levels, kind_of, three_cycle_rows
-from cubelab.tables.insertions.specs import load_alg_sets
+from cubelab.tables.insertions.algs import (
+    KINDS, PARITY, TARGET_COUNTS, _Levels, kind_of, parity_rows, three_cycle_rows,
+)
+from cubelab.tables.insertions.specs import AlgSet, encode, load_alg_sets
 from cubelab.tables.sequences import (
     IDENTITY_ROW, cancel, canonical_levels, invert_seq, products, sequence_elements,
 )
@@ -106,13 +108,13 @@ def test_symmetry_carries_the_same_sequences_a_direct_search_finds(sets):
 
 # ---- one insertion against brute force ----------------------------------------------------------
 
-def _brute_single(scramble, skeleton, sets):
-    """The shortest result of inserting any alg of either set at any place (commuting pairs
+def _brute_single(scramble, skeleton, sets, kinds=KINDS):
+    """The shortest result of inserting any alg of the sets at any place (commuting pairs
     both ways), each whole sequence's effect computed and checked: no conjugation, no lookup,
     no kernel."""
     skeleton = cancel(skeleton)
     algs = [tuple(int(m) for m in a if m >= 0)
-            for kind in KINDS for _, block in sets[kind].items() for a in block]
+            for kind in kinds for _, block in sets[kind].items() for a in block]
     goal = sequence_elements([invert_seq(scramble)])[0]
     best = None
     bases, splits, _ = _places(skeleton)
@@ -187,9 +189,9 @@ def test_the_3_cycles_a_leftover_needs():
     most k."""
     def need(text):
         return check_skeleton(leftover_of(_ids(text), ()), KINDS, 4)[1]
-    assert need("R U R' D R U' R' D'") == {"corners": 1, "edges": 0}
-    assert need("R U R' U R U2 R' U2") == {"corners": 2, "edges": 1}
-    assert need("R2 U R U R' U' R' U' R' U R'") == {"corners": 0, "edges": 1}
+    assert need("R U R' D R U' R' D'") == {"corners": 1, "edges": 0, PARITY: 0}
+    assert need("R U R' U R U2 R' U2") == {"corners": 2, "edges": 1, PARITY: 0}
+    assert need("R2 U R U R' U' R' U' R' U R'") == {"corners": 0, "edges": 1, PARITY: 0}
     rng = random.Random(11)
     rows = {k: three_cycle_rows(k) for k in KINDS}
     for _ in range(30):
@@ -241,7 +243,8 @@ def test_cli_text_and_niss_skeleton(capsys):
 
 
 @pytest.mark.parametrize("argv, message", [
-    (["--skeleton", "R"], "the skeleton leaves an odd permutation"),
+    (["--skeleton", "R", "--algs", "corners,edges"],
+     "3-cycle insertions cannot solve parity; allow parity algs (--algs corners,edges,parity)"),
     (["--skeleton", "R U R' D R U' R' D'", "--algs", "edges"], "only edge 3-cycles"),
     (["--skeleton", "R U F2 D' L B2 U R2 F' D B"], "more than 4 insertions (the most searched"),
     (["--skeleton", "R Q"], "--skeleton: unknown move 'Q' at column 3"),
@@ -265,8 +268,8 @@ def test_the_insert_command_works_from_the_session_position(sets):
     out = s.execute(":insert " + SOLUTION + " R U R' D R U' R' D'")
     assert not out.error and "[1] = " in out.message
     assert "solution (25, optimal among insertions): " + SOLUTION in out.message
-    bad = s.execute(":insert " + SOLUTION + " R")
-    assert bad.error and "odd permutation" in bad.message
+    bad = s.execute(":insert " + SOLUTION + " R U")
+    assert bad.error and "it needs 6 insertions, more than 4" in bad.message
     assert s.execute(":insert R Q").error
     assert "insert" in s.execute(":help").message
 
@@ -333,3 +336,117 @@ def test_ctrl_c_stops_the_command_at_once():
     if run.returncode == 130:
         assert run.stderr.strip().splitlines()[-1] == "cubelab: interrupted"
         assert run.seconds < 3.0
+
+
+# ---- parity: a corner 2-swap with an edge 2-swap ------------------------------------------------
+
+T_PERM = "R U R' U' R' F R2 U' R' U' R U R' F'"
+J_PERM = "R U2 R' U' R U2 L' U R' U' L"
+TEN = "U R U2 B2 D L D' B2 U R'"
+
+
+def _parity_set(texts) -> AlgSet:
+    """A small parity alg set of the given algs and their inverses (the real one has every
+    sequence of up to 11 moves; its search takes a minute)."""
+    found: dict[bytes, list] = {}
+    for t in texts:
+        for seq in (_ids(t), invert_seq(_ids(t))):
+            found.setdefault(sequence_elements([seq])[0].tobytes(), []).append(seq)
+    width = max(len(seq) for seqs in found.values() for seq in seqs)
+    table = {k: np.array([list(q) + [-1] * (width - len(q)) for q in v], np.int8)
+             for k, v in found.items()}
+    return AlgSet(PARITY, encode({PARITY: table}, width), width)
+
+
+def test_parity_counts_one_insertion_and_the_3_cycles_left_after_it():
+    """An odd leftover needs one parity alg, then for each kind the fewest 3-cycles left after
+    the best 2-swap: a quarter turn's 4-cycles are a swap and a 3-cycle each."""
+    kinds = KINDS + (PARITY,)
+
+    def need(text):
+        return check_skeleton(leftover_of(_ids(text), ()), kinds, 4)
+    assert need(T_PERM) == (1, {PARITY: 1, "corners": 0, "edges": 0})
+    assert need("R") == (3, {PARITY: 1, "corners": 1, "edges": 1})
+    assert need(T_PERM + " R U R' D R U' R' D'") == (2, {PARITY: 1, "corners": 1, "edges": 0})
+    rng = random.Random(5)
+    swaps, cycles = parity_rows(), {k: three_cycle_rows(k) for k in KINDS}
+    for _ in range(30):
+        k = rng.randrange(0, 3)
+        left = swaps[rng.randrange(len(swaps))]
+        for _ in range(k):
+            kind = rng.choice(KINDS)
+            left = products(left, cycles[kind][rng.randrange(len(cycles[kind]))])[0]
+        total, per = check_skeleton(left, kinds, 4)
+        assert per[PARITY] == 1 and 1 <= total <= k + 1
+
+
+def test_every_parity_row_is_a_corner_and_an_edge_2_swap():
+    rows = parity_rows()
+    assert len(rows) == TARGET_COUNTS[PARITY] == len({r.tobytes() for r in rows})
+    assert all(kind_of(r) == PARITY for r in rows[::97])
+    assert kind_of(sequence_elements([_ids(T_PERM)])[0]) == PARITY
+    assert kind_of(sequence_elements([_ids("R")])[0]) is None
+
+
+@pytest.mark.parametrize("seed", [1, 2])
+def test_one_parity_insertion_is_the_best_of_every_place_and_alg(sets, seed):
+    rng = random.Random(seed)
+    parity = _parity_set([T_PERM, J_PERM, TEN])
+    with_parity = dict(sets, **{PARITY: parity})
+    skeleton = _random_seq(rng, 9)
+    scramble = invert_seq(skeleton + _an_alg(with_parity, PARITY, rng))
+    res = find_insertions(scramble, skeleton, sets=with_parity)
+    assert res.needed == 1 and res.optimal and res.leftover[PARITY] == 1
+    assert res.best.length == _brute_single(scramble, skeleton, with_parity, (PARITY,))
+    (ins,) = res.best.insertions
+    assert ins.kind == PARITY and ins.what().startswith("parity: corners (")
+
+
+def test_parity_with_3_cycles_solves_and_each_insertion_is_one_of_the_kinds(sets):
+    rng = random.Random(8)
+    parity = _parity_set([T_PERM, J_PERM, TEN])
+    with_parity = dict(sets, **{PARITY: parity})
+    skeleton = _random_seq(rng, 8)
+    extra = _an_alg(with_parity, PARITY, rng) + _an_alg(sets, "edges", rng)
+    scramble = invert_seq(skeleton + extra)
+    res = find_insertions(scramble, skeleton, sets=with_parity, beam=10 ** 9)
+    assert res.needed == 2 and res.optimal
+    assert res.best.length <= len(cancel(skeleton + extra))
+    for sol in res.solutions:
+        assert sorted(i.kind for i in sol.insertions) == ["edges", PARITY]
+        state = sequence_elements([scramble + sol.moves])[0]
+        assert (state == sequence_elements([()])[0]).all()
+    with pytest.raises(InsertionError, match="allow parity algs"):
+        find_insertions(scramble, skeleton, sets=with_parity, kinds=KINDS)
+
+
+@pytest.mark.slow
+def test_the_parity_table_and_a_parity_skeleton_from_the_command_line(capsys):
+    """The real parity set (searched once): every sequence canonical, of up to 11 moves, a
+    parity element; then `cubelab insert` on a skeleton ending a quarter turn short (parity
+    and a 3-cycle of each kind) and on one leaving a T-perm."""
+    from cubelab.tables.cubies import follows_table
+    from cubelab.tables.insertions.specs import load_parity_set
+    parity = load_parity_set()
+    assert parity.max_len == 11 and 0 < parity.covers() <= TARGET_COUNTS[PARITY]
+    follows = follows_table()
+    rng = random.Random(4)
+    items = list(parity.items())
+    for key, block in rng.sample(items, 40):
+        seqs = [tuple(int(m) for m in a if m >= 0) for a in block]
+        assert all(10 <= len(q) <= 11 for q in seqs)
+        assert all(follows[a, b] for q in seqs for a, b in zip(q, q[1:]))
+        assert (sequence_elements(seqs) == np.frombuffer(key, np.uint8)[None]).all()
+        assert kind_of(np.frombuffer(key, np.uint8)) == PARITY
+    # a J-perm's element has sequences, the J-perm among them
+    j = _ids(J_PERM)
+    assert any(tuple(int(m) for m in a if m >= 0) == j
+               for a in parity.algs_for(sequence_elements([j])[0].tobytes()))
+    for skeleton, needed in ((SOLUTION + " " + T_PERM, 1), (SOLUTION.rsplit(" ", 1)[0], 3)):
+        assert main(["insert", "--json", "--skeleton", skeleton, *SCRAMBLE.split()]) == 0
+        record = json.loads(capsys.readouterr().out)
+        assert record["verified"] and record["insertions_needed"] == needed
+        assert record["leftover"]["parity"] == 1
+        assert PARITY in [i["kind"] for i in record["insertions"]]
+        moves = _ids(record["solution"])
+        assert (sequence_elements([_ids(SCRAMBLE) + moves]) == sequence_elements([()])).all()

@@ -1,12 +1,15 @@
-"""`cubelab insert --skeleton ALG SCRAMBLE`: insertions of 3-cycle algs into an FMC skeleton.
+"""`cubelab insert --skeleton ALG SCRAMBLE`: insertions of 3-cycle and parity algs into an FMC
+skeleton.
 
 The skeleton (face turns, or FMC notation `A ^(B)` as `cubelab fmc` prints it: B on the
 inverse scramble) leaves a few corners and edges unsolved; the command finds where to insert
-corner and edge 3-cycle algs (every sequence of up to 10 moves that is one) so that the whole
-cancels to the fewest moves, and prints each insertion marked in the sequence it goes into
-(`[1]`), the alg, the moves cancelled, and the final solution, checked on the model. `--json`
-writes one record. Bad input (a skeleton leaving parity, a kind not allowed, too many pieces)
-exits 2 with one line saying why.
+corner and edge 3-cycle algs (every sequence of up to 10 moves that is one) and, when the
+skeleton leaves an odd permutation (two 2-swaps), one parity alg (every sequence of up to 11
+moves swapping two corners and two edges), so that the whole cancels to the fewest moves. It
+prints each insertion marked in the sequence it goes into (`[1]`), the alg, the moves
+cancelled, and the final solution, checked on the model. `--json` writes one record. Bad
+input (parity with parity algs left out, a kind not allowed, too many pieces) exits 2 with one
+line saying why.
 """
 
 from __future__ import annotations
@@ -21,16 +24,20 @@ from cubelab.tui.interrupts import Interrupted, run_interruptible
 
 def register(sub) -> None:
     p = sub.add_parser(
-        "insert", help="FMC insertions: 3-cycle algs inserted into a skeleton",
+        "insert", help="FMC insertions: 3-cycle and parity algs inserted into a skeleton",
         description="Finds where to insert corner and edge 3-cycle algs (every face-turn "
-                    "sequence of up to 10 moves that is one) into a skeleton so that the "
-                    "solution cancels to the fewest moves; several insertions when the "
-                    "skeleton leaves several 3-cycles.")
+                    "sequence of up to 10 moves that is one) and, for a skeleton leaving "
+                    "parity, a parity alg (every sequence of up to 11 moves swapping two "
+                    "corners and two edges; searched once, a minute or two) into a skeleton "
+                    "so that the solution cancels to the fewest moves; several insertions "
+                    "when the skeleton leaves several 3-cycles, twisted corners or flipped "
+                    "edges.")
     p.add_argument("scramble", nargs="+", metavar="SCRAMBLE", help="the scramble (face turns)")
     p.add_argument("-s", "--skeleton", required=True, metavar="ALG",
                    help="the skeleton: face turns, FMC notation A ^(B) allowed")
-    p.add_argument("--algs", default="corners,edges", metavar="KINDS",
-                   help="3-cycles that may be inserted: corners, edges (default: %(default)s)")
+    p.add_argument("--algs", default="corners,edges,parity", metavar="KINDS",
+                   help="algs that may be inserted: corners and edges (3-cycles), parity "
+                        "(a corner and an edge 2-swap) (default: %(default)s)")
     p.add_argument("--max-insertions", type=count(1, 6), default=4, metavar="N",
                    help="refuse a skeleton that needs more insertions (default: %(default)s)")
     p.add_argument("--beam", type=count(1, 1_000_000), default=None, metavar="N",
@@ -46,14 +53,15 @@ def register(sub) -> None:
 
 
 def _kinds(text: str) -> tuple[str, ...]:
-    from cubelab.tables.insertions.algs import KINDS
+    from cubelab.tables.insertions.algs import ALL_KINDS
     names = {"corners": "corners", "corner": "corners", "3cp": "corners",
-             "edges": "edges", "edge": "edges", "3ep": "edges"}
+             "edges": "edges", "edge": "edges", "3ep": "edges",
+             "parity": "parity", "2c2e": "parity"}
     out = []
     for word in (w.strip().lower() for w in text.split(",")):
         if word not in names:
             raise InputError(f"--algs: unknown alg set {word!r} (choose from "
-                             f"{', '.join(KINDS)})")
+                             f"{', '.join(ALL_KINDS)})")
         out.append(names[word])
     return tuple(out)
 
@@ -62,7 +70,7 @@ def run(args) -> int:
     from cubelab.solvers.fmc.insertions import (
         DEFAULT_BEAM, InsertionError, check_skeleton, find_insertions, leftover_of,
     )
-    from cubelab.tables.insertions.specs import load_alg_sets
+    from cubelab.tables.insertions.specs import load_alg_sets, load_parity_set
     from cubelab.solvers.protocol import Deadline, new_cancel, new_counters
     from cubelab.tables.sequences import invert_seq
     from cubelab.tui.fmc_cmd import read_moves
@@ -83,12 +91,14 @@ def run(args) -> int:
     counters, cancel = new_counters(), new_cancel()
 
     try:            # a skeleton no insertion can finish is refused before any table is read
-        check_skeleton(leftover_of(idx, skeleton), kinds, args.max_insertions)
+        needs = check_skeleton(leftover_of(idx, skeleton), kinds, args.max_insertions)
     except InsertionError as e:
         raise InputError(str(e)) from None
 
     def work():
         sets = load_alg_sets(cancel=cancel)     # made once (seconds): not against the limit
+        if needs[1].get("parity"):
+            sets["parity"] = load_parity_set(cancel=cancel)
         with Deadline(cancel, args.time_limit):
             return find_insertions(idx, skeleton, kinds=kinds, beam=beam, sets=sets,
                                    max_insertions=args.max_insertions, count=args.count,
@@ -132,12 +142,18 @@ def _record(scramble_text, skeleton_text, res, exhaustive) -> dict:
         "solutions": [s.to_json() for s in res.solutions]}
 
 
+def leftover_words(left: dict) -> str:
+    """What a skeleton leaves, in words: its corner and edge cycles, and parity if odd."""
+    parts = [f"corners {left['corners']}" if left["corners"] else "",
+             f"edges {left['edges']}" if left["edges"] else "",
+             "parity (an odd permutation)" if left.get("parity") else ""]
+    return ", ".join(p for p in parts if p) or "nothing"
+
+
 def _print(scramble_text, skeleton_text, res) -> None:
     from cubelab.solvers.fmc.insertions import moves_text
     left = res.leftover
-    parts = [f"corners {left['corners']}" if left["corners"] else "",
-             f"edges {left['edges']}" if left["edges"] else ""]
-    what = ", ".join(p for p in parts if p) or "nothing"
+    what = leftover_words(left)
     print(f"scramble: {scramble_text}")
     print(f"skeleton ({len(res.reduced)}): {moves_text(res.reduced) or '(empty)'}")
     print(f"leaves {what}: {res.needed} insertion{'s' * (res.needed != 1)}")
@@ -159,7 +175,7 @@ def _print(scramble_text, skeleton_text, res) -> None:
     print()
     if res.optimal:
         print(f"optimal: {res.best.length} moves is the shortest of every way of making "
-              f"{res.needed} insertion{'s' * (res.needed != 1)} of 3-cycle algs ({scope})")
+              f"{res.needed} insertion{'s' * (res.needed != 1)} of these algs ({scope})")
     elif res.status == "solved":
         print(f"best found keeping {res.beam} sequences per insertion (not proven; "
               "--exhaustive tries them all)")

@@ -20,10 +20,8 @@ def insertion_text(res) -> str:
     """The best solution of an InsertionResult as lines: each insertion marked, then the
     solution and whether it is proven best."""
     from cubelab.solvers.fmc.insertions import moves_text
-    left = res.leftover
-    what = ", ".join(p for p in (f"corners {left['corners']}" if left["corners"] else "",
-                                 f"edges {left['edges']}" if left["edges"] else "") if p)
-    lines = [f"skeleton ({len(res.reduced)}) leaves {what or 'nothing'}: "
+    from cubelab.tui.insert_cmd import leftover_words
+    lines = [f"skeleton ({len(res.reduced)}) leaves {leftover_words(res.leftover)}: "
              f"{res.needed} insertion{'s' * (res.needed != 1)}"]
     best = res.best
     if best is None:
@@ -39,8 +37,9 @@ def insertion_text(res) -> str:
 
 @TABLE.command("insert", "SKELETON",
                "FMC insertions: where corner and edge 3-cycle algs (every one of up to 10 "
-               "moves) go into the skeleton, from the current position, so the solution "
-               "cancels to the fewest moves; ^( ) parts of the skeleton are on the inverse")
+               "moves) and, for parity, a parity alg (up to 11) go into the skeleton, from "
+               "the current position, so the solution cancels to the fewest moves; ^( ) "
+               "parts of the skeleton are on the inverse")
 def _insert(session, args, rest) -> Outcome:
     text = rest.strip()
     if not text:
@@ -50,8 +49,11 @@ def _insert(session, args, rest) -> Outcome:
         return Outcome(f"insertions are for the 3x3x3, not the {session.puzzle.title}",
                        error=True)
     from cubelab.cube.moves import FACE_MOVES
-    from cubelab.solvers.fmc.insertions import InsertionError, find_insertions
-    from cubelab.tables.insertions.specs import INSERTION_ALGS
+    from cubelab.solvers.fmc.insertions import (
+        InsertionError, check_skeleton, find_insertions, leftover_of,
+    )
+    from cubelab.tables.insertions.algs import ALL_KINDS
+    from cubelab.tables.insertions.specs import INSERTION_ALGS, PARITY_ALGS
     from cubelab.tables.sequences import invert_seq
     from cubelab.tables.store import table_status
     from cubelab.tui.errors import InputError
@@ -60,13 +62,21 @@ def _insert(session, args, rest) -> Outcome:
         normal, inverse = read_moves(text, "skeleton", niss=True)
     except InputError as e:
         return Outcome(str(e), error=True)
-    status = table_status(INSERTION_ALGS)
-    if not (status["built"] or status["in_memory"]):
-        return Outcome("the insertion algs are not built yet: `cubelab tables build "
-                       f"{INSERTION_ALGS.name}` (about ten seconds), or `cubelab insert`",
-                       error=True)
     skeleton = tuple(FACE_MOVES.index(m) for m in normal) + \
         invert_seq(tuple(FACE_MOVES.index(m) for m in inverse))
+    try:
+        # a skeleton no insertion can finish is refused before any table is read
+        _, needs = check_skeleton(leftover_of((), skeleton, position=session.state),
+                                  ALL_KINDS, 4)
+    except InsertionError as e:
+        return Outcome(str(e), error=True)
+    for spec, wanted, time in ((INSERTION_ALGS, True, "about ten seconds"),
+                               (PARITY_ALGS, needs["parity"], "a minute or two")):
+        status = table_status(spec)
+        if wanted and not (status["built"] or status["in_memory"]):
+            return Outcome(f"the {'parity' if spec is PARITY_ALGS else 'insertion'} algs are "
+                           f"not built yet: `cubelab tables build {spec.name}` ({time}), or "
+                           "`cubelab insert`", error=True)
     try:
         res = find_insertions((), skeleton, position=session.state, count=1)
     except InsertionError as e:

@@ -1,12 +1,16 @@
-"""Insertions into an FMC skeleton: 3-cycle algs placed inside it so that the whole cancels best.
+"""Insertions into an FMC skeleton: 3-cycle and parity algs placed inside it so that the whole
+cancels best.
 
 A skeleton is a sequence that, after the scramble, leaves a few pieces unsolved: L = scramble
-skeleton is a product of a few corner and edge 3-cycles. Inserting an alg A after the first p
+skeleton is a product of a few corner and edge 3-cycles (twisted corners and flipped edges
+in place are two 3-cycles each), and, when the skeleton leaves an odd permutation, of one
+parity element too: a corner 2-swap with an edge 2-swap. Inserting an alg A after the first p
 moves of a sequence S leaves L (T^-1 A T), T being S's moves after the place, so A must perform
 T c T^-1 for a 3-cycle c that brings L one 3-cycle nearer to solved (exactly L^-1 when one is
-left). The algs are every canonical sequence of up to 10 face turns that is that 3-cycle
-(cubelab.tables.insertions), so a single insertion found here is the best single insertion of
-any alg up to that length, not just of the commutators a cuber knows by heart.
+left). The algs are every canonical sequence of up to 10 face turns that is that 3-cycle, or
+of up to 11 that is that parity element (cubelab.tables.insertions), so a single insertion
+found here is the best single insertion of any alg up to that length, not just of the
+commutators and parity algs a cuber knows by heart.
 
 The places: before each move, after the last, and between two moves of one axis (U D) also in
 the other order (D ^ U), since those commute. The result of each (place, alg) is the sequence
@@ -15,7 +19,8 @@ opposite face, as cubelab.tables.sequences.cancel does); its length is computed 
 every candidate at once, and only the ones kept are built and checked in Python.
 
 Several insertions: the fewest possible (the number of 3-cycles the leftover needs, counted
-exactly by a search over cycle classes), each taking one 3-cycle off, searched level by level:
+exactly by a search over cycle classes, plus one parity alg for an odd leftover), each taking
+one off, searched level by level:
 at each level every candidate of every kept sequence is scored, the sequences are merged when
 equal, and the `beam` shortest go on. When no level had more distinct sequences than the beam,
 every way of making those insertions was tried and the result is *optimal* among them (the
@@ -35,8 +40,8 @@ from cubelab.cube.moves import FACE_MOVES, apply_moves
 from cubelab.cube.notation import format_moves
 from cubelab.cube.state import CubeState, permutation_parity
 from cubelab.tables.cubies import move_rows, multiply, state_row
-from cubelab.tables.insertions.algs import KINDS
-from cubelab.tables.insertions.specs import AlgSet, load_alg_sets
+from cubelab.tables.insertions.algs import ALL_KINDS, KINDS, PARITY
+from cubelab.tables.insertions.specs import AlgSet, load_alg_sets, load_parity_set
 from cubelab.tables.jit import kernel
 from cubelab.tables.sequences import inverses, products, sequence_elements
 from cubelab.tables.sequences import cancel as cancel_moves
@@ -49,7 +54,7 @@ DEFAULT_BEAM = 100
 MAX_INSERTIONS = 4
 """The most insertions searched by default: a skeleton that needs more is refused."""
 
-_NAMES = {"corners": "corner", "edges": "edge"}
+_NAMES = {"corners": "corner", "edges": "edge", PARITY: "parity"}
 
 
 class InsertionError(ValueError):
@@ -147,6 +152,8 @@ class Insertion:
 
     def what(self) -> str:
         state = apply_moves(CubeState.identity(), [FACE_MOVES[m] for m in self.alg])
+        if self.kind == PARITY:
+            return f"parity: corners {corner_cycles(state)}, edges {edge_cycles(state)}"
         return (f"corner 3-cycle {corner_cycles(state)}" if self.kind == "corners"
                 else f"edge 3-cycle {edge_cycles(state)}")
 
@@ -185,7 +192,7 @@ class InsertionResult:
     scramble: tuple[int, ...]
     skeleton: tuple[int, ...]           # as given
     reduced: tuple[int, ...]            # cancelled: what the insertions go into
-    leftover: dict                      # corner_cycles / edge_cycles texts, 3-cycles needed
+    leftover: dict                      # corner_cycles / edge_cycles texts, insertions needed
     needed: int
     solutions: list[InsertionSolution] = field(default_factory=list)
     optimal: bool = False
@@ -193,7 +200,7 @@ class InsertionResult:
     nodes: int = 0
     seconds: float = 0.0
     beam: int = DEFAULT_BEAM
-    kinds: tuple[str, ...] = KINDS
+    kinds: tuple[str, ...] = ALL_KINDS
     max_len: dict = field(default_factory=dict)
     truncated_levels: list[int] = field(default_factory=list)
 
@@ -218,21 +225,27 @@ def _row(seq) -> np.ndarray:
     return sequence_elements([tuple(seq)])[0]
 
 
-def leftover_of(scramble, skeleton) -> np.ndarray:
-    return _row(tuple(scramble) + tuple(skeleton))
+def leftover_of(scramble, skeleton, position: CubeState | None = None) -> np.ndarray:
+    """The row of what the skeleton leaves after the scramble (or after `position`)."""
+    if position is None:
+        return _row(tuple(scramble) + tuple(skeleton))
+    return products(state_row(position), _row(skeleton))[0]
 
 
 def check_skeleton(left: np.ndarray, kinds, max_insertions: int) -> tuple[int, dict]:
-    """(3-cycles needed, {kind: needed}) for the leftover, or InsertionError saying why no
-    insertion of the chosen kinds can solve it."""
+    """(insertions needed, {kind: needed}) for the leftover, or InsertionError saying why no
+    insertion of the chosen kinds can solve it. An odd leftover needs one parity alg, and for
+    each 3-cycle kind the fewest 3-cycles left once it is made."""
     cp, ep = left[0:8], left[16:28]
     state = CubeState(left[0:8], left[8:16], left[16:28], left[28:40])
-    if permutation_parity(cp):
+    odd = bool(permutation_parity(cp))
+    if odd and PARITY not in kinds:
         raise InsertionError(
             "the skeleton leaves an odd permutation (corners "
             f"{corner_cycles(state)}, edges {edge_cycles(state)}): 3-cycle insertions cannot "
-            "solve parity; end the skeleton with a quarter turn more or less")
-    need = {}
+            "solve parity; allow parity algs (--algs corners,edges,parity) or end the "
+            "skeleton with a quarter turn more or less")
+    need = {PARITY: int(odd)}
     for kind in KINDS:
         dist = distances(kind, max_insertions)
         d = dist.of_row(left)
@@ -243,11 +256,11 @@ def check_skeleton(left: np.ndarray, kinds, max_insertions: int) -> tuple[int, d
                 f"but only {', '.join(_NAMES[k] for k in kinds)} 3-cycles may be inserted")
         need[kind] = d
     total = sum(need.values())
-    if any(d > max_insertions for d in need.values()) or total > max_insertions:
+    if total > max_insertions:
         moved_c = int(((cp != np.arange(8)) | (left[8:16] != 0)).sum())
         moved_e = int(((ep != np.arange(12)) | (left[28:40] != 0)).sum())
         needs = f"more than {max_insertions} insertions" \
-            if any(d > max_insertions for d in need.values()) \
+            if any(d > max_insertions - odd for k, d in need.items() if k != PARITY) \
             else f"{total} insertions, more than {max_insertions}"
         raise InsertionError(
             f"the skeleton leaves {moved_c} corners and {moved_e} edges unsolved: it needs "
@@ -364,9 +377,9 @@ def _expand(level: list[_Node], steps: list[dict[str, np.ndarray]], sets: dict[s
         bases[:k], lens[:k], splits[:k], swapped[:k], owner[:k], ts[:k]
     ts_inv = inverses(ts)
     parts = []
-    for kind in KINDS:
+    for kind in ALL_KINDS:
         algset = sets.get(kind)
-        # (place, 3-cycle) pairs: every place of a node with every useful 3-cycle of it
+        # (place, element) pairs: every place of a node with every useful 3-cycle of it
         cycles = [st.get(kind, np.zeros((0, 40), np.uint8)) for st in steps]
         counts = np.array([len(c) for c in cycles], np.int64)
         if algset is None or not counts.any():
@@ -387,7 +400,7 @@ def _expand(level: list[_Node], steps: list[dict[str, np.ndarray]], sets: dict[s
         within = np.arange(int(n_algs.sum())) - np.repeat(np.cumsum(n_algs) - n_algs, n_algs)
         alg_idx = algset.starts[ids[hit]][group] + within
         pairs = hit[group]
-        parts.append((pair_place[pairs], algset.moves[alg_idx], KINDS.index(kind),
+        parts.append((pair_place[pairs], algset.moves[alg_idx], ALL_KINDS.index(kind),
                       all_cycles[pair_cycle[pairs]]))
     if not parts:
         return None
@@ -406,37 +419,60 @@ def _expand(level: list[_Node], steps: list[dict[str, np.ndarray]], sets: dict[s
 
 
 def _steps_many(rows, kinds, depth: int) -> list[dict[str, np.ndarray]]:
-    """For each leftover, the useful 3-cycles (in the end frame) per kind: those that bring it
-    one 3-cycle nearer to solved."""
+    """For each leftover, the useful elements (in the end frame) per kind: those that bring it
+    one insertion nearer to solved. For an odd leftover, a 3-cycle is useful when it lowers
+    the 3-cycles needed after the parity alg; a parity element, when its corner swap and its
+    edge swap each leave no more 3-cycles than the leftover needed after the best swap."""
     rows = np.array(rows, dtype=np.uint8)
-    per_kind = {kind: distances(kind, depth).steps_down_many(rows) for kind in kinds}
-    return [{kind: per_kind[kind][r] for kind in kinds} for r in range(len(rows))]
+    cycle_kinds = [k for k in kinds if k != PARITY]
+    per_kind = {kind: distances(kind, depth).steps_down_many(rows) for kind in cycle_kinds}
+    out = [{kind: per_kind[kind][r] for kind in cycle_kinds} for r in range(len(rows))]
+    if PARITY in kinds:
+        corners, edges = distances("corners", depth), distances("edges", depth)
+        c_swaps, e_swaps = corners.swaps_down_many(rows), edges.swaps_down_many(rows)
+        for r in range(len(rows)):
+            cs, es = c_swaps[r], e_swaps[r]
+            elems = np.tile(_IDENTITY, (len(cs) * len(es), 1))
+            if len(elems):
+                ci, ei = np.repeat(cs, len(es)), np.tile(es, len(cs))
+                elems[:, 0:8], elems[:, 8:16] = corners.sp[ci], corners.so[ci]
+                elems[:, 16:28], elems[:, 28:40] = edges.sp[ei], edges.so[ei]
+            out[r][PARITY] = elems
+    return out
+
+
+_IDENTITY = np.r_[np.arange(8), np.zeros(8), np.arange(12), np.zeros(12)].astype(np.uint8)
 
 
 def _last_steps(rows, kinds) -> list[dict[str, np.ndarray]]:
-    """With one 3-cycle left in each row: the 3-cycle that finishes it (its inverse), under its
-    kind, when that kind may be inserted."""
+    """With one insertion left in each row: the element that finishes it (its inverse), under
+    its kind (a parity element, or a corner or an edge 3-cycle), when that kind may be
+    inserted."""
     rows = np.array(rows, dtype=np.uint8)
     inv = inverses(rows)
     corners_moved = ((rows[:, 0:8] != np.arange(8)) | (rows[:, 8:16] != 0)).any(1)
+    edges_moved = ((rows[:, 16:28] != np.arange(12)) | (rows[:, 28:40] != 0)).any(1)
     empty = np.zeros((0, 40), np.uint8)
     out = []
     for r in range(len(rows)):
-        kind = "corners" if corners_moved[r] else "edges"
+        kind = PARITY if corners_moved[r] and edges_moved[r] else \
+            "corners" if corners_moved[r] else "edges"
         out.append({kind: inv[r:r + 1]} if kind in kinds else {kind: empty})
     return out
 
 
-def find_insertions(scramble, skeleton, *, position: CubeState | None = None, kinds=KINDS, max_insertions: int = MAX_INSERTIONS,
+def find_insertions(scramble, skeleton, *, position: CubeState | None = None, kinds=ALL_KINDS,
+                    max_insertions: int = MAX_INSERTIONS,
                     beam: int = DEFAULT_BEAM, count: int = 5, counters=None, cancel=None,
                     sets: dict[str, AlgSet] | None = None, progress=None, log=None
                     ) -> InsertionResult:
-    """The shortest solutions made of the skeleton and insertions of 3-cycle algs.
+    """The shortest solutions made of the skeleton and insertions of 3-cycle and parity algs.
 
     scramble, skeleton: face turns (cubelab Moves or indices); or `position`, the scrambled
     cube itself (the scramble then unused, give ()). InsertionError when the
-    skeleton leaves a position no insertions of the chosen kinds can solve (parity, a kind
-    not allowed, more 3-cycles than max_insertions)."""
+    skeleton leaves a position no insertions of the chosen kinds can solve (parity without
+    parity algs, a kind not allowed, more insertions than max_insertions). The parity algs are
+    loaded (or made, once) only for an odd leftover."""
     t0 = time.perf_counter()
     counters = counters if counters is not None else new_counters()
     cancel = cancel if cancel is not None else new_cancel()
@@ -444,32 +480,36 @@ def find_insertions(scramble, skeleton, *, position: CubeState | None = None, ki
         else move_indices(scramble)
     skeleton = tuple(skeleton) if not skeleton or isinstance(skeleton[0], int) \
         else move_indices(skeleton)
-    kinds = tuple(k for k in KINDS if k in kinds)
+    kinds = tuple(k for k in ALL_KINDS if k in kinds)
     if not kinds:
-        raise InsertionError("no alg set chosen (corners, edges)")
+        raise InsertionError(f"no alg set chosen ({', '.join(ALL_KINDS)})")
     start = position if position is not None else \
         apply_moves(CubeState.identity(), [FACE_MOVES[m] for m in scramble])
     if (np.asarray(start.cc) != np.arange(6)).any():
         raise InsertionError("the position has its centres turned (a rotation or slice move): "
                              "insertions work on a cube held in place")
-    left = products(state_row(start), _row(skeleton))[0]
+    left = leftover_of((), skeleton, position=start)
     state = CubeState(left[0:8], left[8:16], left[16:28], left[28:40])
     needed, per_kind = check_skeleton(left, kinds, max_insertions)
     if sets is None:
         sets = load_alg_sets(progress=progress, cancel=cancel, log=log)
+    if per_kind[PARITY] and PARITY not in sets:
+        sets = dict(sets, **{PARITY: load_parity_set(progress=progress, cancel=cancel, log=log)})
     reduced = cancel_seq(skeleton)
     result = InsertionResult(
         scramble, skeleton, reduced,
         {"corners": corner_cycles(state), "edges": edge_cycles(state),
-         "corner_3cycles": per_kind["corners"], "edge_3cycles": per_kind["edges"]},
-        needed, beam=beam, kinds=kinds, max_len={k: sets[k].max_len for k in kinds})
+         "corner_3cycles": per_kind["corners"], "edge_3cycles": per_kind["edges"],
+         "parity": per_kind[PARITY]},
+        needed, beam=beam, kinds=kinds,
+        max_len={k: sets[k].max_len for k in kinds if k in sets})
     if needed == 0:
         result.solutions = [InsertionSolution((), reduced)]
         result.optimal, result.status = True, "solved"
         _verify(start, result.solutions[0])
         result.seconds = time.perf_counter() - t0
         return result
-    width = max(s.max_len for s in sets.values())
+    width = max(sets[k].max_len for k in kinds if k in sets)
     root = _Node(reduced, left, ())
     search = dict(needed=needed, kinds=kinds, sets=sets, width=width, count=count,
                   max_insertions=max_insertions, counters=counters, cancel=cancel)
@@ -532,7 +572,7 @@ def _beam_search(root: _Node, *, needed, kinds, sets, width, count, beam, max_in
                 raise AssertionError(f"insertion length {len(after)} != kernel's {length}")
             if after in children:
                 continue
-            ins = Insertion(node.seq, split, bool(ex.swapped[j]), alg, KINDS[int(ex.kind[k])],
+            ins = Insertion(node.seq, split, bool(ex.swapped[j]), alg, ALL_KINDS[int(ex.kind[k])],
                             after)
             row = products(node.row, ex.cycle[k])[0]
             children[after] = _Node(after, row, node.insertions + (ins,))

@@ -1,11 +1,14 @@
-"""Every face-turn sequence of up to L moves that is a corner or an edge 3-cycle, found by search.
+"""Every face-turn sequence of up to L moves that is a corner or an edge 3-cycle, or a parity
+element (a corner 2-swap with an edge 2-swap), found by search.
 
 An insertion finder is only as good as its algorithms: a cuber's list of commutators misses the
 sequences that happen to cancel best with a given skeleton. So the alg sets here are not lists
 but *every* canonical sequence (cubelab.tables.cubies.allowed_after: no face twice in a row,
 opposite faces in one order) of up to `max_len` face turns whose effect is one oriented 3-cycle
-of corners (edges untouched) or of edges (corners untouched); an insertion found with them is
-the best among all insertions of algs up to that length, not merely among those of a list.
+of corners (edges untouched) or of edges (corners untouched), or (for skeletons that leave
+parity) that swaps two corners and two edges and moves nothing else; an insertion found with
+them is the best among all insertions of algs up to that length, not merely among those of a
+list.
 
 How: meet in the middle. Every canonical sequence of length l splits once as P Q with
 |P| = ceil(l/2) and the seam canonical, so for a target element g its sequences are the pairs
@@ -14,7 +17,9 @@ L = 10), each level hashed (Zobrist over the 40 bytes, matches checked byte by b
 one pass over the Q side per length finds every P. Targets come in classes under the cube's 48
 symmetries: one target per class is searched and its sequences carried to the others by
 renaming their moves (then put back in canonical order), so about 70 searches cover the 2,768
-3-cycles. The table is a few seconds' search; cubelab.tables.insertions.specs stores it.
+3-cycles and about 150 the 11,088 parity elements; the classes are shared among threads. The
+3-cycles are a few seconds' search; the parity algs, which need 11 moves (halves of 6: 8.3
+million sequences, 1.3 GB), a minute or two. cubelab.tables.insertions.specs stores both.
 
 Rows are state rows of 40 bytes (cubelab.tables.cubies), products reading left to right.
 """
@@ -33,9 +38,16 @@ from ..cubies import follows_table, move_rows, multiply
 from ..sequences import IDENTITY_ROW, canonical_levels, inverses, sequence_elements
 
 KINDS = ("corners", "edges")
-"""corners: an oriented 3-cycle of corners, edges untouched; edges: the other way round."""
-TARGET_COUNTS = {"corners": 1008, "edges": 1760}
-"""56 corner triples x 2 directions x 9 twists; 220 edge triples x 2 directions x 4 flips."""
+"""The 3-cycle kinds. corners: an oriented 3-cycle of corners, edges untouched; edges: the other
+way round."""
+PARITY = "parity"
+"""One corner 2-swap and one edge 2-swap, nothing else moved (pieces twisted or flipped within
+the swaps allowed): what an odd skeleton (a quarter turn too many) needs once."""
+ALL_KINDS = KINDS + (PARITY,)
+"""Every kind of alg set, in the order of the kind byte of a stored row."""
+TARGET_COUNTS = {"corners": 1008, "edges": 1760, PARITY: 28 * 3 * 66 * 2}
+"""56 corner triples x 2 directions x 9 twists; 220 edge triples x 2 directions x 4 flips;
+28 corner pairs x 3 twists x 66 edge pairs x 2 flips."""
 
 
 class Stopped(Exception):
@@ -62,8 +74,29 @@ def three_cycle_rows(kind: str) -> np.ndarray:
     return np.array(rows, dtype=np.uint8)
 
 
+def parity_rows() -> np.ndarray:
+    """Every corner 2-swap with every edge 2-swap as a state row: the twists (t, -t) and flips
+    (f, f) of the swapped pieces sum to nothing, as in every position of the cube."""
+    rows = []
+    for a, b in itertools.combinations(range(8), 2):
+        for t in range(3):
+            for x, y in itertools.combinations(range(12), 2):
+                for f in range(2):
+                    row = IDENTITY_ROW.copy()
+                    row[a], row[b], row[8 + a], row[8 + b] = b, a, t, (3 - t) % 3
+                    row[16 + x], row[16 + y], row[28 + x], row[28 + y] = y, x, f, f
+                    rows.append(row)
+    return np.array(rows, dtype=np.uint8)
+
+
+def target_rows(kind: str) -> np.ndarray:
+    """Every element an alg of the kind may perform, as state rows."""
+    return parity_rows() if kind == PARITY else three_cycle_rows(kind)
+
+
 def kind_of(row: np.ndarray) -> str | None:
-    """'corners' or 'edges' when the row is an oriented 3-cycle of that kind, else None."""
+    """'corners' or 'edges' when the row is an oriented 3-cycle of that kind, 'parity' when it
+    is one corner 2-swap and one edge 2-swap, else None."""
     row = np.asarray(row)
     c_moved = int(((row[0:8] != np.arange(8)) | (row[8:16] != 0)).sum())
     e_moved = int(((row[16:28] != np.arange(12)) | (row[28:40] != 0)).sum())
@@ -73,6 +106,8 @@ def kind_of(row: np.ndarray) -> str | None:
         return "corners"
     if c_moved == 0 and e_moved == 3 and e_cycled == 3:
         return "edges"
+    if c_moved == c_cycled == 2 and e_moved == e_cycled == 2:
+        return PARITY
     return None
 
 
@@ -185,44 +220,68 @@ def canonical_order(seqs: np.ndarray) -> np.ndarray:
     return seqs
 
 
-def search(max_len: dict, progress=None, cancel=None) -> dict[str, dict[bytes, np.ndarray]]:
+def search(max_len: dict, progress=None, cancel=None, threads: int | None = None
+           ) -> dict[str, dict[bytes, np.ndarray]]:
     """{kind: {target row bytes: (N, max_len) int8 sequences padded with -1, shortest first}}
-    for every 3-cycle of each kind, with every canonical sequence of up to max_len[kind]
-    moves. progress(done, total) as classes are searched; Stopped soon after cancel."""
+    for every element of each kind (target_rows), with every canonical sequence of up to
+    max_len[kind] moves. One target per class (48 symmetries and the inverse) is searched, the
+    classes shared among `threads` threads (the meeting kernel runs without the GIL; default:
+    the cores this process may use). progress(done, total) as classes are searched; Stopped
+    soon after cancel."""
+    import os
+    from concurrent.futures import ThreadPoolExecutor
     cancel = cancel if cancel is not None else np.zeros(1, np.int32)
+    threads = threads or max(1, min(4, len(os.sched_getaffinity(0))))
     levels = _Levels((max(max_len.values()) + 1) // 2, cancel)
     mc = move_conjugation().astype(np.int64)
-    targets = {k: three_cycle_rows(k) for k in max_len}
-    total = sum(len(t) for t in targets.values())
-    out: dict[str, dict[bytes, np.ndarray]] = {}
-    for kind, rows in targets.items():
-        table: dict[bytes, np.ndarray] = {}
-        for row in rows:
-            if row.tobytes() in table:
-                continue
-            if cancel[0]:
-                raise Stopped()
-            by_len = levels.sequences_of(row, max_len[kind])
-            width = max_len[kind]
-            found = np.full((sum(len(s) for s in by_len), width), -1, np.int8)
-            at = 0
-            for s in by_len:
-                found[at:at + len(s), :s.shape[1]] = s
-                at += len(s)
-            # carry the class's sequences to every symmetric target and their inverses
-            for inverse in (False, True):
-                seqs = _inverted(found) if inverse else found
-                images = _conjugates(_inverse_row(row) if inverse else row)
-                for k in range(48):
-                    key = images[k].tobytes()
-                    if key in table:
-                        continue
-                    mapped = np.where(seqs >= 0, mc[k][np.maximum(seqs, 0)], -1)
-                    table[key] = _sorted_canonical(mapped.astype(np.int8))
-        out[kind] = table
+    reps = {k: _class_representatives(target_rows(k)) for k in max_len}
+    total = sum(len(r) for r in reps.values())
+    done = [0]
+
+    def one_class(kind: str, row: np.ndarray) -> np.ndarray:
+        if cancel[0]:
+            raise Stopped()
+        by_len = levels.sequences_of(row, max_len[kind])
+        found = np.full((sum(len(s) for s in by_len), max_len[kind]), -1, np.int8)
+        at = 0
+        for s in by_len:
+            found[at:at + len(s), :s.shape[1]] = s
+            at += len(s)
+        done[0] += 1
         if progress is not None:
-            progress(sum(len(t) for t in out.values()), total)
+            progress(done[0], total)
+        return found
+
+    out: dict[str, dict[bytes, np.ndarray]] = {}
+    with ThreadPoolExecutor(threads, thread_name_prefix="insertion-algs") as pool:
+        for kind, rows in reps.items():
+            table: dict[bytes, np.ndarray] = {}
+            for row, found in zip(rows, pool.map(lambda r, k=kind: one_class(k, r), rows)):
+                # carry the class's sequences to every symmetric target and their inverses
+                for inverse in (False, True):
+                    seqs = _inverted(found) if inverse else found
+                    images = _conjugates(_inverse_row(row) if inverse else row)
+                    for k in range(48):
+                        key = images[k].tobytes()
+                        if key in table:
+                            continue
+                        mapped = np.where(seqs >= 0, mc[k][np.maximum(seqs, 0)], -1)
+                        table[key] = _sorted_canonical(mapped.astype(np.int8))
+            out[kind] = table
     return out
+
+
+def _class_representatives(rows: np.ndarray) -> list[np.ndarray]:
+    """One row of each class of the rows under the 48 symmetries and inversion, in order."""
+    seen: set[bytes] = set()
+    reps = []
+    for row in rows:
+        if row.tobytes() in seen:
+            continue
+        reps.append(row)
+        for image in (row, _inverse_row(row)):
+            seen.update(c.tobytes() for c in _conjugates(image))
+    return reps
 
 
 def _conjugates(row: np.ndarray) -> np.ndarray:

@@ -1,8 +1,11 @@
-"""The insertion alg sets in the store: their uint8 encoding, spec and `AlgSet`.
+"""The insertion alg sets in the store: their uint8 encoding, specs and `AlgSet`.
 
-One row per sequence: byte 0 the kind (0 corners, 1 edges), bytes 1-40 the 3-cycle it
-performs (a state row), then its moves (indices into FACE_MOVES) padded with 255; the sequences
-of a 3-cycle together, shortest first.
+Two tables: the 3-cycles (every sequence of up to 10 moves, a few seconds' search, used by
+every insertion) and the parity algs (one corner 2-swap with one edge 2-swap, every sequence of
+up to 11 moves: a minute or two's search with 1.3 GB at its peak, made the first time a
+skeleton leaves an odd permutation). One row per sequence: byte 0 the kind (its index in
+ALL_KINDS), bytes 1-40 the element it performs (a state row), then its moves (indices into
+FACE_MOVES) padded with 255; the sequences of an element together, shortest first.
 """
 
 from __future__ import annotations
@@ -11,7 +14,7 @@ import numpy as np
 
 from ..spec import TableSpec, register
 from ..store import load_or_build
-from .algs import KINDS, TARGET_COUNTS, Stopped, row_hashes, zobrist, kind_of, search
+from .algs import ALL_KINDS, KINDS, PARITY, TARGET_COUNTS, Stopped, kind_of, row_hashes, search, zobrist
 
 PARAMS = {
     "version": 1,
@@ -25,7 +28,7 @@ PAD = 255
 
 def encode(found: dict[str, dict[bytes, np.ndarray]], width: int) -> np.ndarray:
     rows = []
-    for k, kind in enumerate(KINDS):
+    for k, kind in enumerate(ALL_KINDS):
         for key in sorted(found.get(kind, {})):
             seqs = found[kind][key]
             block = np.full((len(seqs), MOVES + width), PAD, np.uint8)
@@ -37,7 +40,7 @@ def encode(found: dict[str, dict[bytes, np.ndarray]], width: int) -> np.ndarray:
 
 
 class AlgSet:
-    """The sequences of one kind, indexed by the 3-cycle they perform.
+    """The sequences of one kind, indexed by the element (3-cycle, parity) they perform.
 
     `moves` (N, width) int8: every sequence, padded with -1, a 3-cycle's together and shortest
     first; `rows` (E, 40): the 3-cycles that have sequences, sorted by hash, each with its
@@ -46,7 +49,7 @@ class AlgSet:
 
     def __init__(self, kind: str, arr: np.ndarray, max_len: int):
         self.kind, self.max_len = kind, max_len
-        mine = arr[arr[:, KIND] == KINDS.index(kind)]
+        mine = arr[arr[:, KIND] == ALL_KINDS.index(kind)]
         self.count = len(mine)
         self.moves = np.where(mine[:, MOVES:] == PAD, -1, mine[:, MOVES:]).astype(np.int8)
         keys = np.ascontiguousarray(mine[:, ELEMENT:MOVES])
@@ -87,20 +90,36 @@ class AlgSet:
             yield self.rows[e].tobytes(), self.moves[self.starts[e]:self.starts[e] + self.counts[e]]
 
 
-def _build(ctx) -> np.ndarray:
-    try:
-        found = search(PARAMS["max_len"], progress=ctx.progress, cancel=ctx.cancel)
-    except Stopped:
-        ctx.check_cancel()
-        raise
-    return encode(found, max(PARAMS["max_len"].values()))
+PARITY_PARAMS = {
+    "version": 1,
+    "max_len": {PARITY: 11},
+}
+"""The parity search's limits. No corner-and-edge 2-swap is shorter than 10 moves; at 10 only
+960 sequences reach a few of the 11,088 elements, so 11 is the least that makes a parity
+insertion likely to be found."""
+
+
+def _builder(params: dict):
+    def build(ctx) -> np.ndarray:
+        try:
+            found = search(params["max_len"], progress=ctx.progress, cancel=ctx.cancel)
+        except Stopped:
+            ctx.check_cancel()
+            raise
+        return encode(found, max(params["max_len"].values()))
+    return build
 
 
 INSERTION_ALGS = register(TableSpec(
-    name="insertions.algs", solver="insertions", params=PARAMS, build=_build,
+    name="insertions.algs", solver="insertions", params=PARAMS, build=_builder(PARAMS),
     description="every face-turn sequence of up to 10 moves that is a corner or an edge "
                 "3-cycle", expected_bytes=3_767_472, expected_seconds=15.0))
-SPECS = (INSERTION_ALGS,)
+PARITY_ALGS = register(TableSpec(
+    name="insertions.parity", solver="insertions", params=PARITY_PARAMS,
+    build=_builder(PARITY_PARAMS),
+    description="every face-turn sequence of up to 11 moves that swaps two corners and two "
+                "edges (parity algs)", expected_bytes=401_856, expected_seconds=75.0))
+SPECS = (INSERTION_ALGS, PARITY_ALGS)
 
 
 def load_alg_sets(progress=None, cancel=None, log=None) -> dict[str, AlgSet]:
@@ -118,3 +137,17 @@ def load_alg_sets(progress=None, cancel=None, log=None) -> dict[str, AlgSet]:
             if kind_of(s.rows[e]) != kind:
                 raise RuntimeError(f"{INSERTION_ALGS.name}: a {kind} row is not a 3-cycle")
     return sets
+
+
+def load_parity_set(progress=None, cancel=None, log=None) -> AlgSet:
+    """The parity algs, loaded or searched (a minute or two, once) and saved; checked as
+    load_alg_sets checks its rows."""
+    arr = load_or_build(PARITY_ALGS, progress=progress, cancel=cancel, log=log)
+    width = max(PARITY_PARAMS["max_len"].values())
+    if arr.ndim != 2 or arr.shape[1] != MOVES + width:
+        raise RuntimeError(f"{PARITY_ALGS.name}: rows of shape {arr.shape[1:]}")
+    algset = AlgSet(PARITY, arr, width)
+    if algset.covers() > TARGET_COUNTS[PARITY] or (algset.covers() and
+                                                    kind_of(algset.rows[0]) != PARITY):
+        raise RuntimeError(f"{PARITY_ALGS.name}: a row is not a parity element")
+    return algset
