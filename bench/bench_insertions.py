@@ -9,13 +9,17 @@ The skeletons: for each WCA-style 25-move scramble from the harness, cubelab's d
 pipeline (keeping one candidate per step) gives a complete solution S; the skeleton is S with
 one or two 3-cycle algs (a random one of the kind, from cubelab's set) put in at random places
 and cancelled, so that it leaves a corner 3-cycle, an edge 3-cycle, one of each, two corner or
-two edge 3-cycles (in turn, case by case). All of this is fixed before any clock.
+two edge 3-cycles (in turn, case by case). With `--shapes parity` the skeletons leave parity
+instead: a parity alg (a corner 2-swap with an edge 2-swap, from cubelab's parity set) put in,
+alone or with a corner or an edge 3-cycle. All of this is fixed before any clock.
 
 Contenders, side by side on the same (scramble, skeleton):
 - cubelab: `find_insertions` (algs: every sequence of up to 10 moves that is a corner or edge
   3-cycle, the table loaded before the clock), default beam and exhaustive (`--exhaustive`);
 - insertionfinder with its 3CP and 3EP sets (its corner and edge 3-cycle algs, all of up to 10
-  moves: a subset of cubelab's), in its optimal mode (-o) and its default greedy mode. Its time
+  moves: a subset of cubelab's), and for parity skeletons its parity set too (its parity algs
+  of up to 11 moves, and the quarter turns), in its optimal mode (-o) and its default greedy
+  mode. Its time
   is the one it reports (the search, without its start-up and reading its alg files).
 Every final solution of both is checked with cubelab. Exits 1 if cubelab (default beam) is
 longer than the better of insertionfinder's two modes on any skeleton (its algs are a subset
@@ -40,26 +44,32 @@ bench.parser.add_argument("--exhaustive", action="store_true",
 bench.parser.add_argument("--beams", default="", metavar="N,N",
                           help="also cubelab with these beams (sequences kept per insertion)")
 
-SHAPES = [("corners",), ("edges",), ("corners", "edges"), ("corners", "corners"),
-          ("edges", "edges")]
+bench.parser.add_argument("--shapes", choices=("cycles", "parity"), default="cycles",
+                          help="what the skeletons leave: 3-cycles (cycles) or parity")
+
+SHAPES = {"cycles": [("corners",), ("edges",), ("corners", "edges"), ("corners", "corners"),
+                     ("edges", "edges")],
+          "parity": [("parity",), ("parity", "corners"), ("parity", "edges")]}
 
 
-def skeletons(cases: list[dict], seed: int) -> list[dict]:
+def skeletons(cases: list[dict], seed: int, shapes: str = "cycles") -> list[dict]:
     """Each scramble with a skeleton leaving the shape of its turn (see the docstring)."""
     from cubelab.cube.moves import FACE_MOVES, alg_state
     from cubelab.cube.notation import parse_moves
     from cubelab.solvers.fmc.insertions import moves_text
     from cubelab.solvers.fmc.pipeline import run_pipeline
-    from cubelab.tables.insertions.specs import load_alg_sets
+    from cubelab.tables.insertions.specs import load_alg_sets, load_parity_set
     from cubelab.tables.sequences import cancel
     sets = load_alg_sets()
+    if shapes == "parity":
+        sets["parity"] = load_parity_set()
     rng = random.Random(seed)
     out = []
     for i, case in enumerate(cases):
         res = run_pipeline(alg_state(case["scramble"]), ["eo", "dr", "htr", "fin"],
                            keep={"eo": 1, "dr": 1, "htr": 1, "fin": 1}, time_limit=20)
         seq = tuple(FACE_MOVES.index(m) for m in parse_moves(res.best.text))
-        shape = SHAPES[i % len(SHAPES)]
+        shape = SHAPES[shapes][i % len(SHAPES[shapes])]
         for kind in shape:
             keys = [k for k, _ in sets[kind].items()]
             algs = sets[kind].algs_for(rng.choice(keys))
@@ -85,8 +95,9 @@ class Ours(Contender):
         from cubelab.cube.moves import FACE_MOVES
         from cubelab.cube.notation import parse_moves
         from cubelab.solvers.fmc.insertions import DEFAULT_BEAM, find_insertions
-        from cubelab.tables.insertions.specs import load_alg_sets
+        from cubelab.tables.insertions.specs import load_alg_sets, load_parity_set
         self.sets = load_alg_sets()
+        self.sets["parity"] = load_parity_set()
         self.find = find_insertions
         self.beam = self.beam or DEFAULT_BEAM
         self.ids = lambda text: tuple(FACE_MOVES.index(m) for m in parse_moves(text))
@@ -109,11 +120,13 @@ class Ours(Contender):
 class InsertionFinder(Contender):
     measures_itself = True
 
-    def __init__(self, name: str, program: str, optimal: bool):
-        self.name, self.program, self.optimal = name, program, optimal
+    def __init__(self, name: str, program: str, optimal: bool, parity: bool):
+        self.name, self.program, self.optimal, self.parity = name, program, optimal, parity
 
     def run(self, case):
         argv = [self.program, "-s", "--json", "-j", "1", "-a", "3CP", "-a", "3EP"]
+        if self.parity:
+            argv += ["-a", "parity"]
         if self.optimal:
             argv.append("-o")
         r = subprocess.run(argv, input=f"{case['scramble']}\n{case['skeleton']}\n",
@@ -131,11 +144,12 @@ def main(argv=None) -> int:
     args = bench.parse(argv)
     if not args.insertionfinder:
         raise SystemExit("--insertionfinder PROGRAM: insertionfinder's program")
-    cases = skeletons(scrambles(args.count, args.length, args.seed), args.seed)
+    cases = skeletons(scrambles(args.count, args.length, args.seed), args.seed, args.shapes)
+    parity = args.shapes == "parity"
     bench.begin(args, scramble_length=args.length)
     contenders = [Ours("cubelab", None),
-                  InsertionFinder("insertionfinder -o", args.insertionfinder, True),
-                  InsertionFinder("insertionfinder", args.insertionfinder, False)]
+                  InsertionFinder("insertionfinder -o", args.insertionfinder, True, parity),
+                  InsertionFinder("insertionfinder", args.insertionfinder, False, parity)]
     for b in [int(x) for x in args.beams.split(",") if x]:
         contenders.insert(1, Ours(f"cubelab beam {b}", b))
     if args.exhaustive:

@@ -133,11 +133,43 @@ def test_pipeline_chains_blocks_keeping_each():
 
 def test_pipeline_leave_slice_from_htr():
     scramble = alg_state("R2 U2 F2 L2 U2 D2 B2 R2 L2 F2 U2 B2 R2 F2 U2 L2")
-    res = run_pipeline(scramble, ["ls"], count=2)
+    res = run_pipeline(scramble, ["ls"], count=2, insert=False)
     assert res.solutions
     sol = res.solutions[0]
-    assert not sol.solves
+    assert not sol.solves and sol.insertion is None
     assert only_slice_unsolved(scramble * alg_state(sol.text), sol.chain.steps[0].choice.axis)
+
+
+def test_a_leave_slice_is_finished_with_insertions():
+    """By default the slice a leave slice leaves is solved by insertions of edge 3-cycle algs:
+    the solution is the skeleton with them, cancelled, and solves the scramble."""
+    scramble = alg_state("R2 U2 F2 L2 U2 D2 B2 R2 L2 F2 U2 B2 R2 F2 U2 L2")
+    skeletons = {s.text: s for s in run_pipeline(scramble, ["ls"], count=5,
+                                                 insert=False).solutions}
+    res = run_pipeline(scramble, ["ls"], count=5)
+    assert res.solutions
+    for sol in res.solutions:
+        assert sol.solves and sol.insertion is not None
+        assert (scramble * alg_state(sol.text)).is_solved()
+        assert sol.skeleton_text in skeletons
+        assert sol.insertion.insertions and all(i.kind == "edges"
+                                                for i in sol.insertion.insertions)
+        assert sol.length == len(sol.insertion.moves)
+        record = sol.to_json()
+        assert record["skeleton"] == sol.skeleton_text and record["insertions"]
+    assert [s.length for s in res.solutions] == sorted(s.length for s in res.solutions)
+
+
+def test_cli_htr_then_leave_slice_prints_the_insertions(capsys):
+    dr = "R2 U F2 D' L2 U R2 U' B2 D2 L2 U'"
+    assert main(["fmc", *dr.split(), "--steps", "htr,ls", "--keep", "2", "-n", "1"]) == 0
+    out = capsys.readouterr().out
+    assert "  skeleton (" in out and "[1] = " in out and "edge 3-cycle" in out
+    assert "#1 solution (" in out and "left for insertions" not in out
+    assert main(["fmc", *dr.split(), "--steps", "htr,ls", "--keep", "2", "-n", "1",
+                 "--no-insert", "--json"]) == 0
+    rec = json.loads(capsys.readouterr().out)
+    assert "insertions" not in rec["solutions"][0]
 
 
 def test_cli_block_steps_json(capsys):

@@ -54,6 +54,9 @@ def register(sub) -> None:
                    help="with one step: every optimal solution")
     p.add_argument("--time-limit", type=seconds, default=None, metavar="S",
                    help="stop after S seconds with the best found so far")
+    p.add_argument("--no-insert", action="store_true",
+                   help="after a leave slice (ls), print the skeletons without finishing "
+                        "them with insertions")
     p.add_argument("--json", action="store_true", help="one JSON record")
     p.set_defaults(func=run)
 
@@ -307,7 +310,8 @@ def _run_pipeline(args, scramble_text, scramble, start, after, kinds, axes, niss
     res, interrupted = _interruptible(
         lambda: run_pipeline(scramble, kinds, start=start, after=after, axes=axes, niss=niss,
                              keep=keep, count=count_, time_limit=args.time_limit,
-                             counters=counters, cancel=cancel, on_solution=heard),
+                             counters=counters, cancel=cancel, on_solution=heard,
+                             insert=not args.no_insert),
         cancel, progress)
     if interrupted and res is not None:
         res.status = "cancelled"
@@ -346,12 +350,24 @@ def _print_pipeline(scramble_text, after, res) -> None:
             text = s.solution.text or "(already done)"
             print(f"  {text:<{max(width, 14)}}  // {s.choice.label:<7} "
                   f"({s.solution.length}/{s.total}){'  ' + s.case if s.case else ''}")
+        if sol.insertion is not None:
+            _print_insertions(sol)
         word = "solution" if sol.solves else "skeleton"
         print(f"#{k} {word} ({sol.length}): {sol.text}")
-    last = res.solutions[0].chain.steps[-1].choice.kind if res.solutions[0].chain.steps else ""
-    if last == "ls":
+    first = res.solutions[0]
+    last = first.chain.steps[-1].choice.kind if first.chain.steps else ""
+    if last == "ls" and first.insertion is None:
         print(f"\nthe slice's edges are left for insertions: cubelab insert --skeleton "
               f"\"{res.solutions[0].text}\" {scramble_text}")
     note = "" if res.complete else f" (stopped: {res.status}; the best found so far)"
     print(f"\n{len(res.solutions)} shown, {res.searches} step searches in {res.seconds:.1f} s"
           f"{note}")
+
+
+def _print_insertions(sol) -> None:
+    """A leave-slice skeleton and the insertions that finish it, each marked where it goes."""
+    from cubelab.solvers.fmc.insertions import moves_text
+    print(f"  skeleton ({len(sol.chain.final)}): {sol.skeleton_text}")
+    for n, ins in enumerate(sol.insertion.insertions, 1):
+        print(f"    {ins.marked(f'[{n}]')}")
+        print(f"    [{n}] = {moves_text(ins.alg)}  // {ins.what()}, {ins.cancelled} cancelled")

@@ -1,7 +1,9 @@
 """The FMC pipeline: EO -> DR -> HTR -> finish (or the steps asked: a leave-slice end, or the
 blocks 2x2x2 -> 2x2x3 -> F2L-1), the best K candidates of
 each step kept for each candidate of the step before, complete solutions ranked by the length
-of the final, cancelled solution.
+of the final, cancelled solution. A leave-slice chain is a skeleton: the slice's edges it
+leaves are then solved by insertions (solvers.fmc.insertions), as a cuber finishes one, and the
+solution is the skeleton with its insertions, cancelled.
 
 Candidates are explored depth first, best first (the shortest EO's best DR's best HTR's best
 finish comes first), so a time limit or a cancel still leaves the complete solutions found so
@@ -20,7 +22,7 @@ from dataclasses import dataclass, field
 
 from cubelab.cube.alg import Move
 from cubelab.cube.goals import turned_back
-from cubelab.cube.moves import move_state
+from cubelab.cube.moves import FACE_MOVES, move_state
 from cubelab.cube.notation import format_moves, invert_moves, simplify
 from cubelab.cube.state import CubeState
 
@@ -95,30 +97,45 @@ class FmcSolution:
     each side cancelled (its moves alone do not reach the step's goal: B' S A does)."""
 
     chain: Chain
+    insertion: object = None
+    """For a leave-slice skeleton: its InsertionSolution (the insertions that finish it)."""
 
     @property
     def solves(self) -> bool:
-        return bool(self.chain.steps) and self.chain.steps[-1].choice.kind == "fin"
+        return bool(self.chain.steps) and self.chain.steps[-1].choice.kind == "fin" or \
+            self.insertion is not None
 
     @property
     def moves(self) -> list[Move]:
+        if self.insertion is not None:
+            return [FACE_MOVES[m] for m in self.insertion.moves]
         if self.solves:
             return self.chain.final
         return list(self.chain.normal) + list(self.chain.inverse)
 
     @property
+    def skeleton_text(self) -> str:
+        """The chain as FMC notation: the whole solution, or the skeleton insertions go into."""
+        return StepSolution(self.chain.normal, self.chain.inverse).text
+
+    @property
     def text(self) -> str:
         if self.solves:
             return format_moves(self.moves)
-        return StepSolution(self.chain.normal, self.chain.inverse).text
+        return self.skeleton_text
 
     @property
     def length(self) -> int:
         return len(self.moves)
 
     def to_json(self) -> dict:
-        return {"solution": self.text, "length": self.length, "niss": self.chain.niss_text,
-                "steps": [s.to_json() for s in self.chain.steps]}
+        out = {"solution": self.text, "length": self.length, "niss": self.chain.niss_text,
+               "steps": [s.to_json() for s in self.chain.steps]}
+        if self.insertion is not None:
+            out["skeleton"] = self.skeleton_text
+            out["insertions"] = [i.to_json(k)
+                                 for k, i in enumerate(self.insertion.insertions, 1)]
+        return out
 
 
 @dataclass
@@ -141,12 +158,14 @@ def run_pipeline(scramble: CubeState, kinds: list[str], *, start: CubeState | No
                  after: tuple = ((), ()), axes: dict | None = None,
                  niss: dict | None = None, keep: dict | None = None, count: int = 3,
                  time_limit: float | None = None, counters=None, cancel=None,
-                 on_solution=None, progress=None, log=None) -> FmcResult:
+                 on_solution=None, progress=None, log=None, insert: bool = True) -> FmcResult:
     """Run the steps `kinds` (checked by steps.check_steps) from `scramble`; `axes` kind ->
     axes (eo, dr), `niss` kind -> mode, `keep` kind -> candidates kept per parent, `count`
     complete solutions returned (the shortest). `start` is the position `after` (normal,
     inverse moves already done after the scramble) leaves; the chain starts with those moves.
-    `on_solution(FmcSolution)` hears each new best complete solution."""
+    `on_solution(FmcSolution)` hears each new best complete solution. With `insert`, a chain
+    ending in a leave slice gets the best insertions of edge 3-cycle algs (its skeleton and
+    those insertions, ranked by the cancelled result); without, it stays a skeleton."""
     axes = axes or {}
     niss = {**DEFAULT_NISS, **(niss or {})}
     keep = {**DEFAULT_KEEP, **(keep or {})}
@@ -157,13 +176,15 @@ def run_pipeline(scramble: CubeState, kinds: list[str], *, start: CubeState | No
                         "dr": {a: dr_case(scramble, a) for a in ("ud", "fb", "rl")}})
     found: dict[str, FmcSolution] = {}
     best = [None]
+    finish = _Insertions(scramble, cancel, progress, log) \
+        if insert and kinds and kinds[-1] == "ls" else None
 
     def expand(chain: Chain, i: int) -> None:
         if cancel[0]:
             result.complete = False
             return
         if i == len(kinds):
-            solution = FmcSolution(chain)
+            solution = FmcSolution(chain, finish(chain) if finish is not None else None)
             _verify(scramble, solution)
             if solution.text not in found:
                 found[solution.text] = solution
@@ -202,6 +223,28 @@ def run_pipeline(scramble: CubeState, kinds: list[str], *, start: CubeState | No
     elif not result.solutions:
         result.status = "not found"
     return result
+
+
+class _Insertions:
+    """Finishes leave-slice skeletons with insertions (the alg table loaded on first use)."""
+
+    def __init__(self, scramble: CubeState, cancel, progress, log):
+        self.scramble, self.cancel, self.progress, self.log = scramble, cancel, progress, log
+        self.sets = None
+
+    def __call__(self, chain: Chain):
+        from cubelab.cube.moves import FACE_MOVES as faces
+        from .insertions import InsertionError, find_insertions
+        if self.sets is None:
+            from cubelab.tables.insertions.specs import load_alg_sets
+            self.sets = load_alg_sets(progress=self.progress, cancel=self.cancel, log=self.log)
+        skeleton = tuple(faces.index(m) for m in chain.final)
+        try:
+            res = find_insertions((), skeleton, position=self.scramble, count=1,
+                                  sets=self.sets, cancel=self.cancel)
+        except InsertionError:
+            return None
+        return res.best
 
 
 def _verify(scramble: CubeState, solution: FmcSolution) -> None:
