@@ -11,7 +11,9 @@ one or two 3-cycle algs (a random one of the kind, from cubelab's set) put in at
 and cancelled, so that it leaves a corner 3-cycle, an edge 3-cycle, one of each, two corner or
 two edge 3-cycles (in turn, case by case). With `--shapes parity` the skeletons leave parity
 instead: a parity alg (a corner 2-swap with an edge 2-swap, from cubelab's parity set) put in,
-alone or with a corner or an edge 3-cycle. All of this is fixed before any clock.
+alone or with a corner or an edge 3-cycle; with `--shapes twists`, two corners twisted or two
+edges flipped in place (alone or with a 3-cycle of the other kind; insertionfinder then gets its
+CO and EO sets of pure twists and flips too). All of this is fixed before any clock.
 
 Contenders, side by side on the same (scramble, skeleton):
 - cubelab: `find_insertions` (algs: every sequence of up to 10 moves that is a corner or edge
@@ -44,12 +46,42 @@ bench.parser.add_argument("--exhaustive", action="store_true",
 bench.parser.add_argument("--beams", default="", metavar="N,N",
                           help="also cubelab with these beams (sequences kept per insertion)")
 
-bench.parser.add_argument("--shapes", choices=("cycles", "parity"), default="cycles",
-                          help="what the skeletons leave: 3-cycles (cycles) or parity")
+bench.parser.add_argument("--shapes", choices=("cycles", "parity", "twists"),
+                          default="cycles",
+                          help="what the skeletons leave: 3-cycles (cycles), parity, or two "
+                               "twisted corners or two flipped edges in place (twists)")
 
 SHAPES = {"cycles": [("corners",), ("edges",), ("corners", "edges"), ("corners", "corners"),
                      ("edges", "edges")],
-          "parity": [("parity",), ("parity", "corners"), ("parity", "edges")]}
+          "parity": [("parity",), ("parity", "corners"), ("parity", "edges")],
+          "twists": [("twist",), ("flip",), ("twist", "edges"), ("flip", "corners")]}
+
+
+def _in_place(kind: str, sets, rng) -> tuple[int, ...]:
+    """Moves that twist two corners (flip two edges) in place, nothing else: the algs of two
+    3-cycles from cubelab's set, c and c^-1 t, t being the twist (flip)."""
+    import numpy as np
+    from cubelab.tables.insertions.algs import three_cycle_rows
+    from cubelab.tables.sequences import IDENTITY_ROW, inverses, products, sequence_elements
+    n, p, o, mod, cycles = (8, 0, 8, 3, "corners") if kind == "twist" else \
+        (12, 16, 28, 2, "edges")
+    a, b = rng.sample(range(n), 2)
+    target = IDENTITY_ROW.copy()
+    t = rng.randrange(1, mod)
+    target[o + a], target[o + b] = t, (mod - t) % mod
+    rows = three_cycle_rows(cycles)
+    moved = rows[:, p:p + n] != np.arange(n)
+    while True:         # a pair of 3-cycles that both have algs of up to 10 moves
+        c1 = rows[rng.choice(np.nonzero(moved[:, a] & moved[:, b])[0].tolist())]
+        c2 = products(inverses(c1[None]), target[None])[0]
+        found = [sets[cycles].algs_for(row.tobytes()) for row in (c1, c2)]
+        if all(f is not None for f in found):
+            break
+    seq = ()
+    for algs in found:
+        seq += tuple(int(m) for m in algs[rng.randrange(len(algs))] if m >= 0)
+    assert (sequence_elements([seq])[0] == target).all()
+    return seq
 
 
 def skeletons(cases: list[dict], seed: int, shapes: str = "cycles") -> list[dict]:
@@ -71,6 +103,11 @@ def skeletons(cases: list[dict], seed: int, shapes: str = "cycles") -> list[dict
         seq = tuple(FACE_MOVES.index(m) for m in parse_moves(res.best.text))
         shape = SHAPES[shapes][i % len(SHAPES[shapes])]
         for kind in shape:
+            if kind in ("twist", "flip"):
+                alg = _in_place(kind, sets, rng)
+                k = rng.randrange(len(seq) + 1)
+                seq = cancel(seq[:k] + alg + seq[k:])
+                continue
             keys = [k for k, _ in sets[kind].items()]
             algs = sets[kind].algs_for(rng.choice(keys))
             alg = tuple(int(m) for m in algs[rng.randrange(len(algs))] if m >= 0)
@@ -120,13 +157,13 @@ class Ours(Contender):
 class InsertionFinder(Contender):
     measures_itself = True
 
-    def __init__(self, name: str, program: str, optimal: bool, parity: bool):
-        self.name, self.program, self.optimal, self.parity = name, program, optimal, parity
+    def __init__(self, name: str, program: str, optimal: bool, extra: tuple = ()):
+        self.name, self.program, self.optimal, self.extra = name, program, optimal, extra
 
     def run(self, case):
         argv = [self.program, "-s", "--json", "-j", "1", "-a", "3CP", "-a", "3EP"]
-        if self.parity:
-            argv += ["-a", "parity"]
+        for name in self.extra:
+            argv += ["-a", name]
         if self.optimal:
             argv.append("-o")
         r = subprocess.run(argv, input=f"{case['scramble']}\n{case['skeleton']}\n",
@@ -145,11 +182,11 @@ def main(argv=None) -> int:
     if not args.insertionfinder:
         raise SystemExit("--insertionfinder PROGRAM: insertionfinder's program")
     cases = skeletons(scrambles(args.count, args.length, args.seed), args.seed, args.shapes)
-    parity = args.shapes == "parity"
+    extra = {"cycles": (), "parity": ("parity",), "twists": ("CO", "EO")}[args.shapes]
     bench.begin(args, scramble_length=args.length)
     contenders = [Ours("cubelab", None),
-                  InsertionFinder("insertionfinder -o", args.insertionfinder, True, parity),
-                  InsertionFinder("insertionfinder", args.insertionfinder, False, parity)]
+                  InsertionFinder("insertionfinder -o", args.insertionfinder, True, extra),
+                  InsertionFinder("insertionfinder", args.insertionfinder, False, extra)]
     for b in [int(x) for x in args.beams.split(",") if x]:
         contenders.insert(1, Ours(f"cubelab beam {b}", b))
     if args.exhaustive:
