@@ -28,7 +28,7 @@ from pathlib import Path
 
 from contenders import Contender, Solve
 from nissy_lib import load_nissy
-from harness import Bench, random_states, state_of
+from harness import Bench, random_states, scrambles, state_of
 
 bench = Bench(__file__, __doc__, count=20)
 bench.parser.add_argument("--nissy", metavar="DIR",
@@ -37,6 +37,10 @@ bench.parser.add_argument("--solver", default="h48h7", help="nissy's solver (h48
 bench.parser.add_argument("--set", default="layers", help="our table set")
 bench.parser.add_argument("--threads", type=int, default=2)
 bench.parser.add_argument("--first", type=int, default=0, help="skip this many random states")
+bench.parser.add_argument("--scramble-length", type=int, default=0, metavar="N",
+                          help="states made by N-move random scrambles instead of uniformly "
+                               "random ones (for the small tables: h48h2 takes minutes a "
+                               "random state)")
 
 SOLVED = b"ABCDEFGH=ABCDEFGHIJKL=A"
 """nissy's solved cube in its own notation."""
@@ -129,8 +133,11 @@ def _nissy(args):
 
 def main(argv=None) -> int:
     args = bench.parse(argv)
-    cases = random_states(args.first + args.count, args.seed)[args.first:]
-    bench.begin(args, set=args.set, nissy_solver=args.solver)
+    cases = scrambles(args.first + args.count, args.scramble_length, args.seed)[args.first:] \
+        if args.scramble_length else random_states(args.first + args.count, args.seed)[args.first:]
+    bench.begin(args, set=args.set, nissy_solver=args.solver,
+                states=f"{args.scramble_length}-move scrambles" if args.scramble_length
+                else "uniformly random")
     results = bench.compare(args, cases, fields=("seconds", "nodes", "length"),
                             show=lambda c, case, o: f"{o['length']} moves {o['nodes']:>14,} "
                                                     "nodes")

@@ -208,3 +208,15 @@ def test_the_step_panel_chains_blocks_and_a_leave_slice():
     assert all("error" not in r for r in records), records
     step = repl2.session.fmc.chain.steps[0]
     assert only_slice_unsolved(repl2.session.state, step.choice.axis)
+    # the leave slice is a skeleton: :fmc insert finishes it with edge 3-cycle insertions (the
+    # workbench does not build the alg table itself: it says how, so it is built here)
+    from cubelab.tables.insertions.specs import load_alg_sets
+    load_alg_sets()
+    out = repl2.handle(4, ":fmc insert")
+    assert "error" not in out and "[1] = " in out["message"], out
+    solution = out["message"].rsplit("): ", 1)[1]
+    assert (alg_state("R2 U2 F2 L2 U2 D2 B2 R2 L2 F2 U2 B2") * alg_state(solution)).is_solved()
+    fresh = Repl(Console(file=io.StringIO(), width=100), json_mode=True, registry=StandIn(),
+                 show_net=False)
+    fresh.handle(1, ":fmc start")
+    assert "no steps yet" in fresh.handle(2, ":fmc insert")["error"]

@@ -6,6 +6,8 @@
                                     cube; its candidates are listed as they are found
     :fmc apply K                    candidate K is the next step (Enter on its row too)
     :fmc undo                       back to the step before
+    :fmc insert                     the steps so far as a skeleton (after ls, say): where
+                                    3-cycle and parity algs go to finish it, marked in it
     :fmc inverse                    show the inverse side (the inverse scramble), again: back
     :fmc back                       the chain's position on the net again (after other moves)
     :fmc                            the steps so far, FMC notation, with their labels
@@ -23,9 +25,9 @@ from .records import Outcome
 TABLE = CommandTable()
 
 STEPS = ("eo", "dr", "htr", "fin", "ls", "2x2x2", "2x2x3", "f2l-1")
-WORDS = ("start", *STEPS, "apply", "undo", "inverse", "back", "done", "off")
+WORDS = ("start", *STEPS, "apply", "undo", "insert", "inverse", "back", "done", "off")
 USAGE = ("usage: :fmc [start | eo|dr|htr|fin|ls|2x2x2|2x2x3|f2l-1 [--axis fb,ud,rl|any] [--niss never|before|always] "
-         "[-n N] | apply K | undo | inverse | back | done]")
+         "[-n N] | apply K | undo | insert | inverse | back | done]")
 
 
 def _complete(session, words) -> list[str]:
@@ -40,12 +42,14 @@ def _complete(session, words) -> list[str]:
     return []
 
 
-@TABLE.command("fmc", "[start|eo|dr|htr|fin|ls|2x2x2|2x2x3|f2l-1|apply K|undo|inverse|back|done]",
+@TABLE.command("fmc", "[start|eo|dr|htr|fin|ls|2x2x2|2x2x3|f2l-1|apply K|undo|insert|inverse|back|"
+                      "done]",
                "fewest moves step by step: start takes the position as the scramble; eo, dr, "
                "htr, fin [--axis fb,ud,rl|any] [--niss never|before|always] [-n N] list a "
                "step's candidates as they are found (ls: leave slice; 2x2x2, 2x2x3, f2l-1: "
                "blocks, each keeping the one before); apply K (or Enter on a row) makes one "
-               "the next step; undo goes back a step; inverse shows the inverse side; alone, "
+               "the next step; undo goes back a step; insert finishes the steps so far (a "
+               "skeleton) with insertions; inverse shows the inverse side; alone, "
                "the steps so far; done leaves", complete=_complete)
 def _fmc(session, args, rest) -> Outcome:
     if session.puzzle.name != "3x3":
@@ -80,6 +84,10 @@ def _fmc(session, args, rest) -> Outcome:
         return apply_candidate(session, int(args[1]) - 1)
     if word == "undo":
         return _undo(session)
+    if word == "insert":
+        if len(args) > 1:
+            return Outcome(f":fmc insert takes nothing after it, not {args[1]!r}", error=True)
+        return _insert(session)
     if word == "inverse":
         return toggle_inverse(session)
     if word == "back":
@@ -103,6 +111,21 @@ def _start(session, message: str) -> Outcome:
     known = session.puzzle.apply(session.puzzle.identity(), moves) == state
     session.fmc = FmcState(state, moves if known else None)
     return Outcome(message, changed=True)
+
+
+def _insert(session) -> Outcome:
+    """The chain so far as a skeleton of the attempt's scramble, finished by insertions."""
+    from cubelab.cube.moves import FACE_MOVES
+    from .insert_commands import insertions_outcome
+    chain = session.fmc.chain
+    if not chain.steps:
+        return Outcome("no steps yet: :fmc insert finishes the steps applied (after :fmc ls, "
+                       "say) with insertions", error=True)
+    out = insertions_outcome(session.fmc.scramble,
+                             tuple(FACE_MOVES.index(m) for m in chain.final))
+    if out.error:
+        return out
+    return Outcome(f"{session.fmc.one_line()}\n{out.message}")
 
 
 def _off_chain(session) -> Outcome | None:

@@ -49,13 +49,7 @@ def _insert(session, args, rest) -> Outcome:
         return Outcome(f"insertions are for the 3x3x3, not the {session.puzzle.title}",
                        error=True)
     from cubelab.cube.moves import FACE_MOVES
-    from cubelab.solvers.fmc.insertions import (
-        InsertionError, check_skeleton, find_insertions, leftover_of,
-    )
-    from cubelab.tables.insertions.algs import ALL_KINDS
-    from cubelab.tables.insertions.specs import INSERTION_ALGS, PARITY_ALGS
     from cubelab.tables.sequences import invert_seq
-    from cubelab.tables.store import table_status
     from cubelab.tui.errors import InputError
     from cubelab.tui.fmc_cmd import read_moves
     try:
@@ -64,10 +58,22 @@ def _insert(session, args, rest) -> Outcome:
         return Outcome(str(e), error=True)
     skeleton = tuple(FACE_MOVES.index(m) for m in normal) + \
         invert_seq(tuple(FACE_MOVES.index(m) for m in inverse))
+    return insertions_outcome(session.state, skeleton)
+
+
+def insertions_outcome(scramble, skeleton: tuple[int, ...]) -> Outcome:
+    """The best insertions into `skeleton` (move indices) after the position `scramble`, as an
+    Outcome; a skeleton no insertion can finish, or a table not built yet (the workbench does
+    not freeze for a build), is a one-line error."""
+    from cubelab.solvers.fmc.insertions import (
+        InsertionError, check_skeleton, find_insertions, leftover_of,
+    )
+    from cubelab.tables.insertions.algs import ALL_KINDS
+    from cubelab.tables.insertions.specs import INSERTION_ALGS, PARITY_ALGS
+    from cubelab.tables.store import table_status
     try:
         # a skeleton no insertion can finish is refused before any table is read
-        _, needs = check_skeleton(leftover_of((), skeleton, position=session.state),
-                                  ALL_KINDS, 4)
+        _, needs = check_skeleton(leftover_of((), skeleton, position=scramble), ALL_KINDS, 4)
     except InsertionError as e:
         return Outcome(str(e), error=True)
     for spec, wanted, time in ((INSERTION_ALGS, True, "about ten seconds"),
@@ -78,7 +84,7 @@ def _insert(session, args, rest) -> Outcome:
                            f"not built yet: `cubelab tables build {spec.name}` ({time}), or "
                            "`cubelab insert`", error=True)
     try:
-        res = find_insertions((), skeleton, position=session.state, count=1)
+        res = find_insertions((), skeleton, position=scramble, count=1)
     except InsertionError as e:
         return Outcome(str(e), error=True)
     return Outcome(insertion_text(res))
