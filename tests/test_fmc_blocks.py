@@ -220,3 +220,17 @@ def test_the_step_panel_chains_blocks_and_a_leave_slice():
                  show_net=False)
     fresh.handle(1, ":fmc start")
     assert "no steps yet" in fresh.handle(2, ":fmc insert")["error"]
+
+
+@pytest.mark.parametrize("niss", ["never", "always"])
+def test_a_leave_slice_streams_each_solution_as_it_is_found(niss):
+    """on_solution hears the solutions one by one (the step panel lists them so); every one
+    leaves only the slice, and the result's are among them."""
+    scramble = alg_state("R2 U2 F2 L2 U2 D2 B2 R2 L2 F2 U2 B2 R2 F2 U2 L2")
+    heard = []
+    res = solve_leave_slice(scramble, "rl", "htr", niss, n=3, on_solution=heard.append)
+    assert heard and res.solutions
+    assert len({s.text for s in heard}) == len(heard)
+    for sol in heard:
+        assert only_slice_unsolved(sol.after(scramble), "rl")
+    assert {s.text for s in res.solutions} <= {s.text for s in heard}

@@ -102,9 +102,8 @@ class FmcStepRun(Run):
                 if len(self.found) < MAX_SHOWN:
                     self.found.append(Candidate(choice, solution, chain.extend(choice, solution),
                                                 self.elapsed()))
-            options = {} if choice.kind == "ls" else {"on_solution": heard}
             res = search_choice(chain.position, choice, r.niss, n=r.count,
-                                counters=self.counters, cancel=self.cancel, **options)
+                                counters=self.counters, cancel=self.cancel, on_solution=heard)
             statuses.append(res.status)
             optimal = optimal and res.optimal
             ranked += [Candidate(choice, s, chain.extend(choice, s)) for s in res.solutions]

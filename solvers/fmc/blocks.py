@@ -184,9 +184,11 @@ def only_slice_unsolved(state: CubeState, axis: str) -> bool:
 
 def solve_leave_slice(position: CubeState, axis: str, moves, niss: str = "never", *,
                       n: int | None = None, all: bool = False, counters=None, cancel=None, progress=None,
-                      log=None, time_limit=None):
+                      log=None, time_limit=None, on_solution=None):
     """The best leave-slice solutions (see the module docstring): a StepResult whose
-    solutions leave only the slice's edges unsolved (checked on the model)."""
+    solutions leave only the slice's edges unsolved (checked on the model).
+    `on_solution(StepSolution)` hears each as it is found, order by order of the slice (a
+    front end lists them while the search goes on; the result ranks them)."""
     from cubelab.cube.goals import GoalError
     from ..goals.problem import Unreachable
     from ..protocol import Deadline, new_cancel, new_counters
@@ -194,6 +196,13 @@ def solve_leave_slice(position: CubeState, axis: str, moves, niss: str = "never"
     counters = new_counters() if counters is None else counters
     cancel = new_cancel() if cancel is None else cancel
     results = []
+    label = f"leave slice {_SLICE_OF_AXIS[axis]}"
+    heard: set[str] = set()
+
+    def found(sol) -> None:
+        if sol.text not in heard and only_slice_unsolved(sol.after(position), axis):
+            heard.add(sol.text)
+            on_solution(StepSolution(sol.normal, sol.inverse, label))
     with Deadline(cancel, time_limit) as clock:
         for s in slice_permutations(axis):
             if _parity(position * s) != 0:
@@ -201,7 +210,8 @@ def solve_leave_slice(position: CubeState, axis: str, moves, niss: str = "never"
             try:
                 r = solve_step(position * s, "solved", moves, niss, n=None if all else n or 1,
                                all=all, counters=counters,
-                               cancel=cancel, progress=progress, log=log)
+                               cancel=cancel, progress=progress, log=log,
+                               on_solution=found if on_solution is not None else None)
             except (Unreachable, GoalError, ValueError):
                 continue        # this order of the slice is not reachable in the move set
             if r.status == "not found" and not r.solutions:
@@ -209,7 +219,6 @@ def solve_leave_slice(position: CubeState, axis: str, moves, niss: str = "never"
             results.append(r)
             if cancel[0]:
                 break
-    label = f"leave slice {_SLICE_OF_AXIS[axis]}"
     if not results:
         return StepResult([], label, str(moves), niss, status="cancelled" if cancel[0]
                           else "not found")
