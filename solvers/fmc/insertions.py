@@ -43,7 +43,7 @@ from cubelab.tables.cubies import move_rows, multiply, state_row
 from cubelab.tables.insertions.algs import ALL_KINDS, KINDS, PARITY
 from cubelab.tables.insertions.specs import AlgSet, load_alg_sets, load_parity_set
 from cubelab.tables.jit import kernel
-from cubelab.tables.sequences import inverses, products, sequence_elements
+from cubelab.tables.sequences import IDENTITY_ROW, inverses, products, sequence_elements
 from cubelab.tables.sequences import cancel as cancel_moves
 
 from ..protocol import NODES, PHASE, new_cancel, new_counters
@@ -379,7 +379,7 @@ def _expand(level: list[_Node], steps: list[dict[str, np.ndarray]], sets: dict[s
     parts = []
     for kind in ALL_KINDS:
         algset = sets.get(kind)
-        # (place, element) pairs: every place of a node with every useful 3-cycle of it
+        # (place, element) pairs: every place of a node with every useful element of it
         cycles = [st.get(kind, np.zeros((0, 40), np.uint8)) for st in steps]
         counts = np.array([len(c) for c in cycles], np.int64)
         if algset is None or not counts.any():
@@ -432,7 +432,7 @@ def _steps_many(rows, kinds, depth: int) -> list[dict[str, np.ndarray]]:
         c_swaps, e_swaps = corners.swaps_down_many(rows), edges.swaps_down_many(rows)
         for r in range(len(rows)):
             cs, es = c_swaps[r], e_swaps[r]
-            elems = np.tile(_IDENTITY, (len(cs) * len(es), 1))
+            elems = np.tile(IDENTITY_ROW, (len(cs) * len(es), 1))
             if len(elems):
                 ci, ei = np.repeat(cs, len(es)), np.tile(es, len(cs))
                 elems[:, 0:8], elems[:, 8:16] = corners.sp[ci], corners.so[ci]
@@ -440,8 +440,6 @@ def _steps_many(rows, kinds, depth: int) -> list[dict[str, np.ndarray]]:
             out[r][PARITY] = elems
     return out
 
-
-_IDENTITY = np.r_[np.arange(8), np.zeros(8), np.arange(12), np.zeros(12)].astype(np.uint8)
 
 
 def _last_steps(rows, kinds) -> list[dict[str, np.ndarray]]:

@@ -233,12 +233,11 @@ class _Insertions:
         self.sets = None
 
     def __call__(self, chain: Chain):
-        from cubelab.cube.moves import FACE_MOVES as faces
         from .insertions import InsertionError, find_insertions
         if self.sets is None:
             from cubelab.tables.insertions.specs import load_alg_sets
             self.sets = load_alg_sets(progress=self.progress, cancel=self.cancel, log=self.log)
-        skeleton = tuple(faces.index(m) for m in chain.final)
+        skeleton = tuple(FACE_MOVES.index(m) for m in chain.final)
         try:
             res = find_insertions((), skeleton, position=self.scramble, count=1,
                                   sets=self.sets, cancel=self.cancel)

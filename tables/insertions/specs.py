@@ -14,7 +14,9 @@ import numpy as np
 
 from ..spec import TableSpec, register
 from ..store import load_or_build
-from .algs import ALL_KINDS, KINDS, PARITY, TARGET_COUNTS, Stopped, kind_of, row_hashes, search, zobrist
+from .algs import (
+    ALL_KINDS, KINDS, PARITY, TARGET_COUNTS, Stopped, kind_of, row_hashes, search, zobrist,
+)
 
 PARAMS = {
     "version": 1,
