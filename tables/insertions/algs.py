@@ -129,19 +129,28 @@ def row_hashes(elems, z):
     return out
 
 
+BUCKET_BITS = 20
+"""Top bits of a hash that index a level's bucket starts (8 MB of starts a level)."""
+
+
 @kernel
-def _meet(g, q_inv, q_first, p_elems, p_last, p_sorted_hash, p_order, follows, z, out):
+def _meet(g, q_inv, q_first, p_elems, p_last, p_sorted_hash, p_order, p_buckets, follows, z,
+          out):
     """For each Q (its inverse's row in q_inv), the P of the other level with P = g Q^-1 and
     a canonical seam; writes (p index, q index) pairs into out, returns how many (-1: out is
-    too small)."""
+    too small). p_buckets[b] is where the hashes whose top bits are b start (see _buckets):
+    one read instead of a binary search over millions of hashes."""
     n = 0
     need = np.empty(40, dtype=np.uint8)
+    shift = np.uint64(64 - BUCKET_BITS)
     for q in range(q_inv.shape[0]):
         multiply(g, q_inv[q], need)     # need = g Q^-1
         h = np.uint64(0)
         for i in range(40):
             h ^= z[i, need[i]]
-        k = np.searchsorted(p_sorted_hash, h)
+        k = p_buckets[h >> shift]
+        while k < p_sorted_hash.shape[0] and p_sorted_hash[k] < h:
+            k += 1
         while k < p_sorted_hash.shape[0] and p_sorted_hash[k] == h:
             p = p_order[k]
             k += 1
@@ -159,6 +168,13 @@ def _meet(g, q_inv, q_first, p_elems, p_last, p_sorted_hash, p_order, follows, z
                 out[n, 1] = q
                 n += 1
     return n
+
+
+def _buckets(sorted_hash: np.ndarray) -> np.ndarray:
+    """For each value b of a hash's top BUCKET_BITS bits, the first index of sorted_hash whose
+    hash has top bits >= b (one more entry, the end)."""
+    tops = np.arange(1 << BUCKET_BITS, dtype=np.uint64) << np.uint64(64 - BUCKET_BITS)
+    return np.r_[np.searchsorted(sorted_hash, tops), len(sorted_hash)].astype(np.int64)
 
 
 class _Levels:
@@ -180,11 +196,13 @@ class _Levels:
                      for s in self.seqs]
         self.hash = []
         self.order = []
+        self.buckets = []
         for e in self.elems:
             h = row_hashes(e, self.z)
             order = np.argsort(h, kind="stable")
             self.hash.append(np.ascontiguousarray(h[order]))
             self.order.append(order.astype(np.int64))
+            self.buckets.append(_buckets(self.hash[-1]))
 
     def sequences_of(self, g: np.ndarray, max_len: int, min_len: int = 1) -> list[np.ndarray]:
         """For each length min_len..max_len, an (N, length) int8 array of every canonical
@@ -196,7 +214,8 @@ class _Levels:
             buf = np.empty((1 << 16, 2), np.int64)
             while True:
                 n = _meet(g, self.inv[j], self.first[j], self.elems[i], self.last[i],
-                          self.hash[i], self.order[i], self.follows, self.z, buf)
+                          self.hash[i], self.order[i], self.buckets[i], self.follows, self.z,
+                          buf)
                 if n >= 0:
                     break
                 buf = np.empty((buf.shape[0] * 4, 2), np.int64)
