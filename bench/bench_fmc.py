@@ -15,6 +15,14 @@ scramble, then the normal moves). One section per step and NISS mode; each run i
 for the optimal length (nissy: one solution; cubelab: `solve_step`, first solution), timed in
 CPU seconds of this process (both run in it: nissy through ctypes, one thread). Exits 1 if an
 optimal length differs.
+
+`--pipeline S` runs cubelab fmc's pipeline (EO -> DR -> HTR -> finish) with a time limit of S
+seconds a scramble; with `--nissy-pipeline` the same steps through nissy-core beside it, scramble
+by scramble in one section (`NissyPipeline` says how its chain follows ours). nissy's side of each
+scramble runs in a forked child process, so a crash in the library costs that scramble only:
+
+    CUBELAB_DATA_DIR=/work/data .venv/bin/python bench/bench_fmc.py --nissy NISSY_DIR -n 10 \
+        --no-steps --pipeline 60 --pipeline-keep eo=20,dr=20,htr=6,fin=2 --nissy-pipeline
 """
 
 from __future__ import annotations
