@@ -15,6 +15,14 @@ scramble, then the normal moves). One section per step and NISS mode; each run i
 for the optimal length (nissy: one solution; cubelab: `solve_step`, first solution), timed in
 CPU seconds of this process (both run in it: nissy through ctypes, one thread). Exits 1 if an
 optimal length differs.
+
+`--pipeline S` runs cubelab fmc's pipeline (EO -> DR -> HTR -> finish) with a time limit of S
+seconds a scramble; with `--nissy-pipeline` the same steps through nissy-core beside it, scramble
+by scramble in one section (`NissyPipeline` says how its chain follows ours). nissy's side of each
+scramble runs in a forked child process, so a crash in the library costs that scramble only:
+
+    CUBELAB_DATA_DIR=/work/data .venv/bin/python bench/bench_fmc.py --nissy NISSY_DIR -n 10 \
+        --no-steps --pipeline 60 --pipeline-keep eo=20,dr=20,htr=6,fin=2 --nissy-pipeline
 """
 
 from __future__ import annotations
@@ -44,6 +52,10 @@ bench.parser.add_argument("--nissy-keep", default="", metavar="K",
                           help="the nissy pipeline's candidates per step (default: as "
                                "--pipeline-keep); it runs with --pipeline's time limit too "
                                "(nissy's own stop, polled), the best found by then counted")
+bench.parser.add_argument("--nissy-hard-limit", type=float, default=900.0, metavar="S",
+                          help="a nissy pipeline scramble still running after S seconds is "
+                               "killed and recorded as hung, with the best it had reported "
+                               "(900); its time limit is soft: a step call under way runs on")
 bench.parser.add_argument("--kociemba", type=float, default=None, metavar="S",
                           help="also run our two-phase solver with this time limit, for scale")
 bench.parser.add_argument("--no-steps", action="store_true",
@@ -155,13 +167,28 @@ class NissyPipeline(Contender):
     model and each final solution is checked to solve the scramble. With a time limit: once it
     has passed, the chain under way is finished with one candidate per step (so every scramble
     gets a solution, as ours does) and nothing else is started; the time is reported as it
-    was."""
+    was.
 
-    def __init__(self, directory: Path, keep: str, seconds: float | None = None):
+    Each scramble runs in a child process of its own (forked, so the library and its tables
+    are already loaded): a crash inside the library ends that scramble only, recorded as an
+    error with the best solution the child had reported by then, and the run carries on. The
+    child times itself (wall and its CPU)."""
+
+    measures_itself = True
+
+    def __init__(self, directory: Path, keep: str, seconds: float | None = None,
+                 hard_limit: float = 900.0):
+        """`hard_limit`: seconds after which a scramble's child still running is killed and
+        the scramble recorded as hung (nissy's step calls cannot be stopped, so `seconds`,
+        the time limit, is soft)."""
         from cubelab.solvers.fmc.pipeline import DEFAULT_KEEP
         self.name, self.directory, self.seconds = "nissy pipeline", directory, seconds
+        self.hard_limit = hard_limit
         self.keep = {**DEFAULT_KEEP,
                      **{k: int(v) for k, v in (p.split("=") for p in keep.split(",") if p)}}
+        if max(self.keep.values()) > 255:
+            # nissy_solve narrows its solution count to 8 bits
+            raise SystemExit("nissy keeps at most 255 candidates a step")
 
     def prepare(self):
         from cubelab.cube.moves import alg_state
@@ -169,24 +196,29 @@ class NissyPipeline(Contender):
         self.alg_state, self.fmt, self.inv, self.parse, self.simplify = \
             alg_state, format_moves, invert_moves, parse_moves, simplify
         self.lib = load_nissy(self.directory, "build nissy-core as its README says")
-        self.data = {}
+        self.data, tables = {}, {}
         names = ["eofb", "eoud", "eorl"] + [n for d in _NISSY_DR.values() for n in d.values()] \
             + [f"htr-dr{a}" for a in ("ud", "fb", "rl")] + [f"dr{a}fin" for a in ("ud", "fb", "rl")]
         for name in names:
             data_id = ctypes.create_string_buffer(256)
             size = self.lib.nissy_solverinfo(name.encode(), data_id)
-            table = self.directory / "tables" / data_id.value.decode()
-            buf = ctypes.create_string_buffer(size)
-            if table.exists() and table.stat().st_size == size:
-                ctypes.memmove(buf, table.read_bytes(), size)
-            elif self.lib.nissy_gendata(name.encode(), size, buf) != size:
-                raise SystemExit(f"nissy could not make the table of {name}")
-            self.data[name] = (buf, size)
+            key = (data_id.value, size)
+            if key not in tables:       # solvers that share a table share one copy (DR: 75 MB)
+                table = self.directory / "tables" / data_id.value.decode()
+                buf = ctypes.create_string_buffer(size)
+                if table.exists() and table.stat().st_size == size:
+                    ctypes.memmove(buf, table.read_bytes(), size)
+                elif self.lib.nissy_gendata(name.encode(), size, buf) != size:
+                    raise SystemExit(f"nissy could not make the table of {name}")
+                tables[key] = (buf, size)
+            self.data[name] = tables[key]
         self.stats = (ctypes.c_longlong * 10)()
         self.out = ctypes.create_string_buffer(1 << 20)
-        # the time limit, as ours, checked before each step call: nissy-core's coordinate
-        # solvers take a poll callback but never call it, so a call under way runs to its end
+        # the time limit, as ours, checked before each step call and between the depths of a
+        # step: nissy-core's coordinate solvers take a poll callback but never call it, so a
+        # call under way runs to its end
         self.deadline = None
+        self.crashes = 0
         return None
 
     def late(self) -> bool:
@@ -197,28 +229,44 @@ class NissyPipeline(Contender):
         return case["scramble"]
 
     def _solve(self, solver, normal, inverse, scramble, flag, k):
+        """The first `k` solutions of a step, shortest first, as (normal, inverse) moves.
+
+        Asked one length at a time (minmoves = maxmoves = d, d rising), never in one call over
+        several lengths: nissy-core's duplicate check (`last_solution_is_duplicate`, in
+        src/solvers/solutions.h) walks back from each new solution through the buffer and,
+        when the buffer's first solution is a proper suffix of the new one ("L D F" then
+        "U L D F"), steps before the buffer's start and reads on backwards until it faults
+        (SIGSEGV, seen with EO and 5 or more solutions). Solutions of one length cannot be
+        suffixes of each other, so a call that returns one length only never gets there.
+        Past the time limit, deeper lengths are not asked once there is a solution."""
         text = " ".join(filter(None, [self.fmt(self.inv(inverse)), scramble,
                                       self.fmt(normal)]))
         cube = ctypes.create_string_buffer(32)
         if self.lib.nissy_applymoves(SOLVED, text.encode(), cube) != 0:
             raise ValueError(f"nissy rejects {text!r}")
         buf, size = self.data[solver]
-        found = self.lib.nissy_solve(cube.value, solver.encode(), flag, 0, 20, k, 20, 1, size,
-                                     buf, len(self.out), self.out, self.stats, None, None)
-        if found < 0:
-            raise RuntimeError(f"nissy {solver} failed (code {found})")
         out = []
-        for line in self.out.value.decode().split("\n")[:found]:
-            if "(" in line:
-                head, _, rest = line.partition("(")
-                body, _, tail = rest.partition(")")
-                n, i = self.parse(head + " " + tail), self.parse(body)
-            else:
-                n, i = self.parse(line), []
-            out.append((n, i))
+        for depth in range(21):         # nissy's solutions are at most 20 moves
+            if len(out) >= k or (out and self.late()):
+                break
+            found = self.lib.nissy_solve(cube.value, solver.encode(), flag, depth, depth,
+                                         k - len(out), 20, 1, size, buf, len(self.out),
+                                         self.out, self.stats, None, None)
+            if found < 0:
+                raise RuntimeError(f"nissy {solver} failed (code {found})")
+            for line in self.out.value.decode().split("\n")[:found]:
+                if "(" in line:
+                    head, _, rest = line.partition("(")
+                    body, _, tail = rest.partition(")")
+                    n, i = self.parse(head + " " + tail), self.parse(body)
+                else:
+                    n, i = self.parse(line), []
+                out.append((n, i))
         return out
 
-    def run(self, scramble):
+    def _chain(self, scramble, report):
+        """The pipeline on one scramble; `report(length, text)` on each better final solution.
+        Returns the best final solution (moves) or None."""
         import time
         self.deadline = None if self.seconds is None else time.perf_counter() + self.seconds
         keep, best = self.keep, [None]
@@ -258,13 +306,72 @@ class NissyPipeline(Contender):
                     final = self.simplify(list(n) + self.inv(iv))
                     if best[0] is None or len(final) < len(best[0]):
                         best[0] = final
+                        report(len(final), self.fmt(final))
 
         expand(0, (), (), None, None)
-        final = best[0]
-        solves = final is not None and (self.alg_state(scramble)
-                                        * self.alg_state(self.fmt(final))).is_solved()
-        return {"length": len(final) if final else None, "solves": solves,
-                "complete": not self.late()}
+        return best[0]
+
+    def _child(self, scramble, conn):
+        """In the child process: run the chain, send each better solution, then the end."""
+        import time
+        wall, cpu = time.perf_counter(), time.process_time()
+        try:
+            final = self._chain(scramble, lambda n, text: conn.send(("best", n, text)))
+            conn.send(("done", None if final is None else self.fmt(final), not self.late(),
+                       time.perf_counter() - wall, time.process_time() - cpu))
+        except Exception as e:          # a Python error: the parent records it
+            conn.send(("error", f"{type(e).__name__}: {e}", None, None, None))
+        finally:
+            conn.close()
+
+    def run(self, scramble):
+        import multiprocessing
+        import time
+        ctx = multiprocessing.get_context("fork")    # inherits the loaded library and tables
+        ours, theirs = ctx.Pipe(duplex=False)
+        wall = time.perf_counter()
+        child = ctx.Process(target=self._child, args=(scramble, theirs), daemon=True)
+        child.start()
+        theirs.close()
+        best, end, hung = None, None, False
+        while end is None:
+            left = self.hard_limit - (time.perf_counter() - wall)
+            if left <= 0:
+                hung = True
+                break
+            if not ours.poll(min(left, 1.0)):
+                if not child.is_alive() and not ours.poll(0):
+                    break
+                continue
+            try:
+                msg = ours.recv()
+            except EOFError:            # the child ended without its last word: it crashed
+                break
+            if msg[0] == "best":
+                best = msg[2]
+            else:
+                end = msg
+        if hung:
+            child.kill()
+        child.join()
+        ours.close()
+        seconds = time.perf_counter() - wall
+        if end is None or end[0] == "error":
+            self.crashes += end is None and not hung
+            why = (end[1] if end is not None else
+                   f"hung past {self.hard_limit:g} s, killed" if hung else
+                   f"crashed (signal {-child.exitcode})" if (child.exitcode or 0) < 0 else
+                   f"crashed (exit {child.exitcode})")
+            return {"error": why, "seconds": seconds,
+                    "partial_length": None if best is None else len(self.parse(best)),
+                    "partial": best}
+        _, text, complete, child_wall, child_cpu = end
+        moves = self.parse(text) if text is not None else None
+        solves = moves is not None and (self.alg_state(scramble)
+                                        * self.alg_state(text)).is_solved()
+        return {"length": len(moves) if moves is not None else None, "solves": solves,
+                "complete": complete, "solution": text, "seconds": child_wall,
+                "cpu_seconds": child_cpu}
 
 
 class Nissy(Contender):
@@ -335,19 +442,24 @@ def main(argv=None) -> int:
         for c in contenders:
             c.close()
     if args.pipeline is not None:
-        got = bench.compare(args, cases, contenders=[Pipeline(args.pipeline, args.pipeline_keep)],
-                            label=f"pipeline at {args.pipeline:g} s",
-                            fields=("seconds", "length", "solves"), lines=False)["cubelab fmc"]
-        print("final lengths:", [o.get("length") for o in got])
-        agree &= all(o.get("solves") for o in got)
+        # ours and nissy's side by side, scramble by scramble, in one section
+        contenders = [Pipeline(args.pipeline, args.pipeline_keep)]
         if args.nissy_pipeline:
-            got = bench.compare(args, cases,
-                                contenders=[NissyPipeline(Path(args.nissy), args.nissy_keep or args.pipeline_keep,
-                                                          args.pipeline)],
-                                label="nissy pipeline", fields=("seconds", "length", "solves"),
-                                lines=False)["nissy pipeline"]
-            print("nissy final lengths:", [o.get("length") for o in got])
-            agree &= all(o.get("solves") for o in got)
+            contenders.append(NissyPipeline(Path(args.nissy),
+                                            args.nissy_keep or args.pipeline_keep, args.pipeline,
+                                            args.nissy_hard_limit))
+        got = bench.compare(args, cases, contenders=contenders,
+                            label=f"pipeline at {args.pipeline:g} s",
+                            fields=("seconds", "length", "solves", "complete"), lines=True,
+                            show=lambda c, case, o: f"length {o.get('length')} ")
+        for c in contenders:
+            outcomes = got.get(c.name, [])
+            print(f"{c.name} final lengths:", [o.get("length") for o in outcomes])
+            failed = [(o["case"], o["error"], o.get("partial_length")) for o in outcomes
+                      if "error" in o]
+            if failed:
+                print(f"{c.name} failed (case, why, best length reported before):", failed)
+            agree &= len(outcomes) == len(cases) and all(o.get("solves") for o in outcomes)
     if args.kociemba is not None:
         from contenders import Solve
         from cubelab.solvers.kociemba.solver import KociembaSolver
