@@ -89,6 +89,7 @@ class FmcStepRun(Run):
     optimal: bool = False
 
     thread_name = "fmc-step"
+    stop_is_cancel = True
 
     def _work(self) -> None:
         from cubelab.solvers.fmc.blocks import search_choice
@@ -119,13 +120,6 @@ class FmcStepRun(Run):
             self.status = "cancelled"
         else:
             self.status = "done" if ranked else "not found"
-
-    def stop(self) -> bool:
-        if not self.active:
-            return False
-        self.error = self.error or "cancelled"
-        self.cancel[0] = 1
-        return True
 
     def progress(self) -> str:
         from cubelab.solvers.protocol import BOUND, NODES

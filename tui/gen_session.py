@@ -136,6 +136,7 @@ class GenRun(Run):
     status: str = "search"
 
     thread_name = "gen"
+    stop_is_cancel = True
 
     def _work(self) -> None:
         from cubelab.cube.case_sets import cases as set_cases
@@ -161,13 +162,6 @@ class GenRun(Run):
     def _message(self, error: Exception) -> str:
         from cubelab.cube.goals import GoalError
         return str(error) if isinstance(error, GoalError) else super()._message(error)
-
-    def stop(self) -> bool:
-        if not self.active:
-            return False
-        self.error = self.error or "cancelled"
-        self.cancel[0] = 1
-        return True
 
     @property
     def current(self) -> str:

@@ -49,6 +49,9 @@ class Run:
     thread: threading.Thread | None = None
 
     thread_name = "run"
+    stop_is_cancel = False
+    """Whether a stopped run's `error` says "cancelled" (its result is then not the work's
+    end); a search that keeps what it found when stopped leaves `error` empty."""
 
     def start(self) -> "Run":
         self.thread = threading.Thread(target=self._run, name=self.thread_name, daemon=True)
@@ -80,6 +83,8 @@ class Run:
         """Raise the cancel flag; True if the run was still going."""
         if not self.active:
             return False
+        if self.stop_is_cancel:
+            self.error = self.error or "cancelled"
         self.cancel[0] = 1
         return True
 
@@ -203,11 +208,11 @@ class SolverRun(Run):
     def active(self) -> bool:
         return super().active and not self.abandoned
 
+    stop_is_cancel = True
+
     def stop(self) -> bool:
-        if not self.active:
+        if not super().stop():
             return False
-        self.error = self.error or "cancelled"
-        self.cancel[0] = 1
         # a search stops within milliseconds; loading or building a table may not check the
         # flag as often, and must not hold the front end hostage meanwhile
         if self.phase != "search":

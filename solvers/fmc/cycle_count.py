@@ -16,6 +16,8 @@ edge swap.
 
 from __future__ import annotations
 
+import functools
+
 import numpy as np
 
 from cubelab.tables.insertions.algs import three_cycle_rows
@@ -102,8 +104,12 @@ class Distances:
         for r, (a, b, t) in enumerate(swaps):
             self.sp[r, a], self.sp[r, b] = b, a
             self.so[r, a], self.so[r, b] = t, (self.mod - t) % self.mod
-        # every 2-swap is one class: the odd classes' distances from it
-        self._odd_codes, self._odd_dist = self._walk(self.sp[0], self.so[0], depth)
+
+    @functools.cached_property
+    def _odd(self) -> tuple[np.ndarray, np.ndarray]:
+        """The odd classes' (codes, distances): every 2-swap is one class, walked from. Made
+        on the first odd leftover only (most skeletons leave none)."""
+        return self._walk(self.sp[0], self.so[0], self.depth)
 
     def _walk(self, perm, ori, depth: int) -> tuple[np.ndarray, np.ndarray]:
         """Breadth-first over classes from the class of (perm, ori), stepping by 3-cycles (the
@@ -141,7 +147,7 @@ class Distances:
         even = self._lookup(self._codes, self._dist, codes)
         if not np.any(odd):
             return even
-        return np.where(odd, self._lookup(self._odd_codes, self._odd_dist, codes), even)
+        return np.where(odd, self._lookup(*self._odd, codes), even)
 
     def _lookup(self, table: np.ndarray, dist: np.ndarray, codes: np.ndarray) -> np.ndarray:
         i = np.minimum(np.searchsorted(table, codes), len(table) - 1)
