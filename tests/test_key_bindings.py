@@ -15,7 +15,7 @@ from cubelab.tui import (_build_offer, _confirm_screen, _help_screen, _move_inpu
 from cubelab.tui._help_screen import HelpScreen, help_renderable
 from cubelab.tui._palette import palette_commands
 from cubelab.tui.app import CubeLabApp
-from cubelab.tui.bindings import BINDINGS, KEY_MOVES, display_key, normal_key, resolve
+from cubelab.tui.bindings import BINDINGS, KEY_MOVES, _key_name, display_key, normal_key, resolve
 from cubelab.tui.history import InputHistory
 from cubelab.tui.records import SolutionRow
 from cubelab.tui.settings import Settings
@@ -58,6 +58,24 @@ def test_the_keyboard_cube_is_bound_to_the_cubing_js_map():
                                                                       "ctrl+full_stop")])
 def test_keys_as_users_write_them(text, key):
     assert normal_key(text) == key
+
+
+def test_a_characters_key_is_named_as_textual_names_it():
+    # bindings names keys itself (textual's import is too slow for the settings' readers): the
+    # names must stay Textual's, or a binding to "/" or "," would never fire
+    from textual.keys import _character_to_key
+    for c in map(chr, range(0, 0x3000)):
+        assert _key_name(c) == _character_to_key(c), repr(c)
+
+
+def test_commands_that_read_the_settings_do_not_import_textual():
+    import subprocess
+    import sys
+    code = ("import sys; from cubelab.tui.settings import Settings; Settings.load(); "
+            "print('textual' in sys.modules)")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         check=True).stdout
+    assert out.strip() == "False"
 
 
 @pytest.mark.parametrize("text", ["f99", "ctrl+", "hyperdrive", "ctrl+ctrl+s", "", "two words"])

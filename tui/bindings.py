@@ -16,6 +16,7 @@ of the workbench (the net's letters turn the cube, the line's arrows walk the hi
 from __future__ import annotations
 
 import re
+import unicodedata
 from dataclasses import dataclass
 
 from .keymap import KEY_MOVES
@@ -45,10 +46,23 @@ def _cube_bindings() -> list[KeyBinding]:
             for move, keys in by_move.items()]
 
 
+_KEY_RENAMES = {"solidus": "slash", "reverse_solidus": "backslash", "commercial_at": "at",
+                "hyphen_minus": "minus", "plus_sign": "plus", "low_line": "underscore"}
+"""Where Textual's key name is not the character's Unicode name."""
+
+
 def _key_name(character: str) -> str:
-    """Textual's name of the key that types `character` ("," is "comma")."""
-    from textual.keys import _character_to_key
-    return _character_to_key(character)
+    """Textual's name of the key that types `character` ("," is "comma", "/" is "slash"):
+    a letter or digit itself, else its Unicode name in Textual's spelling. Kept here, not
+    asked of textual.keys, whose import (the whole textual package, 0.13 s) every command
+    that reads the settings paid."""
+    if character.isalnum():
+        return character
+    try:
+        key = unicodedata.name(character).lower().replace("-", "_").replace(" ", "_")
+    except ValueError:      # a control character has no name
+        key = "tab" if character == "\t" else character
+    return _KEY_RENAMES.get(key, key)
 
 
 BINDINGS: dict[str, KeyBinding] = {b.id: b for b in [
