@@ -24,6 +24,7 @@ import numpy as np
 
 from cubelab.cube.files import FileProblem, open_regular
 
+from .checked import note_checked, was_checked
 from .spec import TableSpec, canonical_params
 
 FORMAT_VERSION = 1
@@ -163,19 +164,28 @@ def _params_diff(old, new) -> str:
     return "; ".join(parts) or "reordered"
 
 
-def map_data(path: Path, header: dict, offset: int, check: bool) -> np.ndarray:
-    """The data as a read-only array mapped from the file; with check, its CRC is verified."""
+def map_data(path: Path, header: dict, offset: int, check: bool,
+             noted: bool = False) -> np.ndarray:
+    """The data as a read-only array mapped from the file; with check, its CRC is verified,
+    except, with `noted`, on a file unchanged since a check passed (tables/checked.py)."""
     dtype, shape, nbytes = np.dtype(header["dtype"]), tuple(header["shape"]), header["nbytes"]
     if nbytes == 0:
         arr = np.empty(shape, dtype=dtype)
         arr.flags.writeable = False
         return arr
     try:
-        raw = np.memmap(path, dtype=np.uint8, mode="r", offset=offset, shape=(nbytes,))
-    except (OSError, ValueError) as e:
+        # the identity noted is that of the file mapped (a rename in between cannot swap it)
+        with os.fdopen(open_regular(path), "rb") as f:
+            info = os.fstat(f.fileno())
+            raw = np.memmap(f, dtype=np.uint8, mode="r", offset=offset, shape=(nbytes,))
+    except (OSError, ValueError, FileProblem) as e:
         raise TableProblem(f"cannot map ({e})") from None
-    if check and crc32(memoryview(raw)) != header["crc32"]:
-        raise TableProblem("data damaged (checksum mismatch)")
+    crc = header["crc32"]
+    if check and not (noted and was_checked(path, info, crc, offset)):
+        if crc32(memoryview(raw)) != crc:
+            raise TableProblem("data damaged (checksum mismatch)")
+        if noted:
+            note_checked(path, info, crc, offset)
     arr = raw.view(np.ndarray).view(dtype).reshape(shape)
     arr.flags.writeable = False
     return arr

@@ -141,7 +141,7 @@ def _try_load(spec: TableSpec, path: Path,
               check: bool = True) -> tuple[np.ndarray | None, str | None]:
     try:
         header, offset = read_header(path, spec)
-        return map_data(path, header, offset, check=check), None
+        return map_data(path, header, offset, check=check, noted=True), None
     except TableProblem as p:
         return None, str(p)
 

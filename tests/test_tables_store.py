@@ -159,6 +159,86 @@ def test_verify_reports_damage_without_rebuilding(tables):
     assert table_status(s)["built"]      # status reads headers only; verify reads the data
 
 
+# ---- a file checked whole is not read whole again until it changes --------------------------
+
+class CrcReads:
+    """Counts the whole-data checksum reads (fileformat.crc32) of the data files."""
+
+    def __init__(self, monkeypatch):
+        self.count = 0
+        real = fileformat.crc32
+
+        def counted(view):
+            self.count += 1
+            return real(view)
+        monkeypatch.setattr(fileformat, "crc32", counted)
+
+
+def _settled(monkeypatch):
+    # the file is taken as changed long ago, so a passing check is noted (checked.SETTLED_NS)
+    from cubelab.tables import checked
+    real = time.time_ns
+    monkeypatch.setattr(checked.time, "time_ns", lambda: real() + 10 * checked.SETTLED_NS)
+
+
+def _rewrite_in_place(path, damage):
+    """Damage the file in place, once its status-change time differs from what the note
+    holds (the kernel's clock ticks coarsely: wait on that event, not a fixed sleep)."""
+    noted = os.stat(path).st_ctime_ns
+    while os.stat(path).st_ctime_ns == noted:
+        os.utime(path)
+    damage(path)
+
+
+def test_a_load_reads_the_whole_file_once_until_it_changes(tables, monkeypatch):
+    s = spec()
+    load_or_build(s)                 # built and written: its checksum is the array's
+    _settled(monkeypatch)
+    reads = CrcReads(monkeypatch)
+    _fresh_load(s)
+    assert reads.count == 1          # checked whole, and noted
+    _fresh_load(s)
+    assert reads.count == 1          # the same file: the note stands for the check
+    _rewrite_in_place(table_path(s), _flip(-3))
+    log = Log()
+    a = _fresh_load(s, log)
+    assert log.rebuilt() == ["rebuilding test.squares: data damaged (checksum mismatch)"]
+    assert (a.reshape(-1) == np.arange(s.params["n"]) ** 2).all()
+
+
+def test_a_file_changed_just_now_is_checked_whole_every_time(tables, monkeypatch):
+    s = spec()
+    load_or_build(s)
+    reads = CrcReads(monkeypatch)
+    for n in (1, 2):
+        _fresh_load(s)
+        assert reads.count == n      # too fresh for its times to tell a later write apart
+
+
+def test_verify_reads_the_whole_file_even_when_noted(tables, monkeypatch):
+    s = spec()
+    load_or_build(s)
+    _settled(monkeypatch)
+    _fresh_load(s)
+    reads = CrcReads(monkeypatch)
+    assert verify_table(s) is None
+    assert reads.count == 1
+
+
+def test_a_replaced_file_is_checked_whole(tables, monkeypatch):
+    s = spec()
+    load_or_build(s)
+    _settled(monkeypatch)
+    _fresh_load(s)
+    path = table_path(s)
+    copy = path.with_name("copy.bin")
+    copy.write_bytes(path.read_bytes())
+    os.replace(copy, path)           # a new inode, same bytes
+    reads = CrcReads(monkeypatch)
+    _fresh_load(s)
+    assert reads.count == 1
+
+
 @pytest.mark.parametrize("keep", [0, 5, 20, 100, -8])
 def test_truncated(tables, keep):
     def damage(path):
