@@ -72,6 +72,7 @@ def read_pieces(colours, slots, piece_colours, piece_names, kind: str,
     slot, and how far its colours are turned from the slot's first sticker (a corner's twist,
     an edge's flip). FaceletError for colours no piece has, or a piece seen twice."""
     by_colours = {tuple(c): p for p, c in enumerate(piece_colours)}
+    colours = colours.tolist() if isinstance(colours, np.ndarray) else colours
     perm, ori, seen = [], [], {}
     for slot, stickers in enumerate(slots):
         cols = tuple(int(colours[s]) for s in stickers)

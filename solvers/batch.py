@@ -8,9 +8,13 @@ possible (no fork on the platform, or the parent already runs threads, which a f
 holding locks) the workers are spawned and prepare the solver themselves, on the tables the
 parent built.
 
-Each worker has IN_FLIGHT positions sent ahead so it never waits on the parent between two
-solves. A worker that dies (killed, out of memory) is replaced and the positions it held are
-sent again; one that kills MAX_ATTEMPTS workers comes back as an error record. Workers ignore
+Positions travel in batches sized to about BATCH_SECONDS of solving once the rate is known
+(one at a time until then): a message each way per position cost the parent more CPU than
+a fast solve takes. Each worker has IN_FLIGHT batches sent ahead so it never waits on the parent
+between two. A worker that dies (killed, out of memory) is replaced and the positions it held
+are sent again, those of the batch it was solving one per batch; a position whose own batch
+kills MAX_ATTEMPTS workers comes back as an error record (only a batch of one says which
+position killed its worker). Workers ignore
 Ctrl-C (the terminal sends it to the whole process group) and end with their parent: the parent
 stops them at once when it is interrupted, and the kernel kills them if the parent dies.
 """
@@ -25,11 +29,16 @@ import threading
 import time
 from collections import deque
 from dataclasses import dataclass, field
+from itertools import islice
 from multiprocessing.connection import wait
 from typing import Callable, Iterable, Iterator
 
 IN_FLIGHT = 2
-"""Positions sent ahead to each worker: one being solved, one waiting its turn."""
+"""Batches sent ahead to each worker: one being solved, one waiting its turn."""
+BATCH_SECONDS = 0.02
+"""About how long a worker's batch should take once the rate is known: short enough that the
+last batches end together, long enough that a batch of fast solves costs one message."""
+MAX_BATCH = 64
 MAX_ATTEMPTS = 2
 """A position whose worker died this many times is given up (an error record)."""
 _STOP_SECONDS = 2.0
@@ -45,6 +54,9 @@ class BatchSettings:
     puzzle: str = "3x3"
     max_length: int | None = None
     time_limit: float | None = None
+    as_records: bool = False
+    """Each result is sent back as its JSON record (result.to_json()): what --json and
+    --output write, and a fraction of the unpickling of a SolveResult."""
 
     def make_solver(self):
         """A new solver (the command line checked the name and the options against its
@@ -54,7 +66,33 @@ class BatchSettings:
                                    **self.options)
 
     def solve(self, solver, state):
-        return solve_one(solver, state, self.max_length, self.time_limit)
+        result = solve_one(solver, state, self.max_length, self.time_limit)
+        return result.to_json() if self.as_records and not isinstance(result, dict) else result
+
+
+class Batcher:
+    """How many positions the next batch gets: one until the rate is known, then about
+    `target` seconds of work (at most `largest`), and at most a fair share of what is left
+    when that is known."""
+
+    def __init__(self, slots: int, target: float, largest: int):
+        self.slots = max(1, slots)
+        self.target, self.largest = target, largest
+        self.positions = 0
+        self.seconds = 0.0
+
+    def learn(self, positions: int, seconds: float) -> None:
+        self.positions += positions
+        self.seconds += seconds
+
+    def size(self, left: int | None = None) -> int:
+        if self.positions == 0:
+            return 1
+        per = max(self.seconds / self.positions, 1e-6)
+        size = max(1, min(self.largest, int(self.target / per)))
+        if left is not None:
+            size = min(size, max(1, left // (2 * self.slots)))
+        return size
 
 
 def solve_one(solver, state, max_length, time_limit):
@@ -131,15 +169,15 @@ class _Worker:
                                    daemon=True, name="cubelab solve worker")
         self.process.start()
         child.close()
-        self.tasks: deque = deque()
+        self.tasks: deque = deque()     # the batches sent, oldest first: lists of (index, state)
         self.dead = False
 
-    def send(self, task) -> None:
-        self.tasks.append(task)
+    def send(self, batch: list) -> None:
+        self.tasks.append(batch)
         try:
-            self.conn.send(task)
+            self.conn.send(batch)
         except (OSError, ValueError):
-            self.dead = True    # it died: the position is sent again with the others it held
+            self.dead = True    # it died: the batch is sent again with the others it held
 
     def stop(self, graceful: bool) -> None:
         if graceful and not self.dead:
@@ -190,28 +228,35 @@ def solve_unordered(items: Iterable[tuple[int, object]], settings: BatchSettings
     the iterator early (or an interrupt) stops every worker at once."""
     ctx, inherited = _start_method(solver)
     source = iter(items)
-    again: deque = deque()              # positions whose worker died, to send first
+    again: deque = deque()              # batches of one whose worker died, to send first
     deaths: dict[int, int] = {}
     workers = [_Worker(ctx, settings, inherited) for _ in range(max(1, jobs))]
+    batcher = Batcher(len(workers), BATCH_SECONDS, MAX_BATCH)
     finished = False
     fruitless = 0                       # workers lost since the last answer
+
+    def next_batch() -> list:
+        if again:
+            return again.popleft()
+        return list(islice(source, batcher.size()))
+
     try:
         while True:
             for w in workers:
                 while not w.dead and len(w.tasks) < IN_FLIGHT:
-                    task = again.popleft() if again else next(source, None)
-                    if task is None:
+                    batch = next_batch()
+                    if not batch:
                         break
-                    w.send(task)
+                    w.send(batch)
             busy = [w for w in workers if w.tasks]
             if not busy:
                 finished = True
                 return
             ready = set(wait([w.conn for w in busy] + [w.process.sentinel for w in busy]))
             for w in busy:
-                for pair in _collect(w):
+                for pairs in _collect(w, batcher):
                     fruitless = 0
-                    yield pair
+                    yield from pairs
                 if w.dead or (w.process.sentinel in ready and not w.process.is_alive()):
                     w.dead = True
             for i, w in enumerate(workers):
@@ -228,32 +273,45 @@ def solve_unordered(items: Iterable[tuple[int, object]], settings: BatchSettings
             w.stop(graceful=finished)
 
 
-def _collect(w: _Worker) -> Iterator[tuple[int, dict]]:
-    """The answers waiting in a worker's pipe (a worker may answer, then die)."""
+def _collect(w: _Worker, batcher: Batcher) -> Iterator[list[tuple[int, dict]]]:
+    """The answers waiting in a worker's pipe, a batch's [(index, record)] at a time (a worker
+    may answer, then die)."""
     try:
         while w.tasks and w.conn.poll():
-            index, record = w.conn.recv()
-            task = w.tasks.popleft()
-            assert task[0] == index, "a worker answers its positions in the order sent"
-            yield index, record
+            pairs, seconds = w.conn.recv()
+            batch = w.tasks.popleft()
+            assert [i for i, _ in pairs] == [i for i, _ in batch], \
+                "a worker answers its batches in the order sent"
+            batcher.learn(len(batch), seconds)
+            yield pairs
     except (EOFError, OSError):
         w.dead = True
 
 
 def _give_back(w: _Worker, again: deque, deaths: dict[int, int]) -> Iterator[tuple[int, dict]]:
-    """The positions a dead worker held go to the front of the queue, or are given up."""
-    for task in reversed(w.tasks):
-        index = task[0]
-        deaths[index] = deaths.get(index, 0) + 1
-        if deaths[index] >= MAX_ATTEMPTS:
-            yield index, lost_record(deaths[index])
-        else:
-            again.appendleft(task)
+    """The batches a dead worker held go to the front of the queue. A worker solves its
+    batches in order, so only the oldest was under way: the others go back as they were; the
+    oldest goes back one position per batch, or, if it held one position, that position is
+    charged with the death, and given up after MAX_ATTEMPTS."""
+    if not w.tasks:
+        return
+    first, *rest = w.tasks
     w.tasks.clear()
+    again.extendleft(reversed(rest))
+    if len(first) > 1:
+        again.extendleft([item] for item in reversed(first))
+        return
+    index = first[0][0]
+    deaths[index] = deaths.get(index, 0) + 1
+    if deaths[index] >= MAX_ATTEMPTS:
+        yield index, lost_record(deaths[index])
+    else:
+        again.appendleft(first)
 
 
 def _work(conn, settings: BatchSettings, solver, parent: int) -> None:
-    """A worker: solve each position sent until told to stop or the parent goes away."""
+    """A worker: solve each batch sent, answering ([(index, record)], seconds), until told to
+    stop or the parent goes away."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)    # the parent handles Ctrl-C and stops us
     # a forked worker inherits the command's SIGTERM handler; the parent's terminate() must
     # simply end it, not raise inside its solve and print a traceback
@@ -271,8 +329,9 @@ def _work(conn, settings: BatchSettings, solver, parent: int) -> None:
             return
         if task is None:
             return
-        index, state = task
-        conn.send((index, settings.solve(solver, state)))
+        start = time.perf_counter()
+        pairs = [(index, settings.solve(solver, state)) for index, state in task]
+        conn.send((pairs, time.perf_counter() - start))
 
 
 def _end_with_parent(parent: int) -> None:

@@ -23,7 +23,7 @@ from typing import Callable, Iterable, Iterator
 
 from cubelab.tables.cluster import require_dask, workers
 
-from .batch import BatchSettings, counted, in_order, lost_record
+from .batch import BatchSettings, Batcher, counted, in_order, lost_record
 
 TARGET_SECONDS = 2.0
 """About how long one task should take once the rate is known."""
@@ -83,29 +83,6 @@ def prepare_everywhere(client, settings: BatchSettings, warm_up=None) -> dict[st
     return {addr: f.result() for addr, f in futures.items()}
 
 
-class _Batcher:
-    """How many positions the next task gets: one until the rate is known, then about
-    TARGET_SECONDS of work, at most a fair share of what is left."""
-
-    def __init__(self, slots: int):
-        self.slots = max(1, slots)
-        self.positions = 0
-        self.seconds = 0.0
-
-    def learn(self, positions: int, seconds: float) -> None:
-        self.positions += positions
-        self.seconds += seconds
-
-    def size(self, left: int | None) -> int:
-        if self.positions == 0:
-            return 1
-        per = max(self.seconds / self.positions, 1e-6)
-        size = max(1, min(MAX_BATCH, int(TARGET_SECONDS / per)))
-        if left is not None:
-            size = min(size, max(1, left // (2 * self.slots)))
-        return size
-
-
 def solve_unordered(client, items: Iterable[tuple[int, object]], settings: BatchSettings, *,
                     total: int | None = None, task=solve_task,
                     lost=None) -> Iterator[tuple[int, object]]:
@@ -113,7 +90,7 @@ def solve_unordered(client, items: Iterable[tuple[int, object]], settings: Batch
     batch; `lost(index)` stands for an item whose workers kept dying)."""
     distributed = require_dask()
     slots = sum(workers(client).values())
-    batcher = _Batcher(slots)
+    batcher = Batcher(slots, TARGET_SECONDS, MAX_BATCH)
     source = iter(items)
     sent = 0
     pending = distributed.as_completed([], with_results=False)

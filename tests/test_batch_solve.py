@@ -1,6 +1,9 @@
 """Batch solving: one process per core, results in input order, errors as records."""
 
 import json
+import os
+import threading
+from dataclasses import dataclass
 
 from cubelab.cube.moves import alg_state
 from cubelab.solvers.batch import BatchSettings, solve_many
@@ -72,3 +75,48 @@ def test_workers_are_forked_when_the_other_threads_are_only_ending(monkeypatch):
     finally:
         stop.set()
         running.join()
+
+
+KILLER = "F B' U2"
+
+
+@dataclass(frozen=True)
+class _KillingSettings(BatchSettings):
+    """The settings, except that solving KILLER kills the worker at once."""
+
+    def solve(self, solver, state):
+        if state == alg_state(KILLER):
+            os._exit(9)
+        return super().solve(solver, state)
+
+
+def test_a_position_that_kills_its_workers_is_given_up_alone():
+    # positions travel in batches once the rate is known: the batch holding the killer
+    # goes back one position per batch, and only the killer's own batch counts its deaths
+    import pytest
+    if threading.active_count() > 1:
+        pytest.skip("threads an earlier test left running would keep the batch from forking")
+    algs = [ALGS[k % len(ALGS)] for k in range(60)]
+    algs[40] = KILLER
+    settings = _KillingSettings("fake", {"step_seconds": 0.0}, as_records=True)
+    solver = settings.make_solver()
+    solver.prepare()
+    records = list(solve_many(settings, [alg_state(a) for a in algs], jobs=2, solver=solver))
+    assert "died 2 times" in records[40]["error"] and records[40]["internal"]
+    for k, (alg, r) in enumerate(zip(algs, records)):
+        if k != 40:
+            assert r.get("verified") and r["length"]["htm"] == len(alg.split()), (k, r)
+
+
+def test_batches_grow_to_the_target_time_once_the_rate_is_known():
+    from cubelab.solvers.batch import Batcher
+    b = Batcher(2, 0.02, 64)
+    assert b.size() == 1                    # nothing known yet: one at a time
+    b.learn(4, 0.004)                       # 1 ms a position
+    assert b.size() == 20
+    assert b.size(left=10) == 2             # a fair share of what is left
+    b.learn(1, 10.0)                        # slow ones
+    assert b.size() == 1
+    b = Batcher(2, 0.02, 64)
+    b.learn(1000, 0.001)
+    assert b.size() == 64

@@ -52,13 +52,13 @@ def solve_file(task) -> int:
     bar = Progress(len(good))
     writer = RecordWriter(task.as_json, lambda record: "", out)
     solved = None
+    as_text = not task.as_json and out is None  # else the text of a result is never shown
     try:
-        solved = _results(task, good, bar)
-        as_text = not task.as_json and out is None  # else the text of a result is never shown
+        solved = _results(task, good, bar, as_records=not as_text)
 
         def answer(position):
             result = next(solved)
-            if isinstance(result, dict):        # a position the solver refused, or failed on
+            if isinstance(result, dict):        # its record (as_records), or an error's
                 return result, None
             return result.to_json(), format_result(result) if as_text else None
 
@@ -87,13 +87,15 @@ def _open_output(path: str):
         raise InputError(f"cannot write {path}: {e.strerror}") from None
 
 
-def _results(task, good, bar):
-    """An iterator of the results of the good positions (a SolveResult, or an error record),
-    in order, from the chosen engine."""
-    from cubelab.solvers.batch import default_jobs, solve_many, solve_one
+def _results(task, good, bar, as_records: bool):
+    """An iterator of the results of the good positions (a SolveResult, or a record: an
+    error's, or with `as_records` every one), in order, from the chosen engine."""
+    from dataclasses import replace
+
+    from cubelab.solvers.batch import default_jobs, solve_many
     from .preparing import prepare
     solver = task.make_solver()      # checks the name and options before anything starts
-    settings = task.settings()
+    settings = replace(task.settings(), as_records=as_records)
     if task.cluster is not None and good:
         return _on_cluster(task, settings, solver, good, bar)
     jobs = task.jobs if task.jobs is not None else default_jobs()
@@ -105,7 +107,7 @@ def _results(task, good, bar):
     if jobs == 1:
         def here():
             for k, pos in enumerate(good):
-                yield solve_one(solver, pos.state, task.max_length, task.time_limit)
+                yield settings.solve(solver, pos.state)
                 bar(k + 1)
         return here()
     return solve_many(settings, (pos.state for pos in good), jobs=jobs, on_done=bar,
