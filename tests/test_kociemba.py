@@ -233,3 +233,35 @@ def test_two_threads_share_the_limit_and_stop_together():
     assert two.solve(alg_state("R U2 F' L")).moves is not None
     exact = two.solve(alg_state("R U2 F' L D2"), time_limit=20)
     assert exact.optimal and len(exact.moves) == 5
+
+
+def test_a_budgeted_prover_stops_before_a_depth_it_cannot_finish(solver, monkeypatch):
+    # on two cores the prover's thread takes the search's time: past the lengths a budgeted
+    # solve always settles (SETTLED_UP_TO), it searches a depth only if it expects to finish
+    # it in time. Here every next depth is expected to take forever.
+    from cubelab.solvers.kociemba import solver as ksolver
+    depths = []
+    real = ksolver.kp.prove_depth
+
+    def counted(depth, *args):
+        depths.append(depth)
+        return real(depth, *args)
+    monkeypatch.setattr(ksolver.kp, "prove_depth", counted)
+    monkeypatch.setattr(ksolver, "NEXT_DEPTH_RATIO", (1e9, 1e9, 1e9))
+    result = solver.solve(random_state(11), time_limit=0.5)
+    assert result.verified and len(result.moves) <= 20
+    assert depths and max(depths) == ksolver.SETTLED_UP_TO   # every length up to it settled
+    depths.clear()
+    monkeypatch.setattr(ksolver, "NEXT_DEPTH_RATIO", (0.0, 0.0, 0.0))
+    solver.solve(random_state(11), time_limit=0.5)
+    assert max(depths) > ksolver.SETTLED_UP_TO      # expected to be quick: it goes on
+
+
+def test_the_next_depths_time_is_guessed_from_the_last_two():
+    from cubelab.solvers.kociemba.solver import NEXT_DEPTH_RATIO, _next_depth_seconds
+    least, most, guess = NEXT_DEPTH_RATIO
+    assert _next_depth_seconds(None, None) == 0.0
+    assert _next_depth_seconds(None, 0.01) == pytest.approx(0.01 * guess)
+    assert _next_depth_seconds(0.001, 0.01) == pytest.approx(0.1)
+    assert _next_depth_seconds(0.01, 0.01) == pytest.approx(0.01 * least)
+    assert _next_depth_seconds(0.0001, 0.1) == pytest.approx(0.1 * most)
