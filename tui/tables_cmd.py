@@ -23,7 +23,7 @@ def register(sub) -> None:
     b.add_argument("names", nargs="*", metavar="NAME", help="tables to build")
     b.add_argument("--all", action="store_true", help="every registered table")
     b.set_defaults(func=run_build)
-    v = actions.add_parser("verify", help="check every built table's file (checksums)")
+    v = actions.add_parser("verify", help="read every built table's file whole and check its checksum (a load reads a file whole only until it has passed, and again once it changes)")
     v.add_argument("names", nargs="*", metavar="NAME", help="tables to verify (default: all)")
     v.add_argument("--json", action="store_true", help="print a JSON list")
     v.set_defaults(func=run_verify)
