@@ -163,12 +163,13 @@ def _slot_twist(s):
 
 
 @kernel
-def _next_row(words, r, hi, unknown, mask, rep, layer_move, flip_move, info, flip_conj, rows1,
-              syms1):
+def _next_row(words, r, hi, unknown, active, mask, rep, layer_move, flip_move, info, flip_conj,
+              rows1, syms1):
     """The first row from r below hi with entries to look at (see _row_mask, which fills
-    `mask`), its neighbour rows in rows1/syms1; hi if none."""
+    `mask`), its neighbour rows in rows1/syms1; hi if none. Looking for the frontier, the rows
+    the last sweep saw no frontier in (active[r] == 0) are not read."""
     while r < hi:
-        if _row_mask(words, r, unknown, mask):
+        if (unknown or active[r]) and _row_mask(words, r, unknown, mask):
             _neighbour_rows(r >> 11, r & 2047, rep, layer_move, flip_move, info, flip_conj, rows1,
                             syms1)
             return r
@@ -177,7 +178,7 @@ def _next_row(words, r, hi, unknown, mask, rep, layer_move, flip_move, info, fli
 
 
 @kernel
-def layer_level(table, lo, hi, forward, c_lo, c_hi, rep, stab, n_stab, rep_fmask, info,
+def layer_level(table, lo, hi, forward, active, c_lo, c_hi, rep, stab, n_stab, rep_fmask, info,
                 flip_conj, tslot_conj, layer_move, flip_move, slot_move, cancel):
     """One level over rows [lo, hi): forward, expand the frontier entries, setting only
     neighbours in classes [c_lo, c_hi) (the part of the table this thread owns); backward,
@@ -196,7 +197,7 @@ def layer_level(table, lo, hi, forward, c_lo, c_hi, rep, stab, n_stab, rep_fmask
     n_staged = np.zeros(2, np.int64)
     n = 0
     cur = 0
-    r = _next_row(words, lo, hi, not forward, mask[cur], rep, layer_move, flip_move, info,
+    r = _next_row(words, lo, hi, not forward, active, mask[cur], rep, layer_move, flip_move, info,
                   flip_conj, rows1[cur], syms1[cur])
     if r < hi and forward:
         n_staged[cur] = _stage_row(table, mask[cur], c_lo, c_hi, rows1[cur], syms1[cur],
@@ -210,8 +211,8 @@ def layer_level(table, lo, hi, forward, c_lo, c_hi, rep, stab, n_stab, rep_fmask
             if cancel[0]:
                 break
         nxt = 1 - cur
-        r1 = _next_row(words, r + 1, hi, not forward, mask[nxt], rep, layer_move, flip_move,
-                       info, flip_conj, rows1[nxt], syms1[nxt])
+        r1 = _next_row(words, r + 1, hi, not forward, active, mask[nxt], rep, layer_move,
+                       flip_move, info, flip_conj, rows1[nxt], syms1[nxt])
         if forward:
             if r1 < hi:
                 n_staged[nxt] = _stage_row(table, mask[nxt], c_lo, c_hi, rows1[nxt],
@@ -326,9 +327,11 @@ def _clear_padding(table, lo, hi):
 
 
 @kernel
-def layer_sweep(table, lo, hi, depth, promote):
+def layer_sweep(table, lo, hi, depth, promote, active):
     """After a level: in rows [lo, hi), a line with a FRONTIER entry and no minimum yet gets
-    `depth` as its minimum; with promote, FRONTIER becomes 0 and NEXT becomes FRONTIER. A word
+    `depth` as its minimum; with promote, FRONTIER becomes 0 and NEXT becomes FRONTIER, and
+    active[r] says whether row r now has a FRONTIER entry (the next level's forward pass reads
+    only those rows: the early levels' frontiers are a few rows of millions). A word
     (32 entries) at a time: with h and l the high and low bits of each entry, the new entry is
     (h & l, h) (00, 01 -> 00; 10 -> 01; 11 stays); a word left as it was is not written back,
     so the lines nothing reached are only read."""
@@ -337,6 +340,7 @@ def layer_sweep(table, lo, hi, depth, promote):
     unset = np.uint64(UNSET_MIN) << np.uint64(60)
     mark = np.uint64(depth) << np.uint64(60)
     for r in range(lo, hi):
+        nxt = np.uint64(0)
         for line in range(LINES_PER_ROW):
             w0 = (r * LINES_PER_ROW + line) * 8
             has = np.uint64(0)
@@ -346,12 +350,15 @@ def layer_sweep(table, lo, hi, depth, promote):
                 lo_ = e & LOW_BITS
                 hi_ = (e >> one) & LOW_BITS
                 has |= lo_ & ~hi_
+                nxt |= hi_ & ~lo_
                 if promote:
                     y = hi_ | ((hi_ & lo_) << one) | (x & ~e)
                     if y != x:
                         words[w0 + q] = y
             if has != 0 and (words[w0 + 7] & _MIN_BITS) == unset:
                 words[w0 + 7] = (words[w0 + 7] & ~_MIN_BITS) | mark
+        if promote:
+            active[r] = nxt != 0
 
 
 @kernel
@@ -418,11 +425,14 @@ def build_layers(ctx=None, max_depth: int | None = None,
     initial = _set_variants(table, x >> 15, int(lt.flip_conj[k, 0] ^ (x & 2047)),
                             int(lt.twist_conj[k, 0]), FRONTIER, lt.stab, lt.n_stab, lt.rep_fmask,
                             lt.flip_conj, tslot_conj)
+    # rows that may hold a FRONTIER entry, as the last sweep saw them (all, before the first:
+    # a resumed build starts from the table alone)
+    active = np.ones(rows, np.uint8)
     parts = 2
     bounds = [lt.n_classes * i // parts for i in range(parts + 1)]
 
     def level(forward, lo, hi, part=0):
-        return layer_level(table, lo, hi, forward, bounds[part], bounds[part + 1], lt.rep,
+        return layer_level(table, lo, hi, forward, active, bounds[part], bounds[part + 1], lt.rep,
                            lt.stab, lt.n_stab, lt.rep_fmask, lt.info, lt.flip_conj,
                            tslot_conj, lt.layer_move, flip_move, slot_move, cancel)
 
@@ -435,7 +445,7 @@ def build_layers(ctx=None, max_depth: int | None = None,
     def after_level(d):
         # level d made depth d + 1 (NEXT) from depth d (FRONTIER); depth base + 2 stays NEXT
         if d <= base:
-            over_rows(layer_sweep, d, True)
+            over_rows(layer_sweep, d, True, active)
 
     # between levels the table is the whole state (the sweep has run): a stopped build keeps
     # checkpoints of it and the next one goes on from there
