@@ -9,7 +9,8 @@ Sections (--sections, comma separated; default speed):
 - short: --short N scrambles each of 8, 10, 12, 13 face turns: what a solve costs beyond its
   search (median milliseconds).
 - tables: build time (from the files' headers) and size of every set (built here if missing);
-  --build-full-layers builds the layers set's table with its levels logged, timed.
+  --build-full-layers builds the layers set's table with its levels logged, timed (wall and
+  CPU; point CUBELAB_DATA_DIR at an empty directory to build it afresh).
 - heuristic: the average heuristic over --samples random states, and korf1997's table means
   (8.878 in Korf's paper).
 - correctness: scrambles of 4..14 moves solved by every set, checked against breadth-first
@@ -107,9 +108,16 @@ def bench_tables(args):
     from cubelab.tables.korf.specs import layer_spec
     from cubelab.tables.store import load_or_build, table_path
     if args.build_full_layers:
-        start = time.perf_counter()
+        # wall and CPU (user + sys of this process: both build threads), with the load around
+        # it: on a shared machine the wall time says as much about the others as about the build
+        import os
+        load = os.getloadavg()[0]
+        start, cpu = time.perf_counter(), os.times()
         load_or_build(layer_spec(), log=print)
-        print(f"[tables] korf.layers: ready in {time.perf_counter() - start:.1f} s")
+        end = os.times()
+        used = end.user - cpu.user + end.system - cpu.system
+        print(f"[tables] korf.layers: ready in {time.perf_counter() - start:.1f} s, "
+              f"{used:.1f} s CPU (load {load:.1f} before, {os.getloadavg()[0]:.1f} after)")
     out = {}
     for name in {s.partition("/")[0] for s in args.sets.split(",")}:
         rows = []

@@ -114,6 +114,22 @@ def test_small_layer_table_reads_back_the_coset_distances(small4):
     assert _bound(table, random_state(3), base) in (4, 5)
 
 
+@pytest.mark.slow
+def test_forward_and_backward_levels_make_the_same_table(monkeypatch):
+    """The two ways of doing a level are separate kernels (forward: the frontier's neighbours,
+    staged and set with their symmetric images; backward: each unknown entry's probes): the
+    small variant built to its end, its last levels backward as the driver chooses, equals the
+    same table built with every level forward, byte for byte, line minima included."""
+    from cubelab.tables import bfs
+    chosen, chosen_stats = ltab.build_layers(None, None, corners=False)
+    assert "backward" in chosen_stats.modes
+    monkeypatch.setattr(bfs, "_backward_is_cheaper", lambda *args: False)
+    forward, forward_stats = ltab.build_layers(None, None, corners=False)
+    assert set(forward_stats.modes[1:]) == {"forward"}
+    assert forward_stats.counts == chosen_stats.counts
+    assert np.array_equal(forward, chosen)
+
+
 def test_the_table_base_keeps_a_truncated_table_admissible():
     assert ltab.table_base(None) == ltab.BASE
     assert ltab.table_base(5) == 3

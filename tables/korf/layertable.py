@@ -23,7 +23,8 @@ import numpy as np
 from cubelab.tables.jit import inline_kernel, kernel
 
 from ..bfs import LevelStats, run_levels
-from ..packed import LOW_BITS, get2, lowest_bit, new_packed2, set2, settle2
+from ..memory import prefetch
+from ..packed import LOW_BITS, get2, lowest_bit, new_packed2, set2
 from ..ranks import N_FLIP, N_TWIST
 from ..store import load_or_build
 from .. import movetables
@@ -133,13 +134,6 @@ def _row_mask(words, r, unknown, mask):
     return any_ != 0
 
 
-@inline_kernel
-def _twist_at(w, b):
-    """The twist of the entry at bit b of a row's word w (254 twists to a 256-slot line)."""
-    s = w * 32 + np.int64(b >> np.uint64(1))
-    return (s >> 8) * PER_LINE + (s & 255)
-
-
 @kernel
 def _neighbour_rows(c, f, rep, layer_move, flip_move, info, flip_conj, rows1, syms1):
     v = rep[c]
@@ -151,86 +145,175 @@ def _neighbour_rows(c, f, rep, layer_move, flip_move, info, flip_conj, rows1, sy
         rows1[m] = (np.int64(x >> 15) << 11) | (flip_conj[k, flip_move[f, m]] ^ (x & 2047))
 
 
+def slot_moves(twist_move: np.ndarray, tslot_conj: np.ndarray) -> np.ndarray:
+    """(16, 18, SLOTS_PER_ROW) uint16: the slot that the entry in slot s goes to under move m
+    seen through symmetry k (its twist moved, conjugated and placed in one lookup; the padding
+    slots read 0). The builder's probes read this instead of three tables in a row."""
+    slots = twist_slots()
+    moved = np.asarray(tslot_conj, np.int64)[:, np.asarray(twist_move, np.int64).T]
+    out = np.zeros((tslot_conj.shape[0], twist_move.shape[1], SLOTS_PER_ROW), np.uint16)
+    out[:, :, slots] = moved
+    return out
+
+
+@inline_kernel
+def _slot_twist(s):
+    """The twist in slot s of a row."""
+    return (s >> 8) * PER_LINE + (s & 255)
+
+
 @kernel
-def layer_level(table, lo, hi, forward, c_lo, c_hi, rep, stab, n_stab, rep_fmask, info,
-                flip_conj, twist_conj, tslot_conj, layer_move, flip_move, twist_move, cancel):
+def _next_row(words, r, hi, unknown, active, mask, rep, layer_move, flip_move, info, flip_conj,
+              rows1, syms1):
+    """The first row from r below hi with entries to look at (see _row_mask, which fills
+    `mask`), its neighbour rows in rows1/syms1; hi if none. Looking for the frontier, the rows
+    the last sweep saw no frontier in (active[r] == 0) are not read."""
+    while r < hi:
+        if (unknown or active[r]) and _row_mask(words, r, unknown, mask):
+            _neighbour_rows(r >> 11, r & 2047, rep, layer_move, flip_move, info, flip_conj, rows1,
+                            syms1)
+            return r
+        r += 1
+    return hi
+
+
+@kernel
+def layer_level(table, lo, hi, forward, active, c_lo, c_hi, rep, stab, n_stab, rep_fmask, info,
+                flip_conj, tslot_conj, layer_move, flip_move, slot_move, cancel):
     """One level over rows [lo, hi): forward, expand the frontier entries, setting only
     neighbours in classes [c_lo, c_hi) (the part of the table this thread owns); backward,
     unknown entries with a frontier neighbour become NEXT. Rows with nothing to do are skipped
-    by a byte scan."""
-    rows1 = np.empty(18, np.int64)
-    syms1 = np.empty(18, np.int64)
-    todo = np.empty(N_TWIST, np.int64)
-    mask = np.empty(ROW_WORDS, np.uint64)
+    by a scan of their words.
+
+    A level reads the table at random (the 18 neighbour rows of each row, 2.75 GB apart), so
+    the rows are pipelined: while one row is worked on, the table lines the next one will read
+    are already being fetched (a prefetch of every one), instead of a miss at a time."""
     words = table.view(np.uint64)
+    rows1 = np.empty((2, 18), np.int64)
+    syms1 = np.empty((2, 18), np.int64)
+    mask = np.empty((2, ROW_WORDS), np.uint64)
+    todo = np.empty(SLOTS_PER_ROW, np.int64)
+    staged = np.empty((2, N_TWIST * 18), np.int64)
+    n_staged = np.zeros(2, np.int64)
     n = 0
-    for r in range(lo, hi):
-        if (r & (_CHECK_EVERY - 1)) == 0 and cancel[0]:
-            break
-        if not _row_mask(words, r, not forward, mask):
-            continue
-        _neighbour_rows(r >> 11, r & 2047, rep, layer_move, flip_move, info, flip_conj, rows1,
-                        syms1)
+    cur = 0
+    r = _next_row(words, lo, hi, not forward, active, mask[cur], rep, layer_move, flip_move, info,
+                  flip_conj, rows1[cur], syms1[cur])
+    if r < hi and forward:
+        n_staged[cur] = _stage_row(table, mask[cur], c_lo, c_hi, rows1[cur], syms1[cur],
+                                   slot_move, staged[cur])
+    elif r < hi:
+        _prefetch_rows(table, rows1[cur])
+    checked = lo
+    while r < hi:
+        if r - checked >= _CHECK_EVERY:
+            checked = r
+            if cancel[0]:
+                break
+        nxt = 1 - cur
+        r1 = _next_row(words, r + 1, hi, not forward, active, mask[nxt], rep, layer_move,
+                       flip_move, info, flip_conj, rows1[nxt], syms1[nxt])
         if forward:
-            n += _expand_row(table, mask, c_lo, c_hi, rows1, syms1, stab, n_stab, rep_fmask,
-                             flip_conj, twist_conj, tslot_conj, twist_move)
+            if r1 < hi:
+                n_staged[nxt] = _stage_row(table, mask[nxt], c_lo, c_hi, rows1[nxt],
+                                           syms1[nxt], slot_move, staged[nxt])
+            n += _expand_staged(table, staged[cur], n_staged[cur], stab, n_stab, rep_fmask,
+                                flip_conj, tslot_conj)
         else:
-            n += _fill_row(table, r, mask, rows1, syms1, todo, tslot_conj, twist_move)
+            if r1 < hi:
+                _prefetch_rows(table, rows1[nxt])
+            n += _fill_row(table, words, r, mask[cur], rows1[cur], syms1[cur], todo, slot_move)
+        r = r1
+        cur = nxt
     return n
 
 
-@kernel
-def _expand_row(table, mask, c_lo, c_hi, rows1, syms1, stab, n_stab, rep_fmask, flip_conj,
-                twist_conj, tslot_conj, twist_move):
-    """Forward from the frontier entries in `mask` (a row's) into the neighbour rows this
-    thread owns."""
-    owned = False
+@inline_kernel
+def _prefetch_rows(table, rows1):
+    """Start fetching every line of the 18 rows in rows1."""
     for m in range(18):
-        if c_lo <= (rows1[m] >> 11) < c_hi:
-            owned = True
-        else:
-            rows1[m] = -1
-    if not owned:
-        return 0
-    n = 0
-    for w in range(ROW_WORDS):
-        rest = mask[w]
-        while rest:
-            t = _twist_at(w, lowest_bit(rest))
-            rest &= rest - np.uint64(1)
-            for m in range(18):
-                if rows1[m] < 0:
-                    continue
-                t1 = twist_move[t, m]
-                j = rows1[m] * SLOTS_PER_ROW + tslot_conj[syms1[m], t1]
-                if get2(table, j) == UNKNOWN:
-                    n += _set_variants(table, rows1[m] >> 11, rows1[m] & 2047,
-                                       twist_conj[syms1[m], t1], NEXT, stab, n_stab, rep_fmask,
-                                       flip_conj, tslot_conj)
-    return n
+        b = rows1[m] * ROW_BYTES
+        for line in range(LINES_PER_ROW):
+            prefetch(table, b + line * 64)
 
 
 @kernel
-def _fill_row(table, r, mask, rows1, syms1, todo, tslot_conj, twist_move):
-    """Backward: row r's unknown entries (in `mask`) with a frontier neighbour become NEXT."""
+def _stage_row(table, mask, c_lo, c_hi, rows1, syms1, slot_move, staged):
+    """Forward, first half: the neighbour entries of a row's frontier entries (in `mask`) that
+    this thread owns, into `staged`, with a prefetch of each; returns how many."""
     k = 0
     for w in range(ROW_WORDS):
         rest = mask[w]
         while rest:
-            todo[k] = _twist_at(w, lowest_bit(rest))
+            s = w * 32 + np.int64(lowest_bit(rest) >> np.uint64(1))
+            rest &= rest - np.uint64(1)
+            for m in range(18):
+                c1 = rows1[m] >> 11
+                if c1 < c_lo or c1 >= c_hi:
+                    continue
+                j = rows1[m] * SLOTS_PER_ROW + slot_move[syms1[m], m, s]
+                prefetch(table, j >> 2)
+                staged[k] = j
+                k += 1
+    return k
+
+
+@kernel
+def _expand_staged(table, staged, k, stab, n_stab, rep_fmask, flip_conj, tslot_conj):
+    """Forward, second half: each staged neighbour entry still unknown becomes NEXT, with its
+    images under the symmetries fixing its class representative (see _set_variants; an entry's
+    slot says its twist as seen from the representative)."""
+    n = 0
+    for i in range(k):
+        j = staged[i]
+        if get2(table, j) != UNKNOWN:
+            continue
+        row = j // SLOTS_PER_ROW
+        c1 = row >> 11
+        if n_stab[c1] == 1:
+            set2(table, j, NEXT)
+            n += 1
+        else:
+            n += _set_variants(table, c1, row & 2047, _slot_twist(j - row * SLOTS_PER_ROW),
+                               NEXT, stab, n_stab, rep_fmask, flip_conj, tslot_conj)
+    return n
+
+
+@kernel
+def _fill_row(table, words, r, mask, rows1, syms1, todo, slot_move):
+    """Backward: row r's unknown entries (in `mask`) with a frontier neighbour become NEXT.
+    The probes only shorten the list of entries still looking (no write to the table in the
+    loop, whose byte updates chained through memory); the entries found are then set a word
+    at a time (UNKNOWN 11 -> NEXT 10 is clearing the low bit)."""
+    k = 0
+    for w in range(ROW_WORDS):
+        rest = mask[w]
+        while rest:
+            todo[k] = w * 32 + np.int64(lowest_bit(rest) >> np.uint64(1))
             rest &= rest - np.uint64(1)
             k += 1
-    base = r * SLOTS_PER_ROW
-    tslot = tslot_conj[0]
-    n = 0
+    n0 = k
     for m in range(18):
-        left = settle2(table, todo, k, base, tslot, rows1[m] * SLOTS_PER_ROW,
-                       tslot_conj[syms1[m]], twist_move, m, FRONTIER, NEXT)
-        n += k - left
+        nb = rows1[m] * SLOTS_PER_ROW
+        sm = slot_move[syms1[m], m]
+        left = 0
+        for i in range(k):
+            s = todo[i]
+            j = nb + sm[s]
+            hit = ((table[j >> 2] >> ((j & 3) << 1)) & 3) == FRONTIER
+            todo[left] = s
+            left += 1 - np.int64(hit)
         k = left
         if k == 0:
             break
-    return n
+    # the entries still looking leave the mask: what is left there was found
+    for i in range(k):
+        s = todo[i]
+        mask[s >> 5] &= ~(np.uint64(1) << np.uint64((s & 31) << 1))
+    for w in range(ROW_WORDS):
+        if mask[w]:
+            words[r * ROW_WORDS + w] &= ~mask[w]
+    return n0 - k
 
 
 @kernel
@@ -244,45 +327,38 @@ def _clear_padding(table, lo, hi):
 
 
 @kernel
-def _sweep_lut():
-    """Byte -> byte turning each 2-bit FRONTIER into 0 and NEXT into FRONTIER."""
-    lut = np.empty(256, np.uint8)
-    for b in range(256):
-        out = 0
-        for q in range(4):
-            v = (b >> (2 * q)) & 3
-            if v == FRONTIER:
-                v = 0
-            elif v == NEXT:
-                v = FRONTIER
-            out |= v << (2 * q)
-        lut[b] = out
-    return lut
-
-
-@kernel
-def layer_sweep(table, lo, hi, depth, promote):
+def layer_sweep(table, lo, hi, depth, promote, active):
     """After a level: in rows [lo, hi), a line with a FRONTIER entry and no minimum yet gets
-    `depth` as its minimum; with promote, FRONTIER becomes 0 and NEXT becomes FRONTIER."""
-    lut = _sweep_lut()
+    `depth` as its minimum; with promote, FRONTIER becomes 0 and NEXT becomes FRONTIER, and
+    active[r] says whether row r now has a FRONTIER entry (the next level's forward pass reads
+    only those rows: the early levels' frontiers are a few rows of millions). A word
+    (32 entries) at a time: with h and l the high and low bits of each entry, the new entry is
+    (h & l, h) (00, 01 -> 00; 10 -> 01; 11 stays); a word left as it was is not written back,
+    so the lines nothing reached are only read."""
+    words = table.view(np.uint64)
+    one = np.uint64(1)
+    unset = np.uint64(UNSET_MIN) << np.uint64(60)
+    mark = np.uint64(depth) << np.uint64(60)
     for r in range(lo, hi):
+        nxt = np.uint64(0)
         for line in range(LINES_PER_ROW):
-            b0 = r * ROW_BYTES + line * 64
-            has = False
-            for b in range(64):
-                x = table[b0 + b]
-                if b == 63:
-                    x &= 15
-                # a byte has a FRONTIER (01) entry where a low bit is set and its high bit not
-                if (x & ~(x >> 1) & 0x55) != 0:
-                    has = True
+            w0 = (r * LINES_PER_ROW + line) * 8
+            has = np.uint64(0)
+            for q in range(8):
+                x = words[w0 + q]
+                e = x & ~_MIN_BITS if q == 7 else x
+                lo_ = e & LOW_BITS
+                hi_ = (e >> one) & LOW_BITS
+                has |= lo_ & ~hi_
+                nxt |= hi_ & ~lo_
                 if promote:
-                    if b == 63:
-                        table[b0 + b] = (table[b0 + b] & 0xF0) | (lut[x] & 15)
-                    else:
-                        table[b0 + b] = lut[x]
-            if has and (table[b0 + 63] >> 4) == UNSET_MIN:
-                table[b0 + 63] = (table[b0 + 63] & 15) | (depth << 4)
+                    y = hi_ | ((hi_ & lo_) << one) | (x & ~e)
+                    if y != x:
+                        words[w0 + q] = y
+            if has != 0 and (words[w0 + 7] & _MIN_BITS) == unset:
+                words[w0 + 7] = (words[w0 + 7] & ~_MIN_BITS) | mark
+        if promote:
+            active[r] = nxt != 0
 
 
 @kernel
@@ -316,6 +392,7 @@ def build_layers(ctx=None, max_depth: int | None = None,
     twist_move = np.asarray(load(movetables.TWIST))
     flip_move = np.asarray(load(movetables.FLIP))
     tslot_conj = conj_slots(lt.twist_conj)
+    slot_move = slot_moves(twist_move, tslot_conj)
     cancel = ctx.cancel if ctx is not None else np.zeros(1, np.int32)
     check = ctx.check_cancel if ctx is not None else None
     rows = n_rows(lt.n_classes)
@@ -348,14 +425,16 @@ def build_layers(ctx=None, max_depth: int | None = None,
     initial = _set_variants(table, x >> 15, int(lt.flip_conj[k, 0] ^ (x & 2047)),
                             int(lt.twist_conj[k, 0]), FRONTIER, lt.stab, lt.n_stab, lt.rep_fmask,
                             lt.flip_conj, tslot_conj)
+    # rows that may hold a FRONTIER entry, as the last sweep saw them (all, before the first:
+    # a resumed build starts from the table alone)
+    active = np.ones(rows, np.uint8)
     parts = 2
     bounds = [lt.n_classes * i // parts for i in range(parts + 1)]
 
     def level(forward, lo, hi, part=0):
-        return layer_level(table, lo, hi, forward, bounds[part], bounds[part + 1], lt.rep,
+        return layer_level(table, lo, hi, forward, active, bounds[part], bounds[part + 1], lt.rep,
                            lt.stab, lt.n_stab, lt.rep_fmask, lt.info, lt.flip_conj,
-                           lt.twist_conj, tslot_conj, lt.layer_move, flip_move, twist_move,
-                           cancel)
+                           tslot_conj, lt.layer_move, flip_move, slot_move, cancel)
 
     def forward(d, lo, hi, part):
         return level(True, lo, hi, part)
@@ -366,7 +445,7 @@ def build_layers(ctx=None, max_depth: int | None = None,
     def after_level(d):
         # level d made depth d + 1 (NEXT) from depth d (FRONTIER); depth base + 2 stays NEXT
         if d <= base:
-            over_rows(layer_sweep, d, True)
+            over_rows(layer_sweep, d, True, active)
 
     # between levels the table is the whole state (the sweep has run): a stopped build keeps
     # checkpoints of it and the next one goes on from there

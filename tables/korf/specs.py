@@ -97,9 +97,10 @@ def phase_spec(max_depth: int | None = None) -> TableSpec:
         description="Korf strong: flip x exact slice x twist, 16 symmetries, 3 axes, mod 3"))
 
 
-LAYERS_SECONDS = 195.0
-"""The full layer table's build on two cores (measured: 3 min 16 s; its size at the usual rate
-would say 7.6 min)."""
+LAYERS_SECONDS = 100.0
+"""The full layer table's build on two cores: half the CPU of the build it replaced, which took
+3 min 15 s on two quiet cores (measured side by side at load 3-5: 159 s CPU against 318 s; its
+size at the usual rate would say 7.6 min)."""
 
 
 @lru_cache(maxsize=None)
@@ -107,7 +108,7 @@ def layer_spec(max_depth: int | None = None, corners: bool = True) -> TableSpec:
     """The layer table (2,329 layer classes x 2,048 flips x 2,187 twists, 2 bits above a base,
     each line's minimum beside its entries); corners=False is the small variant without the
     corner layers (45 classes); max_depth builds it that deep only (tests). The full one is
-    2.75 GB and builds in about 3 minutes on two cores (one breadth-first level at a time).
+    2.75 GB and builds in about 100 s on two quiet cores (one breadth-first level at a time).
     """
     def build(ctx):
         table, stats = build_layers(ctx, max_depth, corners)
