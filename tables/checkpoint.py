@@ -8,7 +8,7 @@ level it completes, with its notes (entries per level, ...). Keeping writes only
 worth it: the work since the last checkpoint must be WORTH times what the write costs (its
 size at WRITE_RATE until a write has been timed) and at least MIN_SECONDS, and the disk must
 have room for the checkpoint and the finished table beside it. A full `korf.layers` build
-(2.8 GB, about 3 minutes on two quiet cores) then writes none; the same build on a busy
+(2.8 GB, under 2 minutes on two quiet cores) then writes none; the same build on a busy
 machine, which takes half an hour, keeps one every few levels.
 
 The file sits beside the table as `<name>.npt.partial`, in the table format itself
