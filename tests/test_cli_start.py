@@ -86,3 +86,32 @@ def test_a_commands_help_and_a_mistyped_command(capsys):
     assert cli.main(["fatcs", "R"]) == 2
     err = capsys.readouterr().err
     assert "invalid choice: 'fatcs'" in err and "'fmc'" in err and "'facts'" in err
+
+
+_WORKBENCH_RUN = """
+import asyncio, sys
+from cubelab.tui.app import CubeLabApp
+
+async def first_screen():
+    app = CubeLabApp()
+    async with app.run_test(size=(100, 30)) as pilot:
+        await pilot.pause()
+        assert app.query_one("#facts").border_title == "facts"
+    print(" ".join(sorted(sys.modules)))
+
+asyncio.run(first_screen())
+"""
+
+
+def test_the_workbench_paints_before_any_kernel_loads():
+    # numba and llvmlite alone cost ~0.15 s of the start: the FMC panel's session module
+    # reached them through the step search (solvers/fmc/niss.py and the goal kernels); they
+    # load at the first search, never for the first screen
+    run = subprocess.run([sys.executable, "-c", _WORKBENCH_RUN], capture_output=True,
+                         text=True, timeout=300)
+    assert run.returncode == 0, run.stderr
+    loaded = set(run.stdout.split())
+    assert "cubelab.tui.fmc_session" in loaded
+    heavy = {"numba", "llvmlite", "cubelab.tables.jit", "cubelab.solvers.fmc.pipeline",
+             "cubelab.solvers.fmc.niss", "cubelab.solvers.goals.kernel"}
+    assert not heavy & loaded, sorted(heavy & loaded)
