@@ -24,21 +24,35 @@ print(" ".join(sorted(sys.modules)))
 """
 
 
-def _modules_after(argv: list[str]) -> set[str]:
+def _modules_after(argv: list[str], terminal: dict | None = None) -> set[str]:
+    import os
+    env = {k: v for k, v in os.environ.items()
+           if k not in ("FORCE_COLOR", "TTY_COMPATIBLE", "TTY_INTERACTIVE", "NO_COLOR")
+           and not k.startswith("JUPYTER_")}
+    env.update(terminal or {})
     run = subprocess.run([sys.executable, "-c", _FACTS_RUN.replace("ARGV", repr(argv))],
-                         capture_output=True, text=True, timeout=300)
+                         capture_output=True, text=True, timeout=300, env=env)
     assert run.returncode == 0, run.stderr
     return set(run.stdout.split())
 
 
-@pytest.mark.parametrize("argv", [["facts", "R U R' U'"], ["facts", "--json", "U R2 F'"],
-                                  ["facts", "--puzzle", "2x2", "R U"]])
-def test_facts_imports_no_solver_no_kernel_no_ui(argv):
-    loaded = _modules_after(argv)
+# a pipe; a 256-colour terminal (FORCE_COLOR makes the captured output one)
+_COLOUR = {"FORCE_COLOR": "1", "TERM": "xterm-256color", "COLUMNS": "100"}
+
+
+@pytest.mark.parametrize("argv, terminal", [
+    (["facts", "R U R' U'"], None), (["facts", "--json", "U R2 F'"], None),
+    (["facts", "--puzzle", "2x2", "R U"], None), (["facts", "R U R' U'"], _COLOUR),
+    (["facts", "--puzzle", "2x2", "R U"], _COLOUR)])
+def test_facts_imports_no_solver_no_kernel_no_ui(argv, terminal):
+    loaded = _modules_after(argv, terminal)
     heavy = {"numba", "llvmlite", "textual", "prompt_toolkit", "cubelab.solvers",
              "cubelab.tables", "multiprocessing",
              # numpy's lazily loaded parts: np.unique(axis=0) pulled in numpy.ma (symmetry.py)
-             "numpy.ma"}
+             "numpy.ma",
+             # the net and the facts are written without rich's Console where they come out
+             # the same (tui/plain_terminal.py): ~15-20 ms of the command's 0.15 s
+             "rich.console"}
     assert not heavy & loaded, sorted(heavy & loaded)
     # no other command's module either (cli.py imported every one to build its parser)
     others = {m for m in cli._COMMAND_MODULES if m != "cubelab.tui.facts_cmd"}

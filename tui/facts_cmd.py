@@ -71,12 +71,28 @@ def run(args) -> int:
     if args.json:
         print(json.dumps(record))
         return 0
-    from rich.console import Console
-    from cubelab.cube.net import Net
-    console = Console()
-    console.print(Net(position.state))
-    console.print(format_facts(record), highlight=False, markup=False)
+    _print_net_and_facts(position, format_facts(record))
     for key, label in (("twizzle", "twizzle"), ("alg_cubing_net", "alg.cubing"), ("svg", "svg")):
         if key in record:
             print(f"{label:<12} {record[key]}")
     return 0
+
+
+def _print_net_and_facts(position, text: str) -> None:
+    """The net, then the facts' lines, as rich's Console prints them; written directly where
+    the terminal lets that be byte for byte the same (tui/plain_terminal.py), which spares
+    importing rich.console."""
+    import sys
+    from cubelab.cube.net import Net, net_size
+    from .plain_terminal import terminal, unchanged
+    net = Net(position.state)
+    seen = terminal(sys.stdout)
+    if (seen is not None and net_size(net.n, 1, grid=seen.colour)[0] <= seen.width
+            and unchanged(text, seen.width)):
+        sys.stdout.write(net.terminal_text(seen.colour) + text + "\n")
+        sys.stdout.flush()
+        return
+    from rich.console import Console
+    console = Console()
+    console.print(net)
+    console.print(text, highlight=False, markup=False)
