@@ -54,7 +54,9 @@ def test_facts_imports_no_solver_no_kernel_no_ui(argv, terminal):
              # the same (tui/plain_terminal.py): ~15-20 ms of the command's 0.15 s
              "rich.console",
              # grey stickers come only with --facelets (and their module with them)
-             "cubelab.cube.masked_facelets"}
+             "cubelab.cube.masked_facelets",
+             # for --file and --json only
+             "tempfile", "cubelab.tui.record_writer"}
     assert not heavy & loaded, sorted(heavy & loaded)
     # no other command's module either (cli.py imported every one to build its parser)
     others = {m for m in cli._COMMAND_MODULES if m != "cubelab.tui.facts_cmd"}

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import json
-
 from .inputs import PositionInput, add_position_arguments
 
 
@@ -54,11 +52,11 @@ def whole(position):
 
 def run(args) -> int:
     from cubelab.cube.facts_report import format_facts
-    from .record_writer import RecordWriter, write_file_records
     given = PositionInput.from_args(args)
     puzzle = given.puzzle
     options = memo_options(args)
     if given.file:
+        from .record_writer import RecordWriter, write_file_records
         return write_file_records(
             given.lines(),
             lambda position: (puzzle.facts_record(position, args.show_class, options), None),
@@ -71,6 +69,7 @@ def run(args) -> int:
         from .share import share_record
         record.update(share_record(puzzle, position, link=args.link, svg=args.svg))
     if args.json:
+        import json
         print(json.dumps(record))
         return 0
     _print_net_and_facts(position, format_facts(record))
