@@ -74,11 +74,18 @@ def program(argv: list[str], python: str | None = None) -> list[str]:
     return [sys.executable, "-c", code]
 
 
-def _until_exit(argv: list[str], env: dict, python: str | None = None) -> float:
+def _until_exit(argv: list[str], env: dict, python: str | None = None) -> dict:
+    """Seconds from the start to the exit, and the CPU seconds the process used (user and
+    system: on a busy shared machine they move far less than the wall time)."""
     t = time.perf_counter()
-    subprocess.run(program(argv, python), env=env, stdout=subprocess.DEVNULL, check=True,
-                   stdin=subprocess.DEVNULL)
-    return time.perf_counter() - t
+    proc = subprocess.Popen(program(argv, python), env=env, stdout=subprocess.DEVNULL,
+                            stdin=subprocess.DEVNULL)
+    _, status, usage = os.wait4(proc.pid, 0)
+    seconds = time.perf_counter() - t
+    proc.returncode = os.waitstatus_to_exitcode(status)
+    if proc.returncode:
+        raise RuntimeError(f"cubelab {' '.join(argv)} ended with {proc.returncode}")
+    return {"seconds": seconds, "cpu_s": usage.ru_utime + usage.ru_stime}
 
 
 def _until_painted(env: dict, size=(100, 30), timeout: float = 60.0,
@@ -135,7 +142,7 @@ def _start(args, name):
             return _until_exit(["--help"], env, python)
     elif start == "workbench":
         def once():
-            return _until_painted(env, python=python)
+            return {"seconds": _until_painted(env, python=python)}
     else:
         raise SystemExit(f"unknown start {start!r}: facts, help or workbench")
 
@@ -143,7 +150,7 @@ def _start(args, name):
         once()                      # bytecode caches written, files in the page cache
         return {"python": python or sys.executable}
 
-    return Function(name, lambda _case: {"seconds": once()}, prepare=prepare,
+    return Function(name, lambda _case: once(), prepare=prepare,
                     close=lambda: shutil.rmtree(home, ignore_errors=True))
 
 
@@ -153,7 +160,8 @@ def main(argv=None) -> int:
     for start in args.starts.split(","):    # one section each: the ratios are to the first
         names = [n for n in _names(args) if n.partition(":")[0] == start]   # tree's, install's
         bench.compare(args, [{"id": r} for r in range(args.count)], label=start,
-                      contenders=bench.contenders(args, names))
+                      contenders=bench.contenders(args, names),
+                      fields=("seconds",) if start == "workbench" else ("seconds", "cpu_s"))
     bench.finish(args)
     return 0
 
