@@ -17,11 +17,14 @@ six colours make a scheme too (`scheme_from_text`: names or #rrggbb).
 from __future__ import annotations
 
 from dataclasses import dataclass
-
-from rich.color import Color, ColorSystem
-from rich.style import Style
+from typing import TYPE_CHECKING
 
 from .pieces import FACES
+
+if TYPE_CHECKING:
+    from rich.style import Style
+# rich's colours and styles are imported where a style is built: `cubelab facts` writes the
+# net's colours without them (sgr below), and the module loads with the model.
 
 _NAMED: dict[str, tuple[str, int | None]] = {
     "white": ("#ffffff", 231), "red": ("#d00000", 196), "green": ("#00a040", 40),
@@ -40,6 +43,7 @@ UNPAINTED = 240
 
 
 def _xterm_rgb(number: int) -> tuple[int, int, int]:
+    from rich.color import Color
     triplet = Color.from_ansi(number).get_truecolor()
     return triplet.red, triplet.green, triplet.blue
 
@@ -83,6 +87,7 @@ def colour_named(text: str, key: str = "") -> Colour:
         raise ValueError(f"unknown colour {text!r} (a name such as {', '.join(list(_NAMED)[:6])}"
                          f", or #rrggbb)")
     if xterm is None:
+        from rich.color import Color, ColorSystem
         xterm = Color.parse(hex_).downgrade(ColorSystem.EIGHT_BIT).number
     return Colour(word, hex_, int(xterm), key or (word[0].upper() if word[0].isalpha() else ""))
 
@@ -109,9 +114,27 @@ class ColourScheme:
         """A sticker's style: its colour as background, a readable letter colour on top (dark
         on every colour with `plain_fg`, when no letter is drawn and the colour only draws the
         grid line), bold when under the cursor; grey for a sticker not painted (face -1)."""
-        xterm = UNPAINTED if face < 0 else self.colours[face].xterm
-        fg = _DARK if plain_fg else letter_colour(xterm)
+        from rich.color import Color
+        from rich.style import Style
+        fg, xterm = self._colours(face, plain_fg)
         return Style(color=Color.from_ansi(fg), bgcolor=Color.from_ansi(xterm), bold=cursor)
+
+    def sgr(self, face: int, cursor: bool = False, plain_fg: bool = False,
+            underline: bool = False) -> str:
+        """The parameters of the escape sequence (ESC [ ... m) that `style` (plus underline)
+        writes on a 256-colour or truecolor terminal, made without rich: its order, the
+        attributes then the letter colour then the sticker's (every colour here is one of
+        xterm's 240 above the 16 of the terminal's own palette, written the same way on both
+        kinds of terminal)."""
+        fg, xterm = self._colours(face, plain_fg)
+        assert fg >= 16 and xterm >= 16, (fg, xterm)
+        attributes = ("1;" if cursor else "") + ("4;" if underline else "")
+        return f"{attributes}38;5;{fg};48;5;{xterm}"
+
+    def _colours(self, face: int, plain_fg: bool) -> tuple[int, int]:
+        """(letter colour, sticker colour) of a face's stickers, xterm-256."""
+        xterm = UNPAINTED if face < 0 else self.colours[face].xterm
+        return (_DARK if plain_fg else letter_colour(xterm)), xterm
 
     def letter(self, face: int) -> str:
         """The colour's letter for the net's colour letters (the face letter when two colours

@@ -19,7 +19,6 @@ from __future__ import annotations
 
 import os
 import stat
-import tempfile
 from typing import Iterator
 
 
@@ -102,6 +101,7 @@ def write_small_file(path, text: str, mode: int = 0o600) -> None:
         mode = stat.S_IMODE(os.stat(path).st_mode)
     except OSError:
         pass
+    import tempfile                     # (its imports: ~2 ms of `cubelab facts`)
     fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
     try:
         with os.fdopen(fd, "w", encoding="utf-8") as f:

@@ -36,7 +36,18 @@ def _sticker_table() -> tuple[np.ndarray, np.ndarray]:
 
 
 STICKER_POS, STICKER_NORMAL = _sticker_table()
-_INDEX = {(tuple(p), tuple(n)): i for i, (p, n) in enumerate(zip(STICKER_POS, STICKER_NORMAL))}
+
+_DIGITS = 3 ** np.arange(6)
+"""A sticker's (position, normal), six coordinates in -1..1, as one base-3 number."""
+
+
+def _keys(pos: np.ndarray, nrm: np.ndarray) -> np.ndarray:
+    return (np.concatenate([pos, nrm], axis=1) + 1) @ _DIGITS
+
+
+_STICKER_AT = np.full(3 ** 6, -1, dtype=np.int64)
+_STICKER_AT[_keys(STICKER_POS, STICKER_NORMAL)] = np.arange(54)
+"""Sticker index by the number `_keys` gives its (position, normal); -1 where none is."""
 
 
 def quarter_rotation(axis: np.ndarray) -> np.ndarray:
@@ -49,13 +60,15 @@ def quarter_rotation(axis: np.ndarray) -> np.ndarray:
 def sticker_map(matrix: np.ndarray, layers=None, axis=None) -> np.ndarray:
     """Where each sticker goes under `matrix` applied to the stickers whose position along
     `axis` lies in `layers` (all stickers when layers is None): target[i] = new index of i."""
-    target = np.arange(54)
-    for i in range(54):
-        p = STICKER_POS[i]
-        if layers is not None and int(p @ axis) not in layers:
-            continue
-        key = (tuple(matrix @ p), tuple(matrix @ STICKER_NORMAL[i]))
-        target[i] = _INDEX[key]
+    # all 54 at once (a loop over the stickers was ~0.3 ms a map, 9 maps before the first
+    # facts of `cubelab facts`)
+    m = np.rint(np.asarray(matrix)).astype(np.int64)
+    target = _STICKER_AT[_keys(STICKER_POS @ m.T, STICKER_NORMAL @ m.T)]
+    if layers is not None:
+        moved = np.isin(STICKER_POS @ np.asarray(axis), list(layers))
+        target = np.where(moved, target, np.arange(54))
+    if (target < 0).any():
+        raise KeyError("the matrix takes a sticker off the cube")
     return target
 
 

@@ -13,14 +13,17 @@ on request. The one layout draws the 3x3x3 from its 54 stickers and the
 
 from __future__ import annotations
 
-from rich.console import Console, ConsoleOptions, RenderResult
-from rich.measure import Measurement
-from rich.segment import Segment
-from rich.style import Style
+from typing import TYPE_CHECKING
 
 from .colour_scheme import WESTERN, ColourScheme
 from .pieces import FACES
 from .puzzles import CUBE3, puzzle_of
+
+if TYPE_CHECKING:
+    from rich.console import Console, ConsoleOptions, RenderResult
+    from rich.measure import Measurement
+# rich is imported where the net is rendered through it: `cubelab facts` writes it with
+# `terminal_text` when its terminal lets it (tui/plain_terminal.py), ~15 ms sooner.
 
 WIDTH = 35
 HEIGHT = 9
@@ -125,11 +128,14 @@ class Net:
         return console.no_color or console.color_system is None
 
     def __rich_measure__(self, console: Console, options: ConsoleOptions) -> Measurement:
+        from rich.measure import Measurement
         plain = self._plain(console)
         width = net_size(self.n, 1 if plain else self.scale, grid=not plain)[0]
         return Measurement(width, width)
 
     def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
+        from rich.segment import Segment
+        from rich.style import Style
         letters = self._use_letters(console)
         if self._plain(console):
             for row in self.grid():
@@ -164,6 +170,27 @@ class Net:
                 yield Segment(" " * net_size(self.n, s)[0])
                 yield Segment.line()
 
+    def terminal_text(self, colour: bool) -> str:
+        """The net as rich writes it (each line ending in a newline) where that needs no
+        rich: `colour` False for a console without colour (NO_COLOR, a pipe: the letters,
+        as `__rich_console__` draws them), True for a 256-colour or truecolor terminal showing
+        the colours without letters (rich's choice on those at the automatic `letters`). Only
+        for scale 1, no cursor and `letters` None (`cubelab facts`' net); ValueError else."""
+        if self.scale != 1 or self.cursor is not None or self.letters is not None:
+            raise ValueError("terminal_text draws the plain net of `cubelab facts` only")
+        lines = []
+        for row in self.grid():
+            if not colour:
+                lines.append("".join("  " if idx is None else
+                                     self._cell_text(self.colours[idx], True, False)
+                                     for idx in row))
+                continue
+            lines.append(" ".join(
+                "  " if idx is None else
+                f"\x1b[{self.scheme.sgr(self.colours[idx], plain_fg=True, underline=True)}m"
+                f"  \x1b[0m" for idx in row))
+        return "".join(line + "\n" for line in lines)
+
     def _cell_text(self, face: int, letters: bool, cursor: bool) -> str:
         if cursor:
             # the sticker keeps its colour under the cursor, so painting shows what is there
@@ -181,6 +208,7 @@ class Net:
 
 if __name__ == "__main__":
     import sys
+    from rich.console import Console
     from .puzzles import PUZZLES
     alg = " ".join(sys.argv[1:]) or "R U R' U'"
     for puzzle in PUZZLES.values():

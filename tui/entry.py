@@ -26,6 +26,10 @@ def run() -> None:
     # starts): the collector walked every object the imports made, 40-60 ms of the
     # workbench's start and ~10 ms of `cubelab facts`, to free a few hundred of 50,000.
     gc.disable()
+    # numpy's OpenBLAS starts a pool of threads as numpy loads, which spin on the other cores
+    # (~90 ms of CPU at every start on 2 cores, ~5 ms of the wall time of `cubelab facts`);
+    # nothing here multiplies matrices large enough to want them. A user's own setting stays.
+    os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
     for sig in (signal.SIGINT, signal.SIGTERM):
         # a SIGINT ignored from the start (nohup, `cmd &` in a script) stays ignored
         if signal.getsignal(sig) is not signal.SIG_IGN:

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import json
-
 from .inputs import PositionInput, add_position_arguments
 
 
@@ -54,29 +52,48 @@ def whole(position):
 
 def run(args) -> int:
     from cubelab.cube.facts_report import format_facts
-    from .record_writer import RecordWriter, write_file_records
     given = PositionInput.from_args(args)
     puzzle = given.puzzle
     options = memo_options(args)
     if given.file:
+        from .record_writer import RecordWriter, write_file_records
         return write_file_records(
             given.lines(),
             lambda position: (puzzle.facts_record(position, args.show_class, options), None),
             RecordWriter(args.json, format_facts))
-    position = whole(given.single(grey=True))
+    position = given.single(grey=True)
+    if given.facelets is not None:      # only facelets can be grey (masked_facelets: ~4 ms)
+        position = whole(position)
     record = puzzle.facts_record(position, args.show_class, options)
     if args.link or args.svg:
         from .share import share_record
         record.update(share_record(puzzle, position, link=args.link, svg=args.svg))
     if args.json:
+        import json
         print(json.dumps(record))
         return 0
-    from rich.console import Console
-    from cubelab.cube.net import Net
-    console = Console()
-    console.print(Net(position.state))
-    console.print(format_facts(record), highlight=False, markup=False)
+    _print_net_and_facts(position, format_facts(record))
     for key, label in (("twizzle", "twizzle"), ("alg_cubing_net", "alg.cubing"), ("svg", "svg")):
         if key in record:
             print(f"{label:<12} {record[key]}")
     return 0
+
+
+def _print_net_and_facts(position, text: str) -> None:
+    """The net, then the facts' lines, as rich's Console prints them; written directly where
+    the terminal lets that be byte for byte the same (tui/plain_terminal.py), which spares
+    importing rich.console."""
+    import sys
+    from cubelab.cube.net import Net, net_size
+    from .plain_terminal import terminal, unchanged
+    net = Net(position.state)
+    seen = terminal(sys.stdout)
+    if (seen is not None and net_size(net.n, 1, grid=seen.colour)[0] <= seen.width
+            and unchanged(text, seen.width)):
+        sys.stdout.write(net.terminal_text(seen.colour) + text + "\n")
+        sys.stdout.flush()
+        return
+    from rich.console import Console
+    console = Console()
+    console.print(net)
+    console.print(text, highlight=False, markup=False)

@@ -17,12 +17,18 @@ from __future__ import annotations
 import time
 from dataclasses import dataclass, field
 
+from typing import TYPE_CHECKING
+
 from cubelab.cube.notation import format_moves, invert_moves
-from cubelab.solvers.fmc.pipeline import Chain
-from cubelab.solvers.fmc.niss import StepSolution
 from cubelab.solvers.fmc.steps import LABELS, StepChoice
 
 from .runner import Run
+
+if TYPE_CHECKING:
+    # The chain and the step search import the goal kernels, numba with them (~0.15 s): the
+    # workbench imports this module to draw its FMC panel, so they load at the first FMC use.
+    from cubelab.solvers.fmc.niss import StepSolution
+    from cubelab.solvers.fmc.pipeline import Chain
 
 DEFAULT_COUNT = 5
 """Candidates a step lists by default (per axis searched; the best of all kept at the end)."""
@@ -166,6 +172,7 @@ class FmcState:
 
     def __post_init__(self):
         if not self.line:
+            from cubelab.solvers.fmc.pipeline import Chain
             self.line = [Chain(self.scramble)]
 
     @property
@@ -225,6 +232,7 @@ class FmcState:
         if chain.steps[-1].choice.kind == "fin":
             final = chain.final
             return f"solution ({len(final)}): {format_moves(final)}"
+        from cubelab.solvers.fmc.niss import StepSolution
         so_far = StepSolution(chain.normal, chain.inverse).text
         return f"so far ({chain.total}): {so_far}"
 
@@ -277,6 +285,7 @@ def fmc_from_record(record: dict, parse_facelets, parse_moves) -> FmcState:
     """The attempt a record keeps, each step replayed from the scramble and checked to reach
     its step's goal (ValueError, with the reason, when the record does not hold up)."""
     from cubelab.solvers.fmc.blocks import block_goal, choice_met
+    from cubelab.solvers.fmc.niss import StepSolution
     from cubelab.solvers.fmc.steps import STEP_KINDS
     if not isinstance(record, dict):
         raise ValueError("the FMC attempt is not a record")
