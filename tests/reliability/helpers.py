@@ -30,6 +30,7 @@ class Stopped:
     stderr: str
     children: list[int]     # the program's child processes just before the signal
     started: bool = True    # the program's first instruction had run when the signal came
+    ended_first: bool = False   # the program had ended on its own before the signal
 
 
 def program_started(pid: int) -> bool:
@@ -67,8 +68,11 @@ def stop_like_a_user(args: list[str], *, after: float, sig: int, env: dict | Non
     started = program_started(p.pid)
     kids = descendants_of(p.pid)
     t0 = time.monotonic()
+    ended_first = p.poll() is not None     # (an ended child is a zombie: a kill would "work")
     try:
-        if sig == signal.SIGINT:
+        if ended_first:
+            pass
+        elif sig == signal.SIGINT:
             os.killpg(p.pid, sig)
         else:
             p.send_signal(sig)
@@ -80,7 +84,7 @@ def stop_like_a_user(args: list[str], *, after: float, sig: int, env: dict | Non
         os.killpg(p.pid, signal.SIGKILL)
         out, err = p.communicate()
         raise AssertionError(f"{args} did not end {timeout} s after the signal: {err[-800:]}")
-    return Stopped(p.returncode, time.monotonic() - t0, out, err, kids, started)
+    return Stopped(p.returncode, time.monotonic() - t0, out, err, kids, started, ended_first)
 
 
 def children_of(pid: int) -> list[int]:

@@ -84,6 +84,11 @@ def check_stop(run, sig, where: str) -> str:
     assert "Warning" not in run.stderr and "ERROR" not in run.stderr, (where, run.stderr)
     if run.returncode == 0:
         return "finished"
+    if run.ended_first:
+        # it ended on its own before the signal: a solver that gives up says so, last
+        assert run.returncode == 2 and run.stderr.strip().splitlines()[-1].startswith(
+            "cubelab: "), (where, run.returncode, run.stderr)
+        return "finished"
     if run.returncode == -sig:
         # the work was done and said; the signal came during the exit
         assert run.seconds < EXIT_SECONDS, (where, run.seconds)
