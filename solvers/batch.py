@@ -14,9 +14,9 @@ a fast solve takes. Each worker has IN_FLIGHT batches sent ahead so it never wai
 between two. A worker that dies (killed, out of memory) is replaced and the positions it held
 are sent again, those of the batch it was solving one per batch; a position whose own batch
 kills MAX_ATTEMPTS workers comes back as an error record (only a batch of one says which
-position killed its worker). Workers ignore
-Ctrl-C (the terminal sends it to the whole process group) and end with their parent: the parent
-stops them at once when it is interrupted, and the kernel kills them if the parent dies.
+position killed its worker). Workers ignore Ctrl-C (the terminal sends it to the whole process
+group) and end with their parent: the parent stops them at once when it is interrupted, and
+the kernel kills them if the parent dies.
 """
 
 from __future__ import annotations

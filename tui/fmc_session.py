@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass, field
-
 from typing import TYPE_CHECKING
 
 from cubelab.cube.notation import format_moves, invert_moves
