@@ -215,21 +215,24 @@ def test_a_file_changed_just_now_is_checked_whole_every_time(tables, monkeypatch
         assert reads.count == n      # too fresh for its times to tell a later write apart
 
 
-def test_verify_reads_the_whole_file_even_when_noted(tables, monkeypatch):
+def _noted(monkeypatch):
+    """A table built, then loaded once, its file checked whole and noted."""
     s = spec()
     load_or_build(s)
     _settled(monkeypatch)
     _fresh_load(s)
+    return s
+
+
+def test_verify_reads_the_whole_file_even_when_noted(tables, monkeypatch):
+    s = _noted(monkeypatch)
     reads = CrcReads(monkeypatch)
     assert verify_table(s) is None
     assert reads.count == 1
 
 
 def test_a_replaced_file_is_checked_whole(tables, monkeypatch):
-    s = spec()
-    load_or_build(s)
-    _settled(monkeypatch)
-    _fresh_load(s)
+    s = _noted(monkeypatch)
     path = table_path(s)
     copy = path.with_name("copy.bin")
     copy.write_bytes(path.read_bytes())
