@@ -51,9 +51,12 @@ TIME_UP = 2
 
 
 def new_counters() -> np.ndarray:
-    c = np.zeros(N_COUNTERS, dtype=np.int64)
-    c[[BOUND, BEST, PHASE, LOWER_BOUND]] = NO_VALUE
-    return c
+    return _FRESH_COUNTERS.copy()
+
+
+_FRESH_COUNTERS = np.zeros(N_COUNTERS, dtype=np.int64)
+_FRESH_COUNTERS[[BOUND, BEST, PHASE, LOWER_BOUND]] = NO_VALUE
+_FRESH_COUNTERS.flags.writeable = False
 
 
 def new_cancel() -> np.ndarray:

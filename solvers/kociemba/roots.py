@@ -13,6 +13,8 @@ tables/cubies.py lays it out).
 - `directions`: the distinct search directions S_k Q S_k^-1 (Q the position or its inverse,
   S_k the axis rotations), their phase-1 coordinates, and the three axes' coordinates of the
   position itself (what the optimality prover starts from).
+- `translate`: a solution found in a direction's frame as face turns on the position itself,
+  and where its phase 1 ends.
 - `sequence_solves`: whether face turns (indices into FACE_MOVES) take the position to solved.
 """
 
@@ -141,6 +143,26 @@ def directions(row, n_dirs, axes, sym, coords, cps, eps, dirs, axis_coords, bino
         dirs[n] = j
         n += 1
     return n
+
+
+@kernel
+def translate(frame, n, unconjugate, inverse, phase2, out):
+    """The n moves frame[:n], found in the frame of a direction (`unconjugate[m]`: the face turn
+    m of that frame seen on the cube; `inverse`: the direction searched the position's inverse),
+    as indices into FACE_MOVES that solve the position itself, into out[:n]. Returns the length
+    of phase 1: phase 1 never ends with a phase-2 move (`phase2[m]` true), so phase 2 is the
+    longest tail of phase-2 moves."""
+    for i in range(n):
+        m = unconjugate[frame[i]]
+        if inverse:
+            # the inverse's solution, undone: reversed, each turn turned back
+            out[n - 1 - i] = (m // 3) * 3 + 2 - m % 3
+        else:
+            out[i] = m
+    n1 = n
+    while n1 > 0 and phase2[frame[n1 - 1]]:
+        n1 -= 1
+    return n1
 
 
 @kernel

@@ -69,7 +69,6 @@ MAX_LENGTH = ks.MAX_DEPTH - 1
 _AXIS_NAMES = ("UD", "RL", "FB")
 _FACE_OF = {str(m.family): i for i, m in enumerate(FACE_MOVES[::3])}
 _MOVE = type(FACE_MOVES[0])
-_PHASE2 = frozenset(int(m) for m in PHASE2_MOVES)
 _WARM_UP = "R U F' L2 D B R' U2 F D' L B2 U R2 F'"
 
 
@@ -130,6 +129,8 @@ class KociembaSolver(SolverBase):
         mc, inv = move_conjugation(), symmetry_inverse_index()
         # a move found in the frame of symmetry k, seen on the cube itself
         self._unconjugate = {k: np.asarray(mc[inv[k]], dtype=np.int64) for k in self._axes}
+        self._phase2_mask = np.zeros(18, np.bool_)
+        self._phase2_mask[PHASE2_MOVES] = True
         # the prover: face turn m seen in each axis's frame, and the tables it reads
         self._frame_moves = np.ascontiguousarray(
             [np.asarray(mc[k], dtype=np.int64) for k in self._axes])
@@ -186,7 +187,10 @@ class KociembaSolver(SolverBase):
     def verify(self, state, moves) -> None:
         """The template's check of an answer, done on the cubie arrays when the answer is face
         turns and the position is held with its centres home (the model's way otherwise)."""
-        index = _face_turn_indices(moves)
+        self._verify_turns(state, _face_turn_indices(moves), moves)
+
+    def _verify_turns(self, state, index, moves) -> None:
+        """verify, given the moves as indices into FACE_MOVES too (None: not all face turns)."""
         if index is None or self._tables is None or type(state) is not CubeState \
                 or not kr.reachable(state.cp, state.co, state.ep, state.eo, state.cc):
             return super().verify(state, moves)
@@ -201,7 +205,7 @@ class KociembaSolver(SolverBase):
         and each is searched once."""
         row = np.empty(40, np.uint8)
         row[0:8], row[8:16], row[16:28], row[28:40] = normal.cp, normal.co, normal.ep, normal.eo
-        r = _Roots()
+        r = _thread_roots()
         r.n = kr.directions(row, self.directions, self._axes_array, self._symmetry_rows,
                             r.coords, r.cps, r.eps, r.dirs, r.axis_coords, *self._root_tables)
         return r
@@ -215,14 +219,14 @@ class KociembaSolver(SolverBase):
         roots = self._roots(normal)
         n = roots.n
         root_coords, root_cp, root_ep = roots.coords[:n], roots.cps[:n], roots.eps[:n]
-        lower = int(root_coords[:, 3].max())
+        lower = max(root_coords[:, kr.R_DIST].tolist())
         counters[LOWER_BOUND] = lower
 
         run = _Run(self, job, roots, target, limit)
         run.proven_lower = lower
         run.settle = settle and self.prove
         nthreads = max(1, min(self.threads, n))
-        parts = [list(range(i, n, nthreads)) for i in range(nthreads)]
+        parts = [range(i, n, nthreads) for i in range(nthreads)]
         prover = None
         seconds = self.search_seconds(job)
         if target is None and self.prove and (seconds is None or seconds >= PROVE_FROM):
@@ -271,16 +275,13 @@ class KociembaSolver(SolverBase):
                      detail=dict(run.detail, stopped=stopped), nodes=run.nodes,
                      phases=Parts([PhaseLengths(tuple(phases))]) if phases else None)
 
-    def _translate(self, frame, k, inv):
-        """Moves found in the search frame of direction (k, inv), as moves on the cube itself,
-        and the lengths of the two phases."""
-        idx = self._unconjugate[k][frame]
-        if inv:
-            idx = (idx // 3) * 3 + (2 - idx % 3)
-            idx = idx[::-1]
-        moves = [FACE_MOVES[i] for i in idx.tolist()]
-        n1 = len(frame) - _phase2_length(frame)
-        return moves, [n1, len(frame) - n1]
+    def _translate(self, frame, n, k, inv):
+        """The n moves frame[:n] found in the search frame of direction (k, inv), as face turns
+        on the cube itself (their indices into FACE_MOVES, and the moves), and the lengths of
+        the two phases."""
+        idx = np.empty(n, np.int64)
+        n1 = kr.translate(frame, n, self._unconjugate[k], inv, self._phase2_mask, idx)
+        return idx, [FACE_MOVES[i] for i in idx.tolist()], [n1, n - n1]
 
 
 class _Run:
@@ -366,8 +367,9 @@ class _Run:
                                    self.shared, *tables)
                 took = (took[1], time.perf_counter() - start)
                 if r == ks.FOUND:
-                    self._offer_moves([FACE_MOVES[int(i)] for i in path[:depth]], None,
-                                      proven=True)
+                    index = path[:depth].copy()
+                    self._offer_moves([FACE_MOVES[i] for i in index.tolist()], None,
+                                      proven=True, index=index)
                     return
                 if r == ks.EXHAUSTED:
                     depth += 1
@@ -386,16 +388,19 @@ class _Run:
                 self.proving = False
                 self._check_expired()
 
-    def offer(self, frame, k, inv) -> None:
-        moves, phases = self.solver._translate(frame, k, inv)
+    def offer(self, frame, n, k, inv) -> None:
+        """The search's solution frame[:n], found in direction (k, inv)."""
+        index, moves, phases = self.solver._translate(frame, n, k, inv)
         detail = {"phases": phases, "direction": _AXIS_NAMES[self.solver._axes.index(k)]
                   + (" inverse" if inv else "")}
-        self._offer_moves(moves, detail)
+        self._offer_moves(moves, detail, index=index)
 
-    def _offer_moves(self, moves, detail: dict | None, proven: bool = False) -> None:
+    def _offer_moves(self, moves, detail: dict | None, proven: bool = False,
+                     index: np.ndarray | None = None) -> None:
         """A solution found by the search (`detail`: its phases and direction) or, `proven`
-        optimal, by the prover."""
-        self.solver.verify(self.original, moves)   # outside the lock: the others search on
+        optimal, by the prover; `index`: the moves as indices into FACE_MOVES."""
+        # verified outside the lock: the others search on
+        self.solver._verify_turns(self.original, index, moves)
         with self.lock:
             if self.best is not None and len(moves) >= len(self.best.moves):
                 return      # another thread got there first
@@ -414,7 +419,9 @@ class _Run:
     def work(self, part, root_coords, root_cp, root_ep) -> None:
         """Search the directions `part` (indices into roots) until told to stop."""
         try:
-            self._work(part, root_coords[part], root_cp[part], root_ep[part])
+            if len(part) < len(root_coords):    # one thread's share of the directions
+                root_coords, root_cp, root_ep = (a[part] for a in (root_coords, root_cp, root_ep))
+            self._work(part, root_coords, root_cp, root_ep)
         except BaseException as e:   # re-raised in the calling thread
             with self.lock:
                 self.error = self.error or e
@@ -423,7 +430,7 @@ class _Run:
     def _work(self, part, root_coords, root_cp, root_ep) -> None:
         w = _work_arrays()
         st = w["st"]
-        first_n1 = int(root_coords[:, 3].min())
+        first_n1 = min(root_coords[:, kr.R_DIST].tolist())
         st[ks.S_LIMIT] = self.limit
         st[ks.S_NDIR] = len(part)
         st[ks.S_N1] = first_n1
@@ -445,7 +452,7 @@ class _Run:
                               self.counters, self.cancel, self.stop, *tables)
                 if r == ks.FOUND:
                     k, inv = self.roots.direction(part[st[ks.S_OUTDIR]], self.solver._axes)
-                    self.offer(w["out"][:st[ks.S_OUTLEN]].copy(), k, inv)
+                    self.offer(w["out"], int(st[ks.S_OUTLEN]), k, inv)
                     if self.stop[0]:
                         return      # done (its target met): no call just to hear it
                 elif r == ks.EXHAUSTED:
@@ -492,6 +499,15 @@ class _Roots:
 _THREAD = threading.local()
 
 
+def _thread_roots() -> _Roots:
+    """This thread's _Roots, reused from one solve to the next (a thread solves one position
+    at a time, and nothing reads a solve's roots once it has returned)."""
+    r = getattr(_THREAD, "roots", None)
+    if r is None:
+        r = _THREAD.roots = _Roots()
+    return r
+
+
 def _work_arrays() -> dict:
     """The search's work arrays for this thread, kept from one solve to the next (making them
     anew cost about 15 us, a tenth of an easy position's solve); the state and the counts
@@ -533,13 +549,3 @@ def _face_turn_indices(moves) -> np.ndarray | None:
         out.append(3 * face + m.amount - 1)     # a Move's amount is 1, 2 or 3
     return np.array(out, np.int64)
 
-
-def _phase2_length(frame) -> int:
-    """How many of the last moves belong to phase 2: phase 1 never ends with a phase-2 move,
-    so phase 2 is the longest suffix of phase-2 moves."""
-    n = 0
-    for m in reversed(frame.tolist()):
-        if m not in _PHASE2:
-            break
-        n += 1
-    return n
