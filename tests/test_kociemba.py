@@ -265,3 +265,40 @@ def test_the_next_depths_time_is_guessed_from_the_last_two():
     assert _next_depth_seconds(0.001, 0.01) == pytest.approx(0.1)
     assert _next_depth_seconds(0.01, 0.01) == pytest.approx(0.01 * least)
     assert _next_depth_seconds(0.0001, 0.1) == pytest.approx(0.1 * most)
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_a_found_frame_is_translated_as_the_model_conjugates_and_inverts(solver, seed):
+    """kr.translate against the model: the moves found in a direction's frame, conjugated back
+    (and, for the inverse's directions, inverted), solve the position the direction came from;
+    phase 1 ends at the last move outside the phase-2 set."""
+    import random
+
+    import numpy as np
+
+    from cubelab.cube.moves import FACE_MOVES
+    from cubelab.cube.notation import invert_moves
+    from cubelab.cube.symmetry import conjugate, symmetry_inverse_index
+    from cubelab.solvers.kociemba import roots as kr
+    from cubelab.tables.kociemba.specs import PHASE2_MOVES
+    rng = random.Random(seed)
+    phase2 = set(int(m) for m in PHASE2_MOVES)
+    inv_index = symmetry_inverse_index()
+    for k in solver._axes:
+        for inverse in (False, True):
+            frame = np.array([rng.randrange(18) for _ in range(rng.randrange(1, 24))], np.int64)
+            out = np.empty(len(frame), np.int64)
+            n1 = kr.translate(frame, len(frame), solver._unconjugate[k], inverse,
+                              solver._phase2_mask, out)
+            # the frame's moves solve the position seen in frame k (S_k Q S_k^-1, Q the
+            # position or its inverse): so build that position from them and check the
+            # translated moves solve Q (the position itself, or undone from the inverse)
+            seen = alg_state(" ".join(str(FACE_MOVES[m]) for m in frame)).inverse()
+            q = conjugate(seen, inv_index[k])
+            target = q.inverse() if inverse else q
+            moves = [FACE_MOVES[i] for i in out.tolist()]
+            assert apply_moves(target, moves).is_solved()
+            if inverse:
+                assert moves == invert_moves([FACE_MOVES[solver._unconjugate[k][m]] for m in frame])
+            assert all(int(m) in phase2 for m in frame[n1:])
+            assert n1 == 0 or int(frame[n1 - 1]) not in phase2

@@ -12,7 +12,8 @@ tables/cubies.py lays it out).
   one saying why when it is not.
 - `directions`: the distinct search directions S_k Q S_k^-1 (Q the position or its inverse,
   S_k the axis rotations), their phase-1 coordinates, and the three axes' coordinates of the
-  position itself (what the optimality prover starts from).
+  position itself (what the optimality prover starts from); `phase1_distances` walks their
+  distances together.
 - `translate`: a solution found in a direction's frame as face turns on the position itself,
   and where its phase 1 ends.
 - `sequence_solves`: whether face turns (indices into FACE_MOVES) take the position to solved.
@@ -24,9 +25,9 @@ import numpy as np
 
 from cubelab.tables.cubies import conjugate_into, invert
 from cubelab.tables.jit import kernel
-from cubelab.tables.ranks import flip_of, slice_sorted_of, twist_of
-
-from .search import phase1_depth_words
+from cubelab.tables.kociemba.pruning import P1_MOVE_BYTES, move_change, move_word
+from cubelab.tables.memory import prefetch
+from cubelab.tables.ranks import N_FLIP, N_TWIST, flip_of, slice_sorted_of, twist_of
 
 N_DIRECTIONS = 6
 # columns of a direction's coordinates (search.root_coordinates' order)
@@ -78,17 +79,64 @@ def reachable(cp, co, ep, eo, cc):
 
 
 @kernel
-def _coordinates(row, out, binom, flip_move, twist_move, slice_move, fs_cls, twist_conj, p1m,
-                 mconj):
-    """One direction's (flip, twist, sorted slice, phase-1 distance) into out."""
-    flip = flip_of(row[28:40])
-    twist = twist_of(row[8:16])
-    ss = slice_sorted_of(row[16:28], binom)
-    out[R_FLIP] = flip
-    out[R_TWIST] = twist
-    out[R_SLICE] = ss
-    out[R_DIST] = phase1_depth_words(flip, twist, ss, flip_move, twist_move, slice_move, fs_cls,
-                                     twist_conj, p1m, mconj)
+def _place(row, out, binom):
+    """One direction's flip, twist and sorted slice into out (its distance comes later)."""
+    out[R_FLIP] = flip_of(row[28:40])
+    out[R_TWIST] = twist_of(row[8:16])
+    out[R_SLICE] = slice_sorted_of(row[16:28], binom)
+
+
+@kernel
+def phase1_distances(coords, n, flip_move, twist_move, slice_move, fs_cls, twist_conj, p1m,
+                     mconj):
+    """Fill coords[:n, R_DIST], the exact phase-1 distances, as search.phase1_depth_words finds
+    one, but all n walks a step at a time: each step of a walk waits on two probes that depend
+    on each other (the flip-slice class, then the word of the entry it names), both misses in
+    tables of 4 MB and 423 MB; taking the walks together issues every walk's loads before
+    reading any, so their misses overlap instead of adding up. A damaged table (an entry with
+    no move closer) leaves -1."""
+    f = np.empty(n, np.int64)
+    t = np.empty(n, np.int64)
+    s = np.empty(n, np.int64)
+    at = np.empty(n, np.int64)
+    syms = np.empty(n, np.int64)
+    for i in range(n):
+        f[i] = coords[i, R_FLIP]
+        t[i] = coords[i, R_TWIST]
+        s[i] = coords[i, R_SLICE]
+        coords[i, R_DIST] = 0
+    while True:
+        left = 0
+        for i in range(n):
+            at[i] = -1
+            if coords[i, R_DIST] >= 0 and (f[i] != 0 or t[i] != 0 or s[i] >= 24):
+                at[i] = (s[i] // 24) * N_FLIP + f[i]
+                prefetch(fs_cls, at[i])
+                left += 1
+        if left == 0:
+            return
+        for i in range(n):
+            if at[i] >= 0:
+                v = fs_cls[at[i]]
+                syms[i] = v & 15
+                at[i] = (v >> 4) * N_TWIST + twist_conj[t[i], v & 15]
+                prefetch(p1m, at[i] * P1_MOVE_BYTES)
+        for i in range(n):
+            if at[i] < 0:
+                continue
+            word = move_word(p1m, at[i])
+            closer = -1
+            for m in range(18):
+                if move_change(word, mconj[syms[i], m]) < 0:
+                    closer = m
+                    break
+            if closer < 0:
+                coords[i, R_DIST] = -1      # the store checks the bytes; this is a last guard
+                continue
+            f[i] = flip_move[f[i], closer]
+            t[i] = twist_move[t[i], closer]
+            s[i] = slice_move[s[i], closer]
+            coords[i, R_DIST] += 1
 
 
 @kernel
@@ -98,11 +146,16 @@ def directions(row, n_dirs, axes, sym, coords, cps, eps, dirs, axis_coords, bino
     its inverse): their coordinates (coords[i]), corner and edge permutations (cps[i], eps[i])
     and which of the six each is (dirs[i]); returns how many. A symmetric position repeats
     directions; each is searched once. axis_coords[a]: the coordinates of the position on axis a
-    (all three, whatever n_dirs)."""
+    (all three, whatever n_dirs). The distances of all of them are walked together
+    (phase1_distances)."""
     inverse = np.empty(40, np.uint8)
     invert(row, inverse)
     seen = np.empty((N_DIRECTIONS, 40), np.uint8)
     one = np.empty(40, np.uint8)
+    # the positions whose distance is walked: the three axes, then the inverse's directions
+    walks = np.empty((N_DIRECTIONS, 4), np.int64)
+    walk_of = np.empty(N_DIRECTIONS, np.int64)     # direction i -> its row in walks
+    nw = 3
     n = 0
     for j in range(N_DIRECTIONS):
         if j >= n_dirs and j >= 3:
@@ -114,8 +167,7 @@ def directions(row, n_dirs, axes, sym, coords, cps, eps, dirs, axis_coords, bino
         else:
             conjugate_into(base, sym, k, one)
         if j < 3:
-            _coordinates(one, axis_coords[j], binom, flip_move, twist_move, slice_move, fs_cls,
-                         twist_conj, p1m, mconj)
+            _place(one, walks[j], binom)
         if j >= n_dirs:
             continue
         repeated = False
@@ -132,16 +184,22 @@ def directions(row, n_dirs, axes, sym, coords, cps, eps, dirs, axis_coords, bino
             continue
         seen[n, :] = one
         if j < 3:
-            coords[n, :] = axis_coords[j]
+            walk_of[n] = j
         else:
-            _coordinates(one, coords[n], binom, flip_move, twist_move, slice_move, fs_cls,
-                         twist_conj, p1m, mconj)
+            _place(one, walks[nw], binom)
+            walk_of[n] = nw
+            nw += 1
         for i in range(8):
             cps[n, i] = one[i]
         for i in range(12):
             eps[n, i] = one[16 + i]
         dirs[n] = j
         n += 1
+    phase1_distances(walks, nw, flip_move, twist_move, slice_move, fs_cls, twist_conj, p1m,
+                     mconj)
+    axis_coords[:3, :] = walks[:3]
+    for i in range(n):
+        coords[i, :] = walks[walk_of[i]]
     return n
 
 
