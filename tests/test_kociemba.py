@@ -302,3 +302,30 @@ def test_a_found_frame_is_translated_as_the_model_conjugates_and_inverts(solver,
                 assert moves == invert_moves([FACE_MOVES[solver._unconjugate[k][m]] for m in frame])
             assert all(int(m) in phase2 for m in frame[n1:])
             assert n1 == 0 or int(frame[n1 - 1]) not in phase2
+
+
+def test_the_near_table_gives_exactly_the_moves_into_the_subgroup(solver):
+    """subgroup_moves against the phase-1 distance: a coordinate triple has a move in all three
+    masks exactly when it is one move from the subgroup (checked on positions one move out of
+    it, and on random ones), and each such move takes it in."""
+    import random
+
+    import numpy as np
+
+    from cubelab.solvers.kociemba import search as ks
+    from cubelab.tables.ranks import N_FLIP, N_TWIST
+    twist_move, flip_move, slice_move = solver._kernel_tables[:3]
+    near = solver._search_tables[-1]
+    rng = random.Random(5)
+    one_out = [(int(flip_move[0, m]), int(twist_move[0, m]), int(slice_move[s, m]))
+               for s in range(24) for m in range(18)]
+    anywhere = [(rng.randrange(N_FLIP), rng.randrange(N_TWIST), rng.randrange(11880))
+                for _ in range(300)]
+    for f, t, s in one_out + anywhere:
+        mask = int(near[f]) & int(near[N_FLIP + t]) & int(near[N_FLIP + N_TWIST + s])
+        into = [m for m in range(18) if flip_move[f, m] == 0 and twist_move[t, m] == 0
+                and slice_move[s, m] < 24]
+        d = ks.phase1_depth_words(np.int64(f), np.int64(t), np.int64(s), flip_move, twist_move,
+                                  slice_move, *solver._root_tables[4:])
+        assert (mask != 0) == (d == 1), (f, t, s, d)
+        assert [m for m in range(18) if mask >> m & 1] == (into if d == 1 else [])

@@ -12,9 +12,11 @@ it at once on disjoint directions, reading one shared limit.
 Phase 1 walks exact distances: a node reads its one entry of the move-word table (which face
 turns bring it one closer or one further), so it knows every child's exact distance before
 computing any child's coordinates, and lists only the children within the bound (near the
-bound, only those that get closer). The last level reads no entry: its children that reach the
-subgroup are known from their coordinates, which the small move tables give. Phase 2 starts only after the small corner-slice and
-edge-slice tables and one probe of the 4-bit exact phase-2 table accept the leaf, and its IDA*
+bound, only those that get closer). The two deepest levels, most of the nodes, read no entry:
+a small table of the moves that bring each coordinate to the subgroup (subgroup_moves) says
+which children reach it, or can reach it in one move. Phase 2 starts only after the small
+corner-slice and edge-slice tables and one probe of the 4-bit exact phase-2 table accept the
+leaf, and its IDA*
 reads exact distances from that table too. The mod-3 tables (phase1_depth, phase2_depth) are
 what those two tables are made from; the tests check them against each other.
 """
@@ -281,36 +283,47 @@ def _next_direction(st):
         st[S_N1] += 1
 
 
+def subgroup_moves(flip_move, twist_move, slice_move, phase2_moves) -> np.ndarray:
+    """The near table: for each flip, twist and sorted-slice coordinate (at offsets 0, N_FLIP and
+    N_FLIP + N_TWIST), the bit mask of the face turns outside the phase-2 set that bring that
+    coordinate to its subgroup value (flip 0, twist 0, the slice edges in the slice). A position
+    reaches the subgroup in one move exactly where the three masks share a bit, and only by a
+    move outside the phase-2 set (those keep it where it is)."""
+    outside = np.ones(18, bool)
+    outside[np.asarray(phase2_moves)] = False
+    bits = np.where(outside, np.uint32(1) << np.arange(18, dtype=np.uint32), np.uint32(0))
+    masks = [((m == 0) * bits).sum(axis=1) for m in (flip_move, twist_move)]
+    masks.append(((slice_move < 24) * bits).sum(axis=1))
+    out = np.concatenate(masks).astype(np.uint32)
+    out.flags.writeable = False
+    return out
+
+
+@inline_kernel
+def _near(near, f, t, s):
+    """The moves that take (f, t, s) to the subgroup (a bit each; see subgroup_moves)."""
+    return near[f] & near[N_FLIP + t] & near[N_FLIP + N_TWIST + s]
+
+
 @kernel
-def _list_last(lvl, prev, f, t, s, lv, kids, work, twist_move, flip_move, slice_move):
-    """_list_children for the last phase-1 level: the children that reach the subgroup are
-    found from their coordinates (flip and twist 0, the slice edges in the slice), a few
-    lookups in small tables that stay in the caches, where the node's move word would cost
-    a probe of the big table; and the level above need not load its children's words. The
-    last level is the most numerous, so this saves most of the search's probes."""
+def _list_last(lvl, prev, f, t, s, lv, kids, work, slice_move, near):
+    """_list_children for the last phase-1 level: the children that reach the subgroup, read
+    from the near table (small, in the caches) where the node's move word would cost a probe
+    of the 423 MB table. A phase-1 path never ends with a phase-2 move (the path was in the
+    subgroup a move earlier, and that shorter path was tried already): the table has none."""
     n = 0
     tried = 0
+    moves = _near(near, f, t, s)
     for m in range(18):
         if not allowed_after(m // 3, prev):
             continue
         tried += 1
-        if m == 4 or m == 7 or m == 13 or m == 16 or m < 3 or (m >= 9 and m < 12):
-            # ending phase 1 with a phase-2 move means the path was in the subgroup one
-            # move earlier: that shorter phase-1 path was tried already
-            continue
-        f2 = flip_move[f, m]
-        if f2 != 0:
-            continue
-        t2 = twist_move[t, m]
-        if t2 != 0:
-            continue
-        s2 = slice_move[s, m]
-        if s2 >= 24:
+        if (moves >> m) & 1 == 0:
             continue
         kids[lvl, n, K_MOVE] = m
         kids[lvl, n, K_FLIP] = 0
         kids[lvl, n, K_TWIST] = 0
-        kids[lvl, n, K_SLICE] = s2
+        kids[lvl, n, K_SLICE] = slice_move[s, m]
         kids[lvl, n, K_DIST] = 0
         kids[lvl, n, K_PROBE] = -1
         n += 1
@@ -319,8 +332,36 @@ def _list_last(lvl, prev, f, t, s, lv, kids, work, twist_move, flip_move, slice_
 
 
 @kernel
+def _list_near(lvl, prev, f, t, s, lv, kids, work, twist_move, flip_move, slice_move, near):
+    """_list_children for the level before the last: the children one move from the subgroup
+    (those the near table gives a move for; a child in the subgroup has none outside the
+    phase-2 set, so it cannot end the path). No move word is read here either, so the two
+    deepest levels, most of the search's nodes, probe no big table."""
+    n = 0
+    tried = 0
+    for m in range(18):
+        if not allowed_after(m // 3, prev):
+            continue
+        tried += 1
+        f2 = flip_move[f, m]
+        t2 = twist_move[t, m]
+        s2 = slice_move[s, m]
+        if _near(near, f2, t2, s2) == 0:
+            continue
+        kids[lvl, n, K_MOVE] = m
+        kids[lvl, n, K_FLIP] = f2
+        kids[lvl, n, K_TWIST] = t2
+        kids[lvl, n, K_SLICE] = s2
+        kids[lvl, n, K_DIST] = 1
+        kids[lvl, n, K_PROBE] = -1
+        n += 1
+    work[0] += tried - n
+    lv[lvl, L_COUNT] = n
+
+
+@kernel
 def _list_children(lvl, togo, st, lv, kids, work, twist_move, flip_move, slice_move,
-                   twist_conj, fs_cls, p1m, mconj):
+                   twist_conj, fs_cls, p1m, mconj, near):
     """List into kids[lvl] the children of level lvl within the bound, with their exact
     distances, all read from the node's one entry of the move-word table: a move is turned
     away before its coordinates are computed. Then start loading the listed children's own
@@ -332,7 +373,10 @@ def _list_children(lvl, togo, st, lv, kids, work, twist_move, flip_move, slice_m
     t = lv[lvl, L_TWIST]
     s = lv[lvl, L_SLICE]
     if togo == 0:
-        _list_last(lvl, prev, f, t, s, lv, kids, work, twist_move, flip_move, slice_move)
+        _list_last(lvl, prev, f, t, s, lv, kids, work, slice_move, near)
+        return
+    if togo == 1:
+        _list_near(lvl, prev, f, t, s, lv, kids, work, twist_move, flip_move, slice_move, near)
         return
     d = lv[lvl, L_DIST]
     if lv[lvl, L_PROBE] < 0:
@@ -364,13 +408,13 @@ def _list_children(lvl, togo, st, lv, kids, work, twist_move, flip_move, slice_m
         kids[lvl, n, K_TWIST] = twist_move[t, m]
         kids[lvl, n, K_SLICE] = s2
         kids[lvl, n, K_DIST] = d2
-        if togo > 1:
+        if togo > 2:
             kids[lvl, n, K_PROBE] = (s2 // 24) * N_FLIP + f2
             prefetch(fs_cls, (s2 // 24) * N_FLIP + f2)
         else:
-            kids[lvl, n, K_PROBE] = -1      # the last level reads no entry (_list_last)
+            kids[lvl, n, K_PROBE] = -1      # the two last levels read no entry (_list_near)
         n += 1
-    if togo > 1:
+    if togo > 2:
         for i in range(n):
             v = fs_cls[kids[lvl, i, K_PROBE]]
             sym2 = v & 15
@@ -387,11 +431,11 @@ def _list_children(lvl, togo, st, lv, kids, work, twist_move, flip_move, slice_m
 @kernel
 def search(st, shared, lv, kids, cps, eps, stack, out, work, roots, root_cp, root_ep, counters,
            cancel, stop, twist_move, flip_move, slice_move, corner_move, edge8_move, twist_conj,
-           edge8_conj, fs_cls, cp_cls, p1, ts, fsl, p2, cs, es, mcp, mep, p2moves, p1m, mconj, p2x):
+           edge8_conj, fs_cls, cp_cls, p2, cs, es, mcp, mep, p2moves, p1m, mconj, p2x, near):
     """Run until the next improvement (FOUND), exhaustion (EXHAUSTED) or a flag (STOPPED).
-    p1 (mod 3), ts and fsl are not read here (the roots' distances come with them); p1m is
-    the move-word table, mconj[k, m] face turn m seen in the frame of UD symmetry k,
-    and p2x the phase-2 table of exact distances (4 bits)."""
+    p1m is the move-word table, mconj[k, m] face turn m seen in the frame of UD symmetry k,
+    p2x the phase-2 table of exact distances (4 bits), near the moves into the subgroup
+    (subgroup_moves)."""
     while True:
         if cancel[0] != 0 or stop[0] != 0:
             return STOPPED
@@ -433,7 +477,7 @@ def search(st, shared, lv, kids, cps, eps, stack, out, work, roots, root_cp, roo
             togo = n1 - lvl - 1
             if lv[lvl, L_COUNT] < 0:
                 _list_children(lvl, togo, st, lv, kids, work, twist_move, flip_move, slice_move,
-                               twist_conj, fs_cls, p1m, mconj)
+                               twist_conj, fs_cls, p1m, mconj, near)
             i = lv[lvl, L_NEXT]
             if i >= lv[lvl, L_COUNT]:
                 lvl -= 1

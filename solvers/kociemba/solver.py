@@ -120,6 +120,10 @@ class KociembaSolver(SolverBase):
             t.edge_slice_prune, mcp, mep, PHASE2_MOVES, t.phase1_moves, _ud_move_conjugation(),
             t.phase2_exact))
         kt = self._kernel_tables
+        # what the search kernel reads: all but the mod-3 tables (the roots' distances come
+        # with them), and the moves into the subgroup
+        self._search_tables = kt[:9] + kt[12:] + (
+            ks.subgroup_moves(t.flip_move, t.twist_move, t.slice_move, PHASE2_MOVES),)
         self._root_tables = (BINOM, kt[1], kt[0], kt[2], kt[7], kt[5], kt[18], kt[19])
         from cubelab.cube.symmetry import move_conjugation, symmetry_inverse_index
         self._axes = axis_symmetries()
@@ -444,7 +448,7 @@ class _Run:
             # without either
             st[ks.S_CAP] = max(self.solver.phase2_cap, FIRST_PHASE2_CAP)
             st[ks.S_SKIP] = 1
-        tables = self.solver._kernel_tables
+        tables = self.solver._search_tables
         try:
             while True:
                 r = ks.search(st, self.shared, w["lv"], w["kids"], w["cps"], w["eps"], w["stack"],
