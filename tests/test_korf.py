@@ -372,7 +372,8 @@ print(" ".join(sorted(sys.modules)))
 
 def test_a_layer_set_search_imports_only_the_tables_it_reads():
     # the layer kernel compiles the H48 probes in (one kernel serves layers and layers-h48), but
-    # the H48 coordinates and builder, and the other sets' table modules, stay unloaded
+    # the H48 coordinates and builder, and the other sets' table modules (the strong set's
+    # phase table among them), stay unloaded
     import subprocess
     import sys
     run = subprocess.run([sys.executable, "-c", _LAYERS_RUN], capture_output=True, text=True,
@@ -381,6 +382,6 @@ def test_a_layer_set_search_imports_only_the_tables_it_reads():
     loaded = set(run.stdout.split())
     assert "cubelab.solvers.korf.layersearch" in loaded
     others = {"cubelab.tables.korf.h48coords", "cubelab.tables.korf.h48table",
-              "cubelab.tables.korf.qtm", "cubelab.solvers.korf.strong",
-              "cubelab.solvers.korf.korf1997"}
+              "cubelab.tables.korf.qtm", "cubelab.tables.korf.slicephase",
+              "cubelab.solvers.korf.strong", "cubelab.solvers.korf.korf1997"}
     assert not others & loaded, sorted(others & loaded)

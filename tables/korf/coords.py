@@ -32,6 +32,11 @@ N_EDGE6 = N_PLACE6 * 64
 N_CORNERS = N_CPERM * N_TWIST
 SLICE_EDGES = (8, 9, 10, 11)
 N_UD = udsym.N_SYM
+PHASE_CLASSES = 788
+"""Classes of the 11,880 sorted-slice values under the 16 UD symmetries (the phase table's
+rows, slicephase.py; here so that a set's sizes are known without loading its builder)."""
+PHASE_ROW = 2192
+"""Twists a phase-table row holds: 2,187 rounded up so rows start on byte boundaries."""
 
 
 @kernel

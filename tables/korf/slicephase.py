@@ -21,12 +21,9 @@ from ..bfs import LevelStats, run_levels
 from ..packed import UNKNOWN2, get2, new_packed2, set2, settle2
 from ..ranks import N_FLIP, N_TWIST
 from ..store import load_or_build
-from .coords import move_tables, sym_tables
+from .coords import PHASE_CLASSES, PHASE_ROW as ROW, move_tables, sym_tables
 from .pdb import move_columns
-PHASE_CLASSES = 788
-"""Classes of the 11,880 sorted-slice values under the 16 UD symmetries."""
-ROW = 2192
-"""Twists a row holds: 2,187 rounded up so rows start on byte boundaries."""
+
 ROW_BYTES = ROW // 4
 _CHECK_EVERY = 256
 

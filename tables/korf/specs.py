@@ -19,10 +19,9 @@ import numpy as np
 from .. import movetables, udsym
 from ..spec import TableSpec, register
 from ..store import check_memory, load_or_build
-from .coords import N_CORNERS, N_EDGE6
+from .coords import N_CORNERS, N_EDGE6, PHASE_CLASSES, PHASE_ROW
 from .layertable import LAYER_CLASSES, build_layers, n_bytes as layer_bytes, table_base
 from .pdb import build_corners, build_edges
-from .slicephase import PHASE_CLASSES, ROW as PHASE_ROW, build_phase
 
 FORMAT = 1
 """Bump when a builder's output changes for the same parameters."""
@@ -85,6 +84,7 @@ def edge_spec(first: int, max_depth: int | None = None) -> TableSpec:
 def phase_spec(max_depth: int | None = None) -> TableSpec:
     """The exact-slice phase table (788 slice classes x 2,048 flips x 2,187 twists, mod 3)."""
     def build(ctx):
+        from .slicephase import build_phase     # the builder loads only to build
         table, stats = build_phase(ctx, max_depth)
         _log_stats(ctx, stats)
         return table
