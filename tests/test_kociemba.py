@@ -329,3 +329,43 @@ def test_the_near_table_gives_exactly_the_moves_into_the_subgroup(solver):
                                   slice_move, *solver._root_tables[4:])
         assert (mask != 0) == (d == 1), (f, t, s, d)
         assert [m for m in range(18) if mask >> m & 1] == (into if d == 1 else [])
+
+
+@pytest.mark.parametrize("seed", range(4))
+@pytest.mark.parametrize("max_length", [None, 21])
+def test_the_short_way_answers_as_the_template_does(solver, seed, max_length):
+    """The first solution within a length, asked alone (_first_alone), against the same solve
+    through the template (a counters array makes the solver take the template's way): the same
+    moves, phases, direction, bound and status, verified."""
+    from cubelab.solvers.protocol import SolverBase
+    first = get_solver("kociemba", first=True)
+    first.prepare()
+    state = random_state(500 + seed)
+    short = first.solve(state, max_length=max_length)
+    template = SolverBase.solve(first, state, max_length=max_length)
+    assert first._first_alone(state, max_length or 20) is not None   # the short way was taken
+    for r in (short, template):
+        assert r.verified and r.status == "solved" and len(r.moves) <= (max_length or 20)
+        assert apply_moves(state, r.moves).is_solved()
+    assert short.moves == template.moves
+    assert short.detail == template.detail
+    assert short.lower_bound == template.lower_bound and short.optimal == template.optimal
+    assert [tuple(p.lengths) for p in short.phases] == [tuple(p.lengths) for p in template.phases]
+    assert [s.moves for s in short.solutions] == [s.moves for s in template.solutions]
+    assert short.nodes == template.nodes
+
+
+def test_the_short_way_leaves_what_it_cannot_answer_to_the_template():
+    first = get_solver("kociemba", first=True)
+    first.prepare()
+    scramble = alg_state("R U F' D2 L B'")
+    assert first._first_alone(scramble, 5) is None          # proven: no solution of 5 moves
+    r = first.solve(scramble, max_length=5)
+    assert r.status == "not found" and r.moves is None
+    assert first.solve(CubeState.identity()).moves == []
+    with pytest.raises(SolverError):
+        first.solve(CubeState(range(8), [1] + [0] * 7, range(12), [0] * 12))
+    rotated = alg_state("R U F' D2 L B' x y")                 # centres away from home
+    assert first._first_alone(rotated, 20) is None
+    r = first.solve(rotated)
+    assert r.verified and apply_moves(rotated, r.moves).is_solved()

@@ -27,8 +27,8 @@ import numpy as np
 from cubelab.cube.moves import FACE_MOVES
 from cubelab.cube.state import CubeState
 from cubelab.solvers.protocol import (
-    LOWER_BOUND, NODES, Deadline, Answer, Parts, PhaseLengths, Solution, SolveJob, SolverBase,
-    Status, new_cancel, new_counters,
+    LOWER_BOUND, NODES, Deadline, Answer, Parts, PhaseLengths, Solution, SolveJob, SolveResult,
+    SolverBase, Status, new_cancel, new_counters,
 )
 from cubelab.tables.cubies import face_turn_arrays, symmetry_rows
 from cubelab.tables.kociemba.specs import PHASE2_MOVES, SPECS, load_tables
@@ -158,6 +158,71 @@ class KociembaSolver(SolverBase):
             self._run(job, limited=seconds is not None)
 
     # ---- solving ----------------------------------------------------------------------------
+    def solve(self, state, *, max_length: int | None = None, time_limit: float | None = None,
+              on_solution=None, counters: np.ndarray | None = None,
+              cancel: np.ndarray | None = None) -> SolveResult:
+        """The template's solve; the commonest call, the first solution within a length of a
+        position alone on one thread (what `solve --file` and a library caller make), first
+        goes the short way of _first_alone, with the same answer."""
+        if time_limit is None and on_solution is None and counters is None and cancel is None \
+                and self.threads == 1 and self._tables is not None \
+                and (max_length is not None or self.budget is None) \
+                and (max_length is None or max_length >= 0):
+            found = self._first_alone(state, DEFAULT_MAX_LENGTH if max_length is None
+                                      else max_length)
+            if found is not None:
+                return found
+        return super().solve(state, max_length=max_length, time_limit=time_limit,
+                             on_solution=on_solution, counters=counters, cancel=cancel)
+
+    def _first_alone(self, state, target: int) -> SolveResult | None:
+        """The first solution of at most `target` moves found by the search in this thread,
+        with no clock, flag, stream or prover to serve: the template's result, verified, built
+        directly (None where the template must answer: a position it checks or answers
+        itself, a search that proves there is no such solution).
+
+        Why a second way: a solve's Python (the job, the run shared by threads, the offers,
+        the answer) is a few dozen microseconds, but after another program has had the
+        processor, its objects are out of the caches, and it cost a quarter of a random
+        position's solve (80 us of 300, measured after a rob-twophase solve each time)."""
+        if type(state) is not CubeState or state.is_identity() \
+                or not kr.reachable(state.cp, state.co, state.ep, state.eo, state.cc):
+            return None
+        started = time.perf_counter()
+        roots = self._roots(state)
+        n = roots.n
+        root_coords = roots.coords[:n]
+        dists = root_coords[:, kr.R_DIST].tolist()
+        w = _work_arrays()
+        st, flags = w["st"], w["flags"]
+        flags[:] = 0
+        limit = min(target, MAX_LENGTH)
+        shared = np.array([limit], np.int64)
+        _start(st, n, min(dists), limit, True, self._first_cap())
+        while True:
+            r = ks.search(st, shared, w["lv"], w["kids"], w["cps"], w["eps"], w["stack"],
+                          w["out"], w["work"], root_coords, roots.cps[:n], roots.eps[:n],
+                          w["counters"], flags[0:1], flags[1:2], *self._search_tables)
+            if r == ks.FOUND:
+                break
+            if r != ks.EXHAUSTED or not _search_again(st, min(dists)):
+                return None
+        k, inv = roots.direction(st[ks.S_OUTDIR], self._axes)
+        index, moves, phases = self._translate(w["out"], int(st[ks.S_OUTLEN]), k, inv)
+        self._verify_turns(state, index, moves)
+        nodes = int(w["work"][4] + w["work"][0])
+        seconds = time.perf_counter() - started
+        return SolveResult(
+            self.name, moves, nodes=nodes, seconds=seconds,
+            lower_bound=min(max(dists), len(moves)), verified=True,
+            detail={"direction": _direction_name(self._axes, k, inv), "stopped": "target"},
+            solutions=[Solution(list(moves), seconds, nodes)], metric=self.metric,
+            phases=Parts([PhaseLengths(tuple(phases))]))
+
+    def _first_cap(self) -> int:
+        """The phase-2 cap of a search for the first solution within a length."""
+        return max(self.phase2_cap, FIRST_PHASE2_CAP)
+
     def solved_parts(self) -> dict:
         return {"phases": Parts([PhaseLengths((0, 0))])}
 
@@ -395,8 +460,7 @@ class _Run:
     def offer(self, frame, n, k, inv) -> None:
         """The search's solution frame[:n], found in direction (k, inv)."""
         index, moves, phases = self.solver._translate(frame, n, k, inv)
-        detail = {"phases": phases, "direction": _AXIS_NAMES[self.solver._axes.index(k)]
-                  + (" inverse" if inv else "")}
+        detail = {"phases": phases, "direction": _direction_name(self.solver._axes, k, inv)}
         self._offer_moves(moves, detail, index=index)
 
     def _offer_moves(self, moves, detail: dict | None, proven: bool = False,
@@ -435,19 +499,9 @@ class _Run:
         w = _work_arrays()
         st = w["st"]
         first_n1 = min(root_coords[:, kr.R_DIST].tolist())
-        st[ks.S_LIMIT] = self.limit
-        st[ks.S_NDIR] = len(part)
-        st[ks.S_N1] = first_n1
-        if self.target is None:
-            st[ks.S_CAP] = self.solver.phase2_cap
-        else:
-            # the first solution within a target: phase 2 capped at FIRST_PHASE2_CAP (on 200
-            # random states the cap of 10 doubled the median phase-1 nodes to the first of
-            # <= 20 moves: a longer phase 1 is dearer than a longer phase 2), and the redundant
-            # phase-1 tails skipped (2-4 % fewer nodes); an exhausted search goes again
-            # without either
-            st[ks.S_CAP] = max(self.solver.phase2_cap, FIRST_PHASE2_CAP)
-            st[ks.S_SKIP] = 1
+        first = self.target is not None
+        _start(st, len(part), first_n1, self.limit, first,
+               self.solver._first_cap() if first else self.solver.phase2_cap)
         tables = self.solver._search_tables
         try:
             while True:
@@ -460,11 +514,7 @@ class _Run:
                     if self.stop[0]:
                         return      # done (its target met): no call just to hear it
                 elif r == ks.EXHAUSTED:
-                    if st[ks.S_CAPPED] and (st[ks.S_CAP] < MAX_LENGTH or st[ks.S_SKIP]):
-                        # the cap on phase 2 may have hidden shorter solutions: search again
-                        # without it, which proves optimality when it ends
-                        st[ks.S_DIR], st[ks.S_N1], st[ks.S_INIT] = 0, first_n1, 0
-                        st[ks.S_CAP], st[ks.S_CAPPED], st[ks.S_SKIP] = MAX_LENGTH, 0, 0
+                    if _search_again(st, first_n1):
                         continue
                     with self.lock:
                         self._finish("exhausted")   # one direction searched out is a proof
@@ -500,6 +550,36 @@ class _Roots:
         return axes[j % 3], j >= 3
 
 
+def _start(st, ndir: int, first_n1: int, limit: int, first: bool, cap: int) -> None:
+    """Set a search's state (zeroed) to its start over ndir directions: solutions of at most
+    `limit` moves, phase 1 from first_n1 moves, phase 2 capped at `cap` moves. A first
+    solution within a target (`first`) has phase 2 capped at FIRST_PHASE2_CAP or more (on
+    200 random states the cap of 10 doubled the median phase-1 nodes to the first of <= 20
+    moves: a longer phase 1 is dearer than a longer phase 2), and the redundant phase-1 tails
+    skipped (2-4 % fewer nodes); an exhausted search goes again without either
+    (_search_again)."""
+    st[ks.S_LIMIT] = limit
+    st[ks.S_NDIR] = ndir
+    st[ks.S_N1] = first_n1
+    st[ks.S_CAP] = cap
+    st[ks.S_SKIP] = 1 if first else 0
+
+
+def _search_again(st, first_n1: int) -> bool:
+    """After an exhausted search: whether the cap on phase 2 (or the skipped tails) may have
+    hidden shorter solutions; if so the state is set to search again without them, which
+    proves optimality when it ends."""
+    if not (st[ks.S_CAPPED] and (st[ks.S_CAP] < MAX_LENGTH or st[ks.S_SKIP])):
+        return False
+    st[ks.S_DIR], st[ks.S_N1], st[ks.S_INIT] = 0, first_n1, 0
+    st[ks.S_CAP], st[ks.S_CAPPED], st[ks.S_SKIP] = MAX_LENGTH, 0, 0
+    return True
+
+
+def _direction_name(axes, k: int, inv: bool) -> str:
+    return _AXIS_NAMES[axes.index(k)] + (" inverse" if inv else "")
+
+
 _THREAD = threading.local()
 
 
@@ -519,6 +599,9 @@ def _work_arrays() -> dict:
     w = getattr(_THREAD, "work", None)
     if w is None:
         w = _THREAD.work = ks.new_work_arrays()
+        # _first_alone's own flags (cancel, stop: never raised) and counters
+        w["flags"] = np.zeros(2, np.int32)
+        w["counters"] = new_counters()
     else:
         w["st"][:] = 0
         w["work"][:] = 0
