@@ -165,7 +165,7 @@ class KociembaSolver(SolverBase):
         position alone on one thread (what `solve --file` and a library caller make), first
         goes the short way of _first_alone, with the same answer."""
         if time_limit is None and on_solution is None and counters is None and cancel is None \
-                and self.threads == 1 and self._tables is not None \
+                and self.threads == 1 and self._prepared \
                 and (max_length is not None or self.budget is None) \
                 and (max_length is None or max_length >= 0):
             found = self._first_alone(state, DEFAULT_MAX_LENGTH if max_length is None
