@@ -635,4 +635,3 @@ def _face_turn_indices(moves) -> np.ndarray | None:
             return None
         out.append(3 * face + m.amount - 1)     # a Move's amount is 1, 2 or 3
     return np.array(out, np.int64)
-
