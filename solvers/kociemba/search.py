@@ -16,9 +16,9 @@ bound, only those that get closer). The two deepest levels, most of the nodes, r
 a small table of the moves that bring each coordinate to the subgroup (subgroup_moves) says
 which children reach it, or can reach it in one move. Phase 2 starts only after the small
 corner-slice and edge-slice tables and one probe of the 4-bit exact phase-2 table accept the
-leaf, and its IDA*
-reads exact distances from that table too. The mod-3 tables (phase1_depth, phase2_depth) are
-what those two tables are made from; the tests check them against each other.
+leaf, and its IDA* reads exact distances from that table too. The mod-3 tables (phase1_depth,
+phase2_depth) are what those two tables are made from; the tests check them against each
+other.
 """
 
 from __future__ import annotations
