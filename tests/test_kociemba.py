@@ -319,9 +319,11 @@ def test_the_near_table_gives_exactly_the_moves_into_the_subgroup(solver):
     rng = random.Random(5)
     one_out = [(int(flip_move[0, m]), int(twist_move[0, m]), int(slice_move[s, m]))
                for s in range(24) for m in range(18)]
+    two_out = [(int(flip_move[f, m]), int(twist_move[t, m]), int(slice_move[s, m]))
+               for f, t, s in one_out[::7] for m in range(18)]
     anywhere = [(rng.randrange(N_FLIP), rng.randrange(N_TWIST), rng.randrange(11880))
                 for _ in range(300)]
-    for f, t, s in one_out + anywhere:
+    for f, t, s in one_out + two_out + anywhere:
         mask = int(near[f]) & int(near[N_FLIP + t]) & int(near[N_FLIP + N_TWIST + s])
         into = [m for m in range(18) if flip_move[f, m] == 0 and twist_move[t, m] == 0
                 and slice_move[s, m] < 24]
@@ -329,6 +331,14 @@ def test_the_near_table_gives_exactly_the_moves_into_the_subgroup(solver):
                                   slice_move, *solver._root_tables[4:])
         assert (mask != 0) == (d == 1), (f, t, s, d)
         assert [m for m in range(18) if mask >> m & 1] == (into if d == 1 else [])
+        # the second part: the moves after which flip and twist can each still reach the
+        # subgroup in one move, a superset of the moves that lead one move from it
+        after = int(near[ks.NEXT_FLIP + f]) & int(near[ks.NEXT_TWIST + t])
+        for m in range(18):
+            f2, t2, s2 = int(flip_move[f, m]), int(twist_move[t, m]), int(slice_move[s, m])
+            one = int(near[f2]) & int(near[N_FLIP + t2]) & int(near[N_FLIP + N_TWIST + s2])
+            assert not one or after >> m & 1, (f, t, s, m)
+            assert bool(after >> m & 1) == bool(int(near[f2]) and int(near[N_FLIP + t2]))
 
 
 @pytest.mark.parametrize("seed", range(4))

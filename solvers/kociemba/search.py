@@ -283,18 +283,37 @@ def _next_direction(st):
         st[S_N1] += 1
 
 
+# where the near table's parts start (subgroup_moves)
+NEAR_TWIST = N_FLIP
+NEAR_SLICE = NEAR_TWIST + N_TWIST
+NEXT_FLIP = NEAR_SLICE + 11880
+NEXT_TWIST = NEXT_FLIP + N_FLIP
+# ALLOWED[prev + 1]: the face turns that may follow a turn of face prev (-1: none), as a mask
+# (py_func: the rule itself, as Python, so that importing this module compiles nothing)
+ALLOWED = np.array([sum(1 << m for m in range(18) if allowed_after.py_func(m // 3, prev))
+                    for prev in range(-1, 6)], np.int64)
+ALLOWED_COUNT = np.array([bin(int(a)).count("1") for a in ALLOWED], np.int64)
+
+
 def subgroup_moves(flip_move, twist_move, slice_move, phase2_moves) -> np.ndarray:
-    """The near table: for each flip, twist and sorted-slice coordinate (at offsets 0, N_FLIP and
-    N_FLIP + N_TWIST), the bit mask of the face turns outside the phase-2 set that bring that
-    coordinate to its subgroup value (flip 0, twist 0, the slice edges in the slice). A position
-    reaches the subgroup in one move exactly where the three masks share a bit, and only by a
-    move outside the phase-2 set (those keep it where it is)."""
+    """The near table. First, for each flip, twist and sorted-slice coordinate (from offsets 0,
+    NEAR_TWIST and NEAR_SLICE), the bit mask of the face turns outside the phase-2 set that
+    bring that coordinate to its subgroup value (flip 0, twist 0, the slice edges in the
+    slice): a position reaches the subgroup in one move exactly where its three masks share a
+    bit, and only by a move outside the phase-2 set (those keep it where it is). Then, for each
+    flip and twist (from NEXT_FLIP and NEXT_TWIST), the mask of the face turns after which that
+    coordinate's own mask is not empty: a move can lead one move from the subgroup only if it
+    is in both, which most nodes of the level before the last show at once, with no move."""
     outside = np.ones(18, bool)
     outside[np.asarray(phase2_moves)] = False
     bits = np.where(outside, np.uint32(1) << np.arange(18, dtype=np.uint32), np.uint32(0))
-    masks = [((m == 0) * bits).sum(axis=1) for m in (flip_move, twist_move)]
-    masks.append(((slice_move < 24) * bits).sum(axis=1))
-    out = np.concatenate(masks).astype(np.uint32)
+    near_flip, near_twist = (((m == 0) * bits).sum(axis=1) for m in (flip_move, twist_move))
+    near_slice = ((slice_move < 24) * bits).sum(axis=1)
+    every = np.uint32(1) << np.arange(18, dtype=np.uint32)
+    next_flip, next_twist = (((near[m] != 0) * every).sum(axis=1)
+                             for near, m in ((near_flip, flip_move), (near_twist, twist_move)))
+    out = np.concatenate([near_flip, near_twist, near_slice, next_flip, next_twist])
+    out = out.astype(np.uint32)
     out.flags.writeable = False
     return out
 
@@ -302,7 +321,7 @@ def subgroup_moves(flip_move, twist_move, slice_move, phase2_moves) -> np.ndarra
 @inline_kernel
 def _near(near, f, t, s):
     """The moves that take (f, t, s) to the subgroup (a bit each; see subgroup_moves)."""
-    return near[f] & near[N_FLIP + t] & near[N_FLIP + N_TWIST + s]
+    return near[f] & near[NEAR_TWIST + t] & near[NEAR_SLICE + s]
 
 
 @kernel
@@ -312,12 +331,8 @@ def _list_last(lvl, prev, f, t, s, lv, kids, work, slice_move, near):
     of the 423 MB table. A phase-1 path never ends with a phase-2 move (the path was in the
     subgroup a move earlier, and that shorter path was tried already): the table has none."""
     n = 0
-    tried = 0
-    moves = _near(near, f, t, s)
+    moves = _near(near, f, t, s) & ALLOWED[prev + 1]
     for m in range(18):
-        if not allowed_after(m // 3, prev):
-            continue
-        tried += 1
         if (moves >> m) & 1 == 0:
             continue
         kids[lvl, n, K_MOVE] = m
@@ -327,7 +342,7 @@ def _list_last(lvl, prev, f, t, s, lv, kids, work, slice_move, near):
         kids[lvl, n, K_DIST] = 0
         kids[lvl, n, K_PROBE] = -1
         n += 1
-    work[0] += tried - n
+    work[0] += ALLOWED_COUNT[prev + 1] - n
     lv[lvl, L_COUNT] = n
 
 
@@ -336,13 +351,14 @@ def _list_near(lvl, prev, f, t, s, lv, kids, work, twist_move, flip_move, slice_
     """_list_children for the level before the last: the children one move from the subgroup
     (those the near table gives a move for; a child in the subgroup has none outside the
     phase-2 set, so it cannot end the path). No move word is read here either, so the two
-    deepest levels, most of the search's nodes, probe no big table."""
+    deepest levels, most of the search's nodes, probe no big table; and the moves that cannot
+    bring the flip or the twist one move from the subgroup are ruled out together, by two
+    lookups for the node (most nodes of this level end there)."""
     n = 0
-    tried = 0
+    moves = near[NEXT_FLIP + f] & near[NEXT_TWIST + t] & ALLOWED[prev + 1]
     for m in range(18):
-        if not allowed_after(m // 3, prev):
+        if (moves >> m) & 1 == 0:
             continue
-        tried += 1
         f2 = flip_move[f, m]
         t2 = twist_move[t, m]
         s2 = slice_move[s, m]
@@ -355,7 +371,7 @@ def _list_near(lvl, prev, f, t, s, lv, kids, work, twist_move, flip_move, slice_
         kids[lvl, n, K_DIST] = 1
         kids[lvl, n, K_PROBE] = -1
         n += 1
-    work[0] += tried - n
+    work[0] += ALLOWED_COUNT[prev + 1] - n
     lv[lvl, L_COUNT] = n
 
 
