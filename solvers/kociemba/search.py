@@ -12,9 +12,9 @@ it at once on disjoint directions, reading one shared limit.
 Phase 1 walks exact distances: a node reads its one entry of the move-word table (which face
 turns bring it one closer or one further), so it knows every child's exact distance before
 computing any child's coordinates, and lists only the children within the bound (near the
-bound, only those that get closer). The two deepest levels, most of the nodes, read no entry:
-a small table of the moves that bring each coordinate to the subgroup (subgroup_moves) says
-which children reach it, or can reach it in one move. Phase 2 starts only after the small
+bound, only those that get closer). The three deepest levels, most of the nodes, read no
+entry: a small table of the moves that bring each coordinate to the subgroup (subgroup_moves)
+says which children reach it, or can reach it in one move, or may in two. Phase 2 starts only after the small
 corner-slice and edge-slice tables and one probe of the 4-bit exact phase-2 table accept the
 leaf, and its IDA* reads exact distances from that table too. The mod-3 tables (phase1_depth,
 phase2_depth) are what those two tables are made from; the tests check them against each
@@ -376,6 +376,38 @@ def _list_near(lvl, prev, f, t, s, lv, kids, work, twist_move, flip_move, slice_
 
 
 @kernel
+def _list_two(lvl, prev, f, t, s, st, lv, kids, work, twist_move, flip_move, slice_move, near):
+    """_list_children two levels before the last, without the node's move word: the children
+    after which some move brings the flip and the twist each one move from the subgroup (what
+    _list_near asks first), a superset of those two moves from it (the level below keeps only
+    the exact ones). Rokicki's skip is exact here too: a child in the subgroup or one move
+    from it is told by the near table."""
+    skip = st[S_SKIP] != 0
+    n = 0
+    moves = ALLOWED[prev + 1]
+    for m in range(18):
+        if (moves >> m) & 1 == 0:
+            continue
+        f2 = flip_move[f, m]
+        t2 = twist_move[t, m]
+        if near[NEXT_FLIP + f2] & near[NEXT_TWIST + t2] & ALLOWED[m // 3 + 1] == 0:
+            continue
+        s2 = slice_move[s, m]
+        if skip and ((f2 == 0 and t2 == 0 and s2 < 24) or _near(near, f2, t2, s2) != 0):
+            st[S_CAPPED] = 1    # as _list_children's skip
+            continue
+        kids[lvl, n, K_MOVE] = m
+        kids[lvl, n, K_FLIP] = f2
+        kids[lvl, n, K_TWIST] = t2
+        kids[lvl, n, K_SLICE] = s2
+        kids[lvl, n, K_DIST] = 2        # at most, or the level below lists nothing
+        kids[lvl, n, K_PROBE] = -1
+        n += 1
+    work[0] += ALLOWED_COUNT[prev + 1] - n
+    lv[lvl, L_COUNT] = n
+
+
+@kernel
 def _list_children(lvl, togo, st, lv, kids, work, twist_move, flip_move, slice_move,
                    twist_conj, fs_cls, p1m, mconj, near):
     """List into kids[lvl] the children of level lvl within the bound, with their exact
@@ -393,6 +425,10 @@ def _list_children(lvl, togo, st, lv, kids, work, twist_move, flip_move, slice_m
         return
     if togo == 1:
         _list_near(lvl, prev, f, t, s, lv, kids, work, twist_move, flip_move, slice_move, near)
+        return
+    if togo == 2:
+        _list_two(lvl, prev, f, t, s, st, lv, kids, work, twist_move, flip_move, slice_move,
+                  near)
         return
     d = lv[lvl, L_DIST]
     if lv[lvl, L_PROBE] < 0:
@@ -424,13 +460,13 @@ def _list_children(lvl, togo, st, lv, kids, work, twist_move, flip_move, slice_m
         kids[lvl, n, K_TWIST] = twist_move[t, m]
         kids[lvl, n, K_SLICE] = s2
         kids[lvl, n, K_DIST] = d2
-        if togo > 2:
+        if togo > 3:
             kids[lvl, n, K_PROBE] = (s2 // 24) * N_FLIP + f2
             prefetch(fs_cls, (s2 // 24) * N_FLIP + f2)
         else:
-            kids[lvl, n, K_PROBE] = -1      # the two last levels read no entry (_list_near)
+            kids[lvl, n, K_PROBE] = -1      # the three last levels read no entry (_list_two)
         n += 1
-    if togo > 2:
+    if togo > 3:
         for i in range(n):
             v = fs_cls[kids[lvl, i, K_PROBE]]
             sym2 = v & 15
