@@ -8,12 +8,14 @@ them just after it, with the same ids, before the app handles anything else: the
 clicks and commands that arrive meanwhile wait in the app's queue, so none meets a missing
 or half-made panel, and `run_test` returns its pilot with the lists whole. Code that runs
 before that (a session restored as the app mounts) hands its work to `with_lists`; asking
-for a panel earlier still (a test, before the app's queue runs) mounts them at once.
+for a panel earlier still (a test, before the app's queue runs) mounts them at once. The
+garbage collector, off since the program's first instruction (entry.py), comes back then.
 """
 
 from __future__ import annotations
 
 import asyncio
+import gc
 from typing import Callable
 
 FIRST_FRAME_WAIT = 0.5
@@ -64,13 +66,19 @@ class HiddenLists:
 
     async def add_hidden_lists(self) -> None:
         """Once the first frame is on the terminal, mount the lists and run what waited for
-        them; the app's queue waits meanwhile."""
+        them; the app's queue waits meanwhile. The garbage collector comes back after them."""
         try:
             await asyncio.wait_for(self.screen.wait_for_refresh(), FIRST_FRAME_WAIT)
         except asyncio.TimeoutError:
             pass        # an app ending before it painted: the lists now, the exit after
         await self.hidden_lists()
         self.hidden_lists_mounted = True
+        if not gc.isenabled():
+            # the program's start (entry.py) turned the collector off while the modules load;
+            # the workbench's first frame and lists are made without it too, and what they
+            # made is set aside for good (as cli.py does for the other commands)
+            gc.freeze()
+            gc.enable()
         waiting, self.lists_waiting = self.lists_waiting, []
         for callback in waiting:
             callback()

@@ -166,8 +166,7 @@ class CubeLabApp(HiddenLists, Preferences, App):
         self.refresh_position()
         self.greet()
         self.line.focus()
-        from textual.drivers.web_driver import WebDriver
-        if issubclass(self.driver_class, WebDriver):
+        if served(self):
             self.net.served = True              # no animation: every frame crosses the link
 
     # ---- showing the session --------------------------------------------------------------
@@ -576,6 +575,14 @@ class CubeLabApp(HiddenLists, Preferences, App):
         yield from palette_commands(self)
 
 
+def served(app: App) -> bool:
+    """Whether `app` runs for a browser page (`cubelab --serve`: Textual's web driver). The
+    driver's module is looked up, not imported: Textual has imported it when it chose that
+    driver, and a terminal's start does without it (~2 ms)."""
+    web = sys.modules.get("textual.drivers.web_driver")
+    return web is not None and issubclass(app.driver_class, web.WebDriver)
+
+
 def run_app(serve: bool = False, port: int = 8000, puzzle: str = "3x3",
             tables: dict[str, str] | None = None) -> int:
     """Run the workbench in this terminal, or serve it to a browser on localhost; `tables`:
@@ -587,11 +594,10 @@ def run_app(serve: bool = False, port: int = 8000, puzzle: str = "3x3",
     from .settings import current
     settings = current()
     tables = {**settings.table_sets(), **(tables or {})}
-    from textual.drivers.web_driver import WebDriver
     app = CubeLabApp(puzzle=puzzle, tables=tables, settings=settings, store=SessionStore(),
                      compare_time_limit=settings.get("workbench.compare_time_limit") or None,
                      solve_time_limit=settings.time_limit("workbench"))
-    if issubclass(app.driver_class, WebDriver):     # started by `cubelab --serve` for a page
+    if served(app):                 # started by `cubelab --serve` for a page
         from .serve import end_with_server
         end_with_server(app)
     app.run()
