@@ -6,7 +6,8 @@ undo/redo, the `:` commands) and shows it; solvers come from a registry with
 passes another), imported only when used, so the first screen paints before any solver module,
 table or numba is loaded; one `Runner` (runner.py) runs them and the search in the background.
 Below the cube, one list at a time: the solvers' comparison table or the results of `:search`
-(F7 switches). The look, the keys and the session kept between runs follow the settings file
+(F7 switches; all but the solvers' are mounted just after the first frame: _hidden_lists.py).
+The look, the keys and the session kept between runs follow the settings file
 (settings.py; `run_app` reads it, a test passes its own or none: the defaults).
 """
 
