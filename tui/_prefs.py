@@ -87,11 +87,16 @@ class Preferences:
     def show_restored(self) -> None:
         """Show the session just restored: its cube, position, rows, results and list."""
         self.solver_panel.forget_runs()
+        self.with_lists(self._show_restored_lists)
+        self.refresh_position()
+        self.fit_layout()
+
+    def _show_restored_lists(self) -> None:
+        """The restored search results and FMC attempt, and the list the session showed (at
+        start, once those lists are mounted: app.add_hidden_lists)."""
         self.search_panel.show_found()
         self.fmc_panel.refresh_rows()       # the FMC attempt kept: its chain line
         self.show_list({"search": "search", "fmc": "fmc"}.get(self.session.listing, "solver"))
-        self.refresh_position()
-        self.fit_layout()
 
     # ---- rows of a previous position ----------------------------------------------------------
     def on_run_panel_row_chosen(self, event: RunPanel.RowChosen) -> None:

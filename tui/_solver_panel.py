@@ -18,8 +18,6 @@ from textual.message import Message
 from textual.widgets import Label, ProgressBar
 
 from cubelab.cube.notation import format_moves, metric_lengths
-from cubelab.solvers.protocol import BOUND, NO_VALUE
-from cubelab.solvers.target import relative_state
 
 from ._build_offer import offer_build
 from ._run_panel import RunPanel
@@ -75,6 +73,8 @@ class SolverPanel(RunPanel):
         own default rule."""
         s = self.session
         rows = s.open_rows(names, keep=not compare)
+        # the solvers' modules load with the first run, not with the first frame
+        from cubelab.solvers.target import relative_state
         state = s.solve_position() if target is None else relative_state(s.state, target)
         self._runs = [(row, self.runner.solve(name, s.puzzle.name, state, cap=cap,
                                               ask_build=self._ask_build,
@@ -192,6 +192,7 @@ class SolverPanel(RunPanel):
         bound = ""
         rate = ""
         if run is not None and run.phase in ("search", "done"):
+            from cubelab.solvers.protocol import BOUND, NO_VALUE
             b = int(run.counters[BOUND])
             bound = "" if b == NO_VALUE else str(b)
             if row.seconds > 0:

@@ -6,14 +6,15 @@ undo/redo, the `:` commands) and shows it; solvers come from a registry with
 passes another), imported only when used, so the first screen paints before any solver module,
 table or numba is loaded; one `Runner` (runner.py) runs them and the search in the background.
 Below the cube, one list at a time: the solvers' comparison table or the results of `:search`
-(F7 switches). The look, the keys and the session kept between runs follow the settings file
+(F7 switches; all but the solvers' are mounted just after the first frame: _hidden_lists.py).
+The look, the keys and the session kept between runs follow the settings file
 (settings.py; `run_app` reads it, a test passes its own or none: the defaults).
 """
 
 from __future__ import annotations
 
 import sys
-from typing import Iterable
+from typing import TYPE_CHECKING, Iterable
 
 from rich.text import Text
 from textual.app import App, ComposeResult, SystemCommand
@@ -24,21 +25,16 @@ from textual.widgets import ContentSwitcher, Footer, Input
 from cubelab.cube.puzzles import DEFAULT_PUZZLE
 
 from ._facts_panel import FactsPanel
-from ._fmc_panel import FmcPanel
-from ._gen_panel import GenPanel
 from ._help_screen import HelpScreen
-from ._listed_panel import ListedPanel
+from ._hidden_lists import HiddenLists
 from ._message_line import MessageLine
 from ._move_input import MoveInput
 from ._net_view import NetView
 from ._prefs import Preferences
-from ._search_panel import SearchPanel
 from ._solver_panel import SolverPanel
 from .bindings import binding
 from .commands import COMMANDS
 from .fmc_commands import shown as fmc_shown
-from .fmc_session import FmcStepRequest
-from .gen_session import GenRequest
 from .goal_text import is_list_solve, list_caption
 from .history import InputHistory
 from .records import (HelpRequest, Outcome, PaintRequest, ScreenshotRequest, SearchRequest,
@@ -46,12 +42,20 @@ from .records import (HelpRequest, Outcome, PaintRequest, ScreenshotRequest, Sea
 from .runner import Runner
 from .session import Session
 
+if TYPE_CHECKING:
+    from ._fmc_panel import FmcPanel
+    from .fmc_session import FmcStepRequest
+    from .gen_session import GenRequest
+    from ._gen_panel import GenPanel
+    from ._listed_panel import ListedPanel
+    from ._search_panel import SearchPanel
+
 COMPARE_TIME_LIMIT = 30.0
 """Seconds of search each solver gets at most in :compare (each stops sooner by its own rule:
 Kociemba's within about a second; a plain :solve runs until it is done or cancelled)."""
 
 
-class CubeLabApp(Preferences, App):
+class CubeLabApp(HiddenLists, Preferences, App):
     """The cubelab workbench."""
 
     CSS_PATH = "app.tcss"
@@ -109,24 +113,18 @@ class CubeLabApp(Preferences, App):
                     yield NetView(id="net")
                     yield FactsPanel(id="facts")
             with ContentSwitcher(id="lists", initial="solver"):
+                # the other lists join it once the first screen is painted (HiddenLists)
                 yield SolverPanel(self.session, self.runner, id="solver")
-                yield SearchPanel(self.session, self.runner, id="search")
-                yield ListedPanel(self.session, self.runner, id="listed")
-                yield FmcPanel(self.session, self.runner, id="fmc")
-                yield GenPanel(self.session, self.runner, id="gen")
         yield MoveInput(self.session, self.history, self.submit_line, id="line",
                         placeholder="moves (R U R' U', [R, U]3 ...) or :help")
         yield MessageLine(id="message")
         yield Footer(compact=True)
 
-    # the widgets the app talks to, each found by its type
+    # the widgets the app talks to, each found by its type (the lists that start hidden:
+    # HiddenLists)
     net = property(lambda self: self.query_one(NetView))
     line = property(lambda self: self.query_one(MoveInput))
     solver_panel = property(lambda self: self.query_one(SolverPanel))
-    search_panel = property(lambda self: self.query_one(SearchPanel))
-    listed_panel = property(lambda self: self.query_one(ListedPanel))
-    fmc_panel = property(lambda self: self.query_one(FmcPanel))
-    gen_panel = property(lambda self: self.query_one(GenPanel))
 
     def fit_layout(self, size=None) -> None:
         """Size the net for the terminal (`size`, else the app's): larger stickers when the
@@ -164,16 +162,12 @@ class CubeLabApp(Preferences, App):
         self.net.letters = self._auto_letters
         self.query_one("#facts").border_title = "facts"
         self.solver_panel.border_title = "solvers"
-        self.search_panel.border_title = "search"
-        self.listed_panel.border_title = "solutions"
-        self.fmc_panel.border_title = "FMC"
-        self.gen_panel.border_title = "gen"
+        self.keep_hidden_lists()
         self.fit_layout()
         self.refresh_position()
         self.greet()
         self.line.focus()
-        from textual.drivers.web_driver import WebDriver
-        if issubclass(self.driver_class, WebDriver):
+        if served(self):
             self.net.served = True              # no animation: every frame crosses the link
 
     # ---- showing the session --------------------------------------------------------------
@@ -238,7 +232,7 @@ class CubeLabApp(Preferences, App):
         if not first:
             self.solver_panel.cancel()
             self.solver_panel.refresh_rows()
-            self.listed_panel.refresh_rows()
+            self.with_lists(lambda: self.listed_panel.refresh_rows())
 
     def say(self, text: str, error: bool = False, column: int = 0, typing: bool = False,
             source: str = "") -> None:
@@ -252,6 +246,8 @@ class CubeLabApp(Preferences, App):
 
     def handle(self, outcome: Outcome, source: str = "") -> None:
         """Show what executing a line (`source`, if typed) did, and start what it asks for."""
+        from .fmc_session import FmcStepRequest     # (their modules: after the first frame)
+        from .gen_session import GenRequest
         request = outcome.request
         if isinstance(request, HelpRequest):
             self.say("the help is open (Esc, F1 or q closes it)")   # its text is for the REPL
@@ -580,6 +576,14 @@ class CubeLabApp(Preferences, App):
         yield from palette_commands(self)
 
 
+def served(app: App) -> bool:
+    """Whether `app` runs for a browser page (`cubelab --serve`: Textual's web driver). The
+    driver's module is looked up, not imported: Textual has imported it when it chose that
+    driver, and a terminal's start does without it (~2 ms)."""
+    web = sys.modules.get("textual.drivers.web_driver")
+    return web is not None and issubclass(app.driver_class, web.WebDriver)
+
+
 def run_app(serve: bool = False, port: int = 8000, puzzle: str = "3x3",
             tables: dict[str, str] | None = None) -> int:
     """Run the workbench in this terminal, or serve it to a browser on localhost; `tables`:
@@ -591,11 +595,10 @@ def run_app(serve: bool = False, port: int = 8000, puzzle: str = "3x3",
     from .settings import current
     settings = current()
     tables = {**settings.table_sets(), **(tables or {})}
-    from textual.drivers.web_driver import WebDriver
     app = CubeLabApp(puzzle=puzzle, tables=tables, settings=settings, store=SessionStore(),
                      compare_time_limit=settings.get("workbench.compare_time_limit") or None,
                      solve_time_limit=settings.time_limit("workbench"))
-    if issubclass(app.driver_class, WebDriver):     # started by `cubelab --serve` for a page
+    if served(app):                 # started by `cubelab --serve` for a page
         from .serve import end_with_server
         end_with_server(app)
     app.run()

@@ -125,7 +125,10 @@ def main(argv: list[str] | None = None) -> int:
         if args.command is None:
             from cubelab.tui.app import run_app
             from .table_commands import chosen_tables
-            _collect_again()
+            if args.serve:
+                _collect_again()
+            # else the workbench turns the collector on once its first frame is out (~4 ms
+            # less before it: tui/_hidden_lists.py)
             tables = chosen_tables(args.app_tables)
             # the workbench ends on Ctrl-C and SIGTERM its own way
             stopping.hand_over() if stopping.installed() else restore_sigterm()

@@ -9,7 +9,6 @@ line of help beside its code: `COMMANDS` gathers them in order for completion an
 
 from __future__ import annotations
 
-import secrets
 from typing import Callable
 
 from cubelab.cube.notation import format_moves, invert_moves
@@ -96,6 +95,7 @@ def _reset(session, args, rest) -> Outcome:
 
 def _seed(args) -> tuple[int | None, Outcome | None]:
     if not args:
+        import secrets
         return secrets.randbelow(10**6), None
     try:
         return int(args[0]), None

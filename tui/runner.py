@@ -20,16 +20,25 @@ from typing import Callable
 
 import numpy as np
 
-from cubelab.solvers.protocol import (
-    BOUND, NODES, SOLUTIONS, Deadline, SolverError, new_cancel, new_counters,
-)
-
 from .interrupts import GRACE, Latch, Terminated
 from .method_steps import method_lines, performed
 from .records import SearchRequest, SolutionRow
 
 POLL_SECONDS = 0.1
 """How often a front end looks at its runs (the searches write their counters about as often)."""
+
+
+# The solvers' protocol (and the solver descriptions and results it brings: ~10 ms with the
+# registry) is imported where a run uses it, not with this module: the workbench makes its
+# Runner before its first frame, and starts a run only after it.
+def _new_counters() -> np.ndarray:
+    from cubelab.solvers.protocol import new_counters
+    return new_counters()
+
+
+def _new_cancel() -> np.ndarray:
+    from cubelab.solvers.protocol import new_cancel
+    return new_cancel()
 
 
 @dataclass(eq=False, kw_only=True)
@@ -39,8 +48,8 @@ class Run:
     `phase` goes from "starting" through the subclass's phases to "done"; `error` says why a run
     ended without its result; `elapsed()` times the part of the work that `started` marks."""
 
-    counters: np.ndarray = field(default_factory=new_counters)
-    cancel: np.ndarray = field(default_factory=new_cancel)
+    counters: np.ndarray = field(default_factory=_new_counters)
+    cancel: np.ndarray = field(default_factory=_new_cancel)
     phase: str = "starting"
     error: str = ""
     started: float = 0.0
@@ -186,6 +195,7 @@ class SolverRun(Run):
         self.phase = "search"
         self.started = time.perf_counter()
         # the cap starts with the search: loading or building tables never counts
+        from cubelab.solvers.protocol import Deadline
         with Deadline(self.cancel, self.cap):
             self.result = solver.solve(self.state, time_limit=self.time_limit,
                                        on_solution=self.found.append, counters=self.counters,
@@ -202,6 +212,7 @@ class SolverRun(Run):
             self.build.log(message)
 
     def _message(self, error: Exception) -> str:
+        from cubelab.solvers.protocol import SolverError
         return str(error) if isinstance(error, SolverError) else super()._message(error)
 
     @property
@@ -237,6 +248,7 @@ class SolverRun(Run):
         if self.abandoned:
             row.message = "cancelled before the search began"
             return
+        from cubelab.solvers.protocol import NODES
         row.nodes = int(self.counters[NODES])
         row.seconds = self.elapsed()
         if self.found:
@@ -293,6 +305,7 @@ class SearchRun(Run):
 
     def progress(self) -> str:
         """One line on where the search is."""
+        from cubelab.solvers.protocol import BOUND, NODES, SOLUTIONS
         length = int(self.counters[BOUND])
         if length == 0:
             # the first search of a fresh install compiles its numba kernels

@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import os
 import re
-import tomllib
 from pathlib import Path
 
 from cubelab.cube.files import FileProblem, read_small_file, write_small_file
@@ -89,6 +88,7 @@ class Settings:
         return cls(None, None, {})
 
     def _read_text(self, text: str) -> None:
+        import tomllib      # only with a settings file (the first frame may do without)
         try:
             data = tomllib.loads(text)
         except tomllib.TOMLDecodeError as e:
@@ -226,6 +226,7 @@ _HEADER = re.compile(rf'^\s*\[\s*({_KEY_PART}(?:\s*\.\s*{_KEY_PART})*)\s*\]\s*(?
 
 def _dotted(text: str) -> str:
     """The key a TOML key expression names ('a."b.c"' -> 'a.b.c')."""
+    import tomllib
     parts = re.findall(_KEY_PART, text)
     return ".".join(tomllib.loads(f"k = {p}")["k"] if p[0] in "\"'" else p for p in parts)
 
@@ -251,6 +252,7 @@ def set_value(key: str, value: object, path: Path | None = None) -> Path:
     """Write `key = value` into the settings file (made from the template when missing),
     changing only that line; SettingsError if the file cannot be read or written, or is not
     TOML (the user's file is never overwritten with a guess)."""
+    import tomllib
     path = path if path is not None else settings_path()
     setting = BY_KEY[key]
     try:
