@@ -324,6 +324,26 @@ def _near(near, f, t, s):
     return near[f] & near[NEAR_TWIST + t] & near[NEAR_SLICE + s]
 
 
+@inline_kernel
+def _put_kid(kids, lvl, n, m, f, t, s, d):
+    """Child n of level lvl: move m, its coordinates and distance, and no entry read (the
+    levels listed from the near table)."""
+    kids[lvl, n, K_MOVE] = m
+    kids[lvl, n, K_FLIP] = f
+    kids[lvl, n, K_TWIST] = t
+    kids[lvl, n, K_SLICE] = s
+    kids[lvl, n, K_DIST] = d
+    kids[lvl, n, K_PROBE] = -1
+
+
+@inline_kernel
+def _listed(lvl, prev, n, lv, work):
+    """Close a level listed from the near table: n children of the moves its canonical order
+    allows after a turn of face prev; every move not listed counts as a node at once."""
+    work[0] += ALLOWED_COUNT[prev + 1] - n
+    lv[lvl, L_COUNT] = n
+
+
 @kernel
 def _list_last(lvl, prev, f, t, s, lv, kids, work, slice_move, near):
     """_list_children for the last phase-1 level: the children that reach the subgroup, read
@@ -335,15 +355,9 @@ def _list_last(lvl, prev, f, t, s, lv, kids, work, slice_move, near):
     for m in range(18):
         if (moves >> m) & 1 == 0:
             continue
-        kids[lvl, n, K_MOVE] = m
-        kids[lvl, n, K_FLIP] = 0
-        kids[lvl, n, K_TWIST] = 0
-        kids[lvl, n, K_SLICE] = slice_move[s, m]
-        kids[lvl, n, K_DIST] = 0
-        kids[lvl, n, K_PROBE] = -1
+        _put_kid(kids, lvl, n, m, 0, 0, slice_move[s, m], 0)
         n += 1
-    work[0] += ALLOWED_COUNT[prev + 1] - n
-    lv[lvl, L_COUNT] = n
+    _listed(lvl, prev, n, lv, work)
 
 
 @kernel
@@ -364,15 +378,9 @@ def _list_near(lvl, prev, f, t, s, lv, kids, work, twist_move, flip_move, slice_
         s2 = slice_move[s, m]
         if _near(near, f2, t2, s2) == 0:
             continue
-        kids[lvl, n, K_MOVE] = m
-        kids[lvl, n, K_FLIP] = f2
-        kids[lvl, n, K_TWIST] = t2
-        kids[lvl, n, K_SLICE] = s2
-        kids[lvl, n, K_DIST] = 1
-        kids[lvl, n, K_PROBE] = -1
+        _put_kid(kids, lvl, n, m, f2, t2, s2, 1)
         n += 1
-    work[0] += ALLOWED_COUNT[prev + 1] - n
-    lv[lvl, L_COUNT] = n
+    _listed(lvl, prev, n, lv, work)
 
 
 @kernel
@@ -396,15 +404,9 @@ def _list_two(lvl, prev, f, t, s, st, lv, kids, work, twist_move, flip_move, sli
         if skip and ((f2 == 0 and t2 == 0 and s2 < 24) or _near(near, f2, t2, s2) != 0):
             st[S_CAPPED] = 1    # as _list_children's skip
             continue
-        kids[lvl, n, K_MOVE] = m
-        kids[lvl, n, K_FLIP] = f2
-        kids[lvl, n, K_TWIST] = t2
-        kids[lvl, n, K_SLICE] = s2
-        kids[lvl, n, K_DIST] = 2        # at most, or the level below lists nothing
-        kids[lvl, n, K_PROBE] = -1
+        _put_kid(kids, lvl, n, m, f2, t2, s2, 2)  # at most 2, or the level below lists none
         n += 1
-    work[0] += ALLOWED_COUNT[prev + 1] - n
-    lv[lvl, L_COUNT] = n
+    _listed(lvl, prev, n, lv, work)
 
 
 @kernel

@@ -193,19 +193,20 @@ class KociembaSolver(SolverBase):
         n = roots.n
         root_coords = roots.coords[:n]
         dists = root_coords[:, kr.R_DIST].tolist()
+        first_n1 = min(dists)
         w = _work_arrays()
         st, flags = w["st"], w["flags"]
         flags[:] = 0
         limit = min(target, MAX_LENGTH)
         shared = np.array([limit], np.int64)
-        _start(st, n, min(dists), limit, True, self._first_cap())
+        _start(st, n, first_n1, limit, True, self._first_cap())
         while True:
             r = ks.search(st, shared, w["lv"], w["kids"], w["cps"], w["eps"], w["stack"],
                           w["out"], w["work"], root_coords, roots.cps[:n], roots.eps[:n],
                           w["counters"], flags[0:1], flags[1:2], *self._search_tables)
             if r == ks.FOUND:
                 break
-            if r != ks.EXHAUSTED or not _search_again(st, min(dists)):
+            if r != ks.EXHAUSTED or not _search_again(st, first_n1):
                 return None
         k, inv = roots.direction(st[ks.S_OUTDIR], self._axes)
         index, moves, phases = self._translate(w["out"], int(st[ks.S_OUTLEN]), k, inv)
